@@ -1,0 +1,169 @@
+//! `batchify`: the command-line front door.
+//!
+//! Reads a module (textual or binary IR, told apart by content), builds the
+//! requested clones, and writes the module atomically (a temporary file in
+//! the output's folder, renamed on success), so an error never leaves a
+//! half-written output. Every error is one line on stderr and exit code 1.
+
+// Links libLLVM-22 into the binary.
+use batchify_llvm_link as _;
+
+use batchify_core::vfabi::{Isa, VariantName};
+use batchify_core::{CloneSpec, Options};
+use clap::{Parser, ValueEnum};
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Turn scalar LLVM IR functions into N-lane SIMD clones.
+#[derive(Parser, Debug)]
+#[command(name = "batchify", version, about, long_about = None)]
+struct Cli {
+    /// Input module (`.bc` or `.ll`; the format is detected from the content).
+    input: PathBuf,
+    /// Output module. Bitcode, unless `-S` is given or the name ends in `.ll`.
+    #[arg(short = 'o', long = "output")]
+    output: PathBuf,
+    /// Number of lanes for `--function` clones.
+    #[arg(short = 'n', long = "lanes", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    lanes: u32,
+    /// Batch this function with every parameter varying (repeatable).
+    #[arg(long = "function", value_name = "NAME")]
+    functions: Vec<String>,
+    /// Build this Vector Function ABI variant, e.g. `_ZGVdN8uuv_smoothstep` (repeatable).
+    #[arg(long = "variant", value_name = "VFABI_NAME")]
+    variants: Vec<String>,
+    /// Target ISA of `--function` clones.
+    #[arg(long = "isa", value_enum, default_value_t = IsaArg::Generic)]
+    isa: IsaArg,
+    /// Optimisation level of the clones (`-O0` .. `-O3`).
+    #[arg(short = 'O', default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=3))]
+    opt_level: u8,
+    /// Write textual IR.
+    #[arg(short = 'S')]
+    text: bool,
+    /// Print what was done for each clone on stderr.
+    #[arg(long = "report")]
+    report: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum IsaArg {
+    Sse,
+    Avx,
+    Avx2,
+    Avx512,
+    Generic,
+}
+
+impl From<IsaArg> for Isa {
+    fn from(i: IsaArg) -> Isa {
+        match i {
+            IsaArg::Sse => Isa::Sse2,
+            IsaArg::Avx => Isa::Avx,
+            IsaArg::Avx2 => Isa::Avx2,
+            IsaArg::Avx512 => Isa::Avx512,
+            IsaArg::Generic => Isa::Llvm,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(lines) => {
+            if cli.report {
+                let mut err = std::io::stderr().lock();
+                for l in lines {
+                    let _ = writeln!(err, "batchify: {l}");
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Err(msg) => {
+            eprintln!("batchify: error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("unknown error")
+}
+
+/// Reads a module from textual or binary IR, detected by content.
+fn read_module<'c>(ctx: &'c Context, path: &Path) -> Result<Module<'c>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let is_bitcode = bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B]);
+    let buf = MemoryBuffer::create_from_memory_range_copy(&bytes, &path.to_string_lossy());
+    let parsed = if is_bitcode {
+        Module::parse_bitcode_from_buffer(&buf, ctx).map_err(|e| e.to_string())
+    } else {
+        if std::str::from_utf8(&bytes).is_err() {
+            return Err(format!("`{}` is neither LLVM bitcode nor textual IR", path.display()));
+        }
+        ctx.create_module_from_ir(buf).map_err(|e| e.to_string())
+    };
+    let kind = if is_bitcode { "bitcode" } else { "textual IR" };
+    parsed.map_err(|e| format!("cannot parse `{}` as LLVM {kind}: {}", path.display(), first_line(&e)))
+}
+
+fn collect_specs(cli: &Cli, module: &Module<'_>) -> Result<Vec<CloneSpec>, String> {
+    let mut specs = Vec::new();
+    for name in &cli.functions {
+        let f = module
+            .get_function(name)
+            .ok_or_else(|| format!("unknown function `{name}`: no function of that name in the module"))?;
+        specs.push(CloneSpec::all_varying(name, f.count_params() as usize, cli.lanes, cli.isa.into(), false));
+    }
+    for name in &cli.variants {
+        let v = VariantName::parse(name).map_err(|e| e.to_string())?;
+        specs.push(CloneSpec::from_variant(&v).map_err(|e| e.to_string())?);
+    }
+    if cli.functions.is_empty() && cli.variants.is_empty() {
+        specs = batchify_core::select::requested_variants(batchify_core::llvm::Module(module.as_mut_ptr()))
+            .map_err(|e| e.to_string())?;
+        if specs.is_empty() {
+            return Err("nothing to batchify: pass --function NAME or --variant VFABI_NAME, or mark functions \
+                        with `#pragma omp declare simd`"
+                .into());
+        }
+    }
+    Ok(specs)
+}
+
+fn run(cli: &Cli) -> Result<Vec<String>, String> {
+    let ctx = Context::create();
+    let module = read_module(&ctx, &cli.input)?;
+    let specs = collect_specs(cli, &module)?;
+    let reports = batchify_core::batchify_inkwell(&module, &specs, &Options { opt_level: cli.opt_level })
+        .map_err(|e| e.to_string())?;
+    write_module(&module, &cli.output, cli.text)?;
+    Ok(reports.iter().flat_map(|r| r.lines()).collect())
+}
+
+/// Writes the module atomically: to a temporary file beside the output,
+/// then renamed over it.
+fn write_module(module: &Module<'_>, out: &Path, force_text: bool) -> Result<(), String> {
+    let text = force_text || out.extension().is_some_and(|e| e == "ll");
+    let dir = match out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let fail = |e: &dyn std::fmt::Display| format!("cannot write `{}`: {e}", out.display());
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".batchify-")
+        .tempfile_in(&dir)
+        .map_err(|e| fail(&e))?;
+    if text {
+        tmp.write_all(module.print_to_string().to_bytes()).map_err(|e| fail(&e))?;
+    } else {
+        let buf = module.write_bitcode_to_memory();
+        tmp.write_all(buf.as_slice()).map_err(|e| fail(&e))?;
+    }
+    tmp.persist(out).map_err(|e| fail(&e.error))?;
+    Ok(())
+}

@@ -1,0 +1,66 @@
+//! The crate's one error type. Every variant renders as a single line that
+//! names the function (and instruction, where there is one), so that the CLI
+//! can print it as is.
+
+use std::fmt;
+
+/// Why batchifying a module failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// A requested function does not exist or has no body.
+    UnknownFunction {
+        /// The name asked for.
+        name: String,
+        /// Why it cannot be used (e.g. "not defined in the module").
+        reason: String,
+    },
+    /// A variant name did not parse.
+    BadVariant(String),
+    /// A variant does not fit the scalar function (parameter count, types, ISA).
+    VariantMismatch {
+        /// The variant's mangled name.
+        variant: String,
+        /// What does not fit.
+        reason: String,
+    },
+    /// The function holds a construct batchify does not handle yet.
+    Unsupported {
+        /// Scalar function name.
+        function: String,
+        /// What is not supported, with the offending instruction.
+        what: String,
+    },
+    /// A bug in batchify: the produced IR did not verify, or an LLVM pass failed.
+    Internal {
+        /// Scalar function name.
+        function: String,
+        /// LLVM's message.
+        message: String,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::UnknownFunction { name, reason } => {
+                write!(f, "unknown function `{name}`: {reason}")
+            }
+            Error::BadVariant(msg) => write!(f, "{msg}"),
+            Error::VariantMismatch { variant, reason } => {
+                write!(f, "variant `{variant}` does not fit its scalar function: {reason}")
+            }
+            Error::Unsupported { function, what } => {
+                write!(f, "cannot batchify `{function}`: {what}")
+            }
+            Error::Internal { function, message } => {
+                let first = message.lines().next().unwrap_or("");
+                write!(f, "internal error while batchifying `{function}` (please report): {first}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Result alias of this crate.
+pub type Result<T> = std::result::Result<T, Error>;

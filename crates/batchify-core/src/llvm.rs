@@ -1,0 +1,836 @@
+//! Thin layer over the LLVM-C API (`llvm-sys`): every `unsafe` call of the
+//! transform lives here, behind small safe functions.
+//!
+//! Contract: a [`Value`], [`Type`] or [`Block`] is a plain handle into an
+//! LLVM context owned elsewhere (by the caller's `inkwell::context::Context`
+//! and module). Handles are only valid while that module is alive; every
+//! public entry point of this crate takes the module by `&mut` borrow for
+//! the duration of the transform, which upholds this. Null handles never
+//! escape: functions that may yield "nothing" return `Option`.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::{LLVMOpcode, LLVMTypeKind};
+use std::ffi::{CStr, CString};
+
+/// An LLVM value (instruction, argument, constant, function, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Value(pub LLVMValueRef);
+
+/// An LLVM type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Type(pub LLVMTypeRef);
+
+/// An LLVM basic block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Block(pub LLVMBasicBlockRef);
+
+/// Raw module handle used by this layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Module(pub LLVMModuleRef);
+
+fn cstring(s: &str) -> CString {
+    CString::new(s.replace('\0', "")).expect("NUL bytes were removed")
+}
+
+fn owned_message(ptr: *mut std::os::raw::c_char) -> String {
+    if ptr.is_null() {
+        return String::new();
+    }
+    // SAFETY: LLVM returned a NUL-terminated message that we now own.
+    unsafe {
+        let s = CStr::from_ptr(ptr).to_string_lossy().into_owned();
+        LLVMDisposeMessage(ptr);
+        s
+    }
+}
+
+impl Module {
+    /// The module's context.
+    pub fn context(self) -> LLVMContextRef {
+        unsafe { LLVMGetModuleContext(self.0) }
+    }
+    /// Looks up a function by name.
+    pub fn function(self, name: &str) -> Option<Value> {
+        let c = cstring(name);
+        let f = unsafe { LLVMGetNamedFunction(self.0, c.as_ptr()) };
+        (!f.is_null()).then_some(Value(f))
+    }
+    /// Adds a function with the given name and type.
+    pub fn add_function(self, name: &str, ty: Type) -> Value {
+        let c = cstring(name);
+        Value(unsafe { LLVMAddFunction(self.0, c.as_ptr(), ty.0) })
+    }
+    /// All functions of the module, in order.
+    pub fn functions(self) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut f = unsafe { LLVMGetFirstFunction(self.0) };
+        while !f.is_null() {
+            out.push(Value(f));
+            f = unsafe { LLVMGetNextFunction(f) };
+        }
+        out
+    }
+    /// Verifies the whole module; `Err` holds LLVM's message.
+    pub fn verify(self) -> Result<(), String> {
+        let mut msg = std::ptr::null_mut();
+        let broken = unsafe {
+            llvm_sys::analysis::LLVMVerifyModule(
+                self.0,
+                llvm_sys::analysis::LLVMVerifierFailureAction::LLVMReturnStatusAction,
+                &mut msg,
+            )
+        };
+        let text = owned_message(msg);
+        if broken != 0 {
+            Err(text)
+        } else {
+            Ok(())
+        }
+    }
+    /// Declaration of an overloaded (or plain) intrinsic.
+    pub fn intrinsic(self, name: &str, overloads: &[Type]) -> Option<Value> {
+        let id = intrinsic_id(name)?;
+        let mut tys: Vec<LLVMTypeRef> = overloads.iter().map(|t| t.0).collect();
+        let f = unsafe {
+            LLVMGetIntrinsicDeclaration(self.0, id, tys.as_mut_ptr(), tys.len())
+        };
+        (!f.is_null()).then_some(Value(f))
+    }
+}
+
+/// Looks up an intrinsic's id by its base name (`llvm.fabs`).
+pub fn intrinsic_id(name: &str) -> Option<u32> {
+    let id = unsafe { LLVMLookupIntrinsicID(name.as_ptr() as *const _, name.len()) };
+    (id != 0).then_some(id)
+}
+
+/// Base name (`llvm.fabs`) of an intrinsic id.
+pub fn intrinsic_base_name(id: u32) -> String {
+    let mut len = 0usize;
+    let p = unsafe { LLVMIntrinsicGetName(id, &mut len) };
+    if p.is_null() {
+        return String::new();
+    }
+    let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs a textual new-pass-manager *function* pipeline on one function.
+pub fn run_function_passes(f: Value, pipeline: &str) -> Result<(), String> {
+    use llvm_sys::transforms::pass_builder::*;
+    let c = cstring(pipeline);
+    unsafe {
+        let opts = LLVMCreatePassBuilderOptions();
+        let err = LLVMRunPassesOnFunction(f.0, c.as_ptr(), std::ptr::null_mut(), opts);
+        LLVMDisposePassBuilderOptions(opts);
+        if err.is_null() {
+            Ok(())
+        } else {
+            Err(owned_message(llvm_sys::error::LLVMGetErrorMessage(err)))
+        }
+    }
+}
+
+impl Type {
+    /// The type's kind.
+    pub fn kind(self) -> LLVMTypeKind {
+        unsafe { LLVMGetTypeKind(self.0) }
+    }
+    /// Integer bit width (0 if not an integer).
+    pub fn int_width(self) -> u32 {
+        if self.kind() == LLVMTypeKind::LLVMIntegerTypeKind {
+            unsafe { LLVMGetIntTypeWidth(self.0) }
+        } else {
+            0
+        }
+    }
+    /// Whether this is an integer, floating point or pointer type: the
+    /// element types that LLVM vectors can hold.
+    pub fn is_vector_element(self) -> bool {
+        use LLVMTypeKind::*;
+        matches!(
+            self.kind(),
+            LLVMIntegerTypeKind
+                | LLVMHalfTypeKind
+                | LLVMBFloatTypeKind
+                | LLVMFloatTypeKind
+                | LLVMDoubleTypeKind
+                | LLVMFP128TypeKind
+                | LLVMX86_FP80TypeKind
+                | LLVMPointerTypeKind
+        )
+    }
+    /// Whether this is a floating-point scalar type.
+    pub fn is_float(self) -> bool {
+        use LLVMTypeKind::*;
+        matches!(
+            self.kind(),
+            LLVMHalfTypeKind
+                | LLVMBFloatTypeKind
+                | LLVMFloatTypeKind
+                | LLVMDoubleTypeKind
+                | LLVMFP128TypeKind
+                | LLVMX86_FP80TypeKind
+        )
+    }
+    /// Whether this is `void`.
+    pub fn is_void(self) -> bool {
+        self.kind() == LLVMTypeKind::LLVMVoidTypeKind
+    }
+    /// Whether this is a fixed vector type.
+    pub fn is_vector(self) -> bool {
+        self.kind() == LLVMTypeKind::LLVMVectorTypeKind
+    }
+    /// Whether this is an array type.
+    pub fn is_array(self) -> bool {
+        self.kind() == LLVMTypeKind::LLVMArrayTypeKind
+    }
+    /// `<n x self>`.
+    pub fn vector_of(self, n: u32) -> Type {
+        Type(unsafe { LLVMVectorType(self.0, n) })
+    }
+    /// `[n x self]`.
+    pub fn array_of(self, n: u32) -> Type {
+        Type(unsafe { LLVMArrayType2(self.0, n as u64) })
+    }
+    /// Element type of a vector or array.
+    pub fn element(self) -> Type {
+        Type(unsafe { LLVMGetElementType(self.0) })
+    }
+    /// Number of elements of a fixed vector.
+    pub fn vector_len(self) -> u32 {
+        unsafe { LLVMGetVectorSize(self.0) }
+    }
+    /// Number of elements of an array.
+    pub fn array_len(self) -> u64 {
+        unsafe { LLVMGetArrayLength2(self.0) }
+    }
+    /// Return type of a function type.
+    pub fn return_type(self) -> Type {
+        Type(unsafe { LLVMGetReturnType(self.0) })
+    }
+    /// Parameter types of a function type.
+    pub fn param_types(self) -> Vec<Type> {
+        let n = unsafe { LLVMCountParamTypes(self.0) } as usize;
+        let mut v = vec![std::ptr::null_mut(); n];
+        unsafe { LLVMGetParamTypes(self.0, v.as_mut_ptr()) };
+        v.into_iter().map(Type).collect()
+    }
+    /// Whether a function type is variadic.
+    pub fn is_var_arg(self) -> bool {
+        unsafe { LLVMIsFunctionVarArg(self.0) != 0 }
+    }
+    /// A function type.
+    pub fn function(ret: Type, params: &[Type]) -> Type {
+        let mut p: Vec<LLVMTypeRef> = params.iter().map(|t| t.0).collect();
+        Type(unsafe { LLVMFunctionType(ret.0, p.as_mut_ptr(), p.len() as u32, 0) })
+    }
+    /// `iN` in a context.
+    pub fn int(ctx: LLVMContextRef, bits: u32) -> Type {
+        Type(unsafe { LLVMIntTypeInContext(ctx, bits) })
+    }
+    /// `ptr` (address space 0) in a context.
+    pub fn ptr(ctx: LLVMContextRef) -> Type {
+        Type(unsafe { LLVMPointerTypeInContext(ctx, 0) })
+    }
+    /// `void` in a context.
+    pub fn void(ctx: LLVMContextRef) -> Type {
+        Type(unsafe { LLVMVoidTypeInContext(ctx) })
+    }
+    /// The type's context.
+    pub fn context(self) -> LLVMContextRef {
+        unsafe { LLVMGetTypeContext(self.0) }
+    }
+    /// Textual form, e.g. `<8 x float>`.
+    pub fn print(self) -> String {
+        owned_message(unsafe { LLVMPrintTypeToString(self.0) })
+    }
+}
+
+impl Value {
+    /// The value's type.
+    pub fn ty(self) -> Type {
+        Type(unsafe { LLVMTypeOf(self.0) })
+    }
+    /// The value's name (may be empty).
+    pub fn name(self) -> String {
+        let mut len = 0usize;
+        let p = unsafe { LLVMGetValueName2(self.0, &mut len) };
+        if p.is_null() {
+            return String::new();
+        }
+        let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len) };
+        String::from_utf8_lossy(bytes).into_owned()
+    }
+    /// Sets the value's name.
+    pub fn set_name(self, name: &str) {
+        unsafe { LLVMSetValueName2(self.0, name.as_ptr() as *const _, name.len()) }
+    }
+    /// Textual form of the value (an instruction prints as one line).
+    pub fn print(self) -> String {
+        owned_message(unsafe { LLVMPrintValueToString(self.0) })
+            .trim()
+            .to_string()
+    }
+    /// Whether this is an instruction.
+    pub fn is_instruction(self) -> bool {
+        unsafe { !LLVMIsAInstruction(self.0).is_null() }
+    }
+    /// Whether this is a function argument.
+    pub fn is_argument(self) -> bool {
+        unsafe { !LLVMIsAArgument(self.0).is_null() }
+    }
+    /// Whether this is a constant (globals and functions included).
+    pub fn is_constant(self) -> bool {
+        unsafe { LLVMIsConstant(self.0) != 0 }
+    }
+    /// Whether this is a basic block used as a value.
+    pub fn is_block(self) -> bool {
+        unsafe { LLVMValueIsBasicBlock(self.0) != 0 }
+    }
+    /// Whether this is a function.
+    pub fn is_function(self) -> bool {
+        unsafe { !LLVMIsAFunction(self.0).is_null() }
+    }
+    /// Whether this is inline assembly.
+    pub fn is_inline_asm(self) -> bool {
+        unsafe { !LLVMIsAInlineAsm(self.0).is_null() }
+    }
+    /// Whether this is metadata wrapped as a value.
+    pub fn is_metadata(self) -> bool {
+        unsafe { !LLVMIsAMDNode(self.0).is_null() || !LLVMIsAValueAsMetadata(self.0).is_null() }
+    }
+    /// Whether this is `undef` or `poison`.
+    pub fn is_undef(self) -> bool {
+        unsafe { LLVMIsUndef(self.0) != 0 }
+    }
+    /// The block a basic-block value stands for.
+    pub fn as_block(self) -> Block {
+        Block(unsafe { LLVMValueAsBasicBlock(self.0) })
+    }
+    /// Instruction opcode.
+    pub fn opcode(self) -> LLVMOpcode {
+        unsafe { LLVMGetInstructionOpcode(self.0) }
+    }
+    /// Number of operands.
+    pub fn num_operands(self) -> u32 {
+        unsafe { LLVMGetNumOperands(self.0) as u32 }
+    }
+    /// Operand `i`.
+    pub fn operand(self, i: u32) -> Value {
+        Value(unsafe { LLVMGetOperand(self.0, i) })
+    }
+    /// All operands.
+    pub fn operands(self) -> Vec<Value> {
+        (0..self.num_operands()).map(|i| self.operand(i)).collect()
+    }
+    /// Replaces operand `i`.
+    pub fn set_operand(self, i: u32, v: Value) {
+        unsafe { LLVMSetOperand(self.0, i, v.0) }
+    }
+    /// Parent block of an instruction.
+    pub fn parent_block(self) -> Block {
+        Block(unsafe { LLVMGetInstructionParent(self.0) })
+    }
+    /// Next instruction in the block.
+    pub fn next_instruction(self) -> Option<Value> {
+        let n = unsafe { LLVMGetNextInstruction(self.0) };
+        (!n.is_null()).then_some(Value(n))
+    }
+    /// Copies an instruction (no parent, same operands).
+    pub fn clone_instruction(self) -> Value {
+        Value(unsafe { LLVMInstructionClone(self.0) })
+    }
+    /// Removes an instruction from its block and deletes it.
+    pub fn erase(self) {
+        unsafe { LLVMInstructionEraseFromParent(self.0) }
+    }
+    /// Replaces all uses of self by `v`.
+    pub fn replace_all_uses_with(self, v: Value) {
+        unsafe { LLVMReplaceAllUsesWith(self.0, v.0) }
+    }
+    /// Removes the `!dbg` location of an instruction.
+    pub fn clear_debug_location(self) {
+        unsafe { llvm_sys::debuginfo::LLVMInstructionSetDebugLoc(self.0, std::ptr::null_mut()) }
+    }
+    /// Incoming (value, block) pairs of a phi.
+    pub fn incoming(self) -> Vec<(Value, Block)> {
+        let n = unsafe { LLVMCountIncoming(self.0) };
+        (0..n)
+            .map(|i| unsafe {
+                (
+                    Value(LLVMGetIncomingValue(self.0, i)),
+                    Block(LLVMGetIncomingBlock(self.0, i)),
+                )
+            })
+            .collect()
+    }
+    /// Adds an incoming pair to a phi.
+    pub fn add_incoming(self, v: Value, b: Block) {
+        let mut vs = [v.0];
+        let mut bs = [b.0];
+        unsafe { LLVMAddIncoming(self.0, vs.as_mut_ptr(), bs.as_mut_ptr(), 1) }
+    }
+    /// Function: parameters.
+    pub fn params(self) -> Vec<Value> {
+        let n = unsafe { LLVMCountParams(self.0) };
+        (0..n).map(|i| Value(unsafe { LLVMGetParam(self.0, i) })).collect()
+    }
+    /// Function: its function type.
+    pub fn function_type(self) -> Type {
+        Type(unsafe { LLVMGlobalGetValueType(self.0) })
+    }
+    /// Function: basic blocks in layout order.
+    pub fn blocks(self) -> Vec<Block> {
+        let mut out = Vec::new();
+        let mut b = unsafe { LLVMGetFirstBasicBlock(self.0) };
+        while !b.is_null() {
+            out.push(Block(b));
+            b = unsafe { LLVMGetNextBasicBlock(b) };
+        }
+        out
+    }
+    /// Function: whether it is a declaration (no body).
+    pub fn is_declaration(self) -> bool {
+        unsafe { LLVMIsDeclaration(self.0) != 0 }
+    }
+    /// Function: appends a new block.
+    pub fn append_block(self, name: &str) -> Block {
+        let c = cstring(name);
+        Block(unsafe { LLVMAppendBasicBlockInContext(LLVMGetTypeContext(LLVMTypeOf(self.0)), self.0, c.as_ptr()) })
+    }
+    /// Function: deletes it.
+    pub fn delete_function(self) {
+        unsafe { LLVMDeleteFunction(self.0) }
+    }
+    /// Function: sets the linkage to internal.
+    pub fn set_internal(self) {
+        unsafe { LLVMSetLinkage(self.0, llvm_sys::LLVMLinkage::LLVMInternalLinkage) }
+    }
+    /// Function: intrinsic id (0 if not an intrinsic).
+    pub fn intrinsic_id(self) -> u32 {
+        unsafe { LLVMGetIntrinsicID(self.0) }
+    }
+    /// Call: the called operand.
+    pub fn called_value(self) -> Value {
+        Value(unsafe { LLVMGetCalledValue(self.0) })
+    }
+    /// Call: the callee's function type.
+    pub fn called_function_type(self) -> Type {
+        Type(unsafe { LLVMGetCalledFunctionType(self.0) })
+    }
+    /// Call: number of argument operands.
+    pub fn num_arg_operands(self) -> u32 {
+        unsafe { LLVMGetNumArgOperands(self.0) }
+    }
+    /// Conditional branch: whether it has a condition.
+    pub fn is_conditional(self) -> bool {
+        unsafe { LLVMIsConditional(self.0) != 0 }
+    }
+    /// Terminator: successor blocks.
+    pub fn successors(self) -> Vec<Block> {
+        let n = unsafe { LLVMGetNumSuccessors(self.0) };
+        (0..n).map(|i| Block(unsafe { LLVMGetSuccessor(self.0, i) })).collect()
+    }
+    /// Load/store: volatile flag.
+    pub fn is_volatile(self) -> bool {
+        unsafe { LLVMGetVolatile(self.0) != 0 }
+    }
+    /// Load/store: whether the access is atomic.
+    pub fn is_atomic(self) -> bool {
+        unsafe { LLVMGetOrdering(self.0) != llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic }
+    }
+    /// Load/store/alloca alignment.
+    pub fn alignment(self) -> u32 {
+        unsafe { LLVMGetAlignment(self.0) }
+    }
+    /// GEP: source element type.
+    pub fn gep_source_type(self) -> Type {
+        Type(unsafe { LLVMGetGEPSourceElementType(self.0) })
+    }
+    /// GEP: no-wrap flags.
+    pub fn gep_flags(self) -> llvm_sys::LLVMGEPNoWrapFlags {
+        unsafe { LLVMGEPGetNoWrapFlags(self.0) }
+    }
+    /// Comparison predicate of an `icmp`.
+    pub fn icmp_predicate(self) -> llvm_sys::LLVMIntPredicate {
+        unsafe { LLVMGetICmpPredicate(self.0) }
+    }
+    /// Comparison predicate of an `fcmp`.
+    pub fn fcmp_predicate(self) -> llvm_sys::LLVMRealPredicate {
+        unsafe { LLVMGetFCmpPredicate(self.0) }
+    }
+    /// Whether the function carries an enum attribute of this name.
+    pub fn has_fn_attribute(self, name: &str) -> bool {
+        let kind = enum_attribute_kind(name);
+        kind != 0
+            && unsafe {
+                !LLVMGetEnumAttributeAtIndex(self.0, llvm_sys::LLVMAttributeFunctionIndex, kind)
+                    .is_null()
+            }
+    }
+    /// Whether a call site carries an enum function attribute of this name.
+    pub fn call_has_fn_attribute(self, name: &str) -> bool {
+        let kind = enum_attribute_kind(name);
+        kind != 0
+            && unsafe {
+                !LLVMGetCallSiteEnumAttribute(self.0, llvm_sys::LLVMAttributeFunctionIndex, kind)
+                    .is_null()
+            }
+    }
+    /// Function: all attributes at an index (function, return, or param).
+    pub fn attributes(self, index: u32) -> Vec<LLVMAttributeRef> {
+        let n = unsafe { LLVMGetAttributeCountAtIndex(self.0, index) } as usize;
+        let mut v = vec![std::ptr::null_mut(); n];
+        unsafe { LLVMGetAttributesAtIndex(self.0, index, v.as_mut_ptr()) };
+        v
+    }
+    /// Function: adds an attribute at an index.
+    pub fn add_attribute(self, index: u32, a: LLVMAttributeRef) {
+        unsafe { LLVMAddAttributeAtIndex(self.0, index, a) }
+    }
+    /// Function: removes a string attribute.
+    pub fn remove_string_attribute(self, index: u32, key: &str) {
+        unsafe { LLVMRemoveStringAttributeAtIndex(self.0, index, key.as_ptr() as *const _, key.len() as u32) }
+    }
+    /// Function: removes an enum attribute by name.
+    pub fn remove_enum_attribute(self, index: u32, name: &str) {
+        let kind = enum_attribute_kind(name);
+        if kind != 0 {
+            unsafe { LLVMRemoveEnumAttributeAtIndex(self.0, index, kind) }
+        }
+    }
+    /// Function: value of a string attribute.
+    pub fn string_attribute(self, index: u32, key: &str) -> Option<String> {
+        let a = unsafe {
+            LLVMGetStringAttributeAtIndex(self.0, index, key.as_ptr() as *const _, key.len() as u32)
+        };
+        (!a.is_null()).then(|| attribute_string_value(a))
+    }
+    /// Function: sets a string attribute.
+    pub fn set_string_attribute(self, index: u32, key: &str, value: &str) {
+        let a = unsafe {
+            LLVMCreateStringAttribute(
+                LLVMGetTypeContext(LLVMTypeOf(self.0)),
+                key.as_ptr() as *const _,
+                key.len() as u32,
+                value.as_ptr() as *const _,
+                value.len() as u32,
+            )
+        };
+        self.add_attribute(index, a);
+    }
+    /// Integer constant value, zero-extended, if this is a `ConstantInt` of at most 64 bits.
+    pub fn const_int_value(self) -> Option<u64> {
+        unsafe {
+            if LLVMIsAConstantInt(self.0).is_null() || LLVMGetIntTypeWidth(LLVMTypeOf(self.0)) > 64 {
+                None
+            } else {
+                Some(LLVMConstIntGetZExtValue(self.0))
+            }
+        }
+    }
+}
+
+impl Block {
+    /// Instructions in order.
+    pub fn instructions(self) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut i = unsafe { LLVMGetFirstInstruction(self.0) };
+        while !i.is_null() {
+            out.push(Value(i));
+            i = unsafe { LLVMGetNextInstruction(i) };
+        }
+        out
+    }
+    /// The terminator, if the block has one.
+    pub fn terminator(self) -> Option<Value> {
+        let t = unsafe { LLVMGetBasicBlockTerminator(self.0) };
+        (!t.is_null()).then_some(Value(t))
+    }
+    /// First instruction that is not a phi.
+    pub fn first_non_phi(self) -> Option<Value> {
+        self.instructions()
+            .into_iter()
+            .find(|i| i.opcode() != LLVMOpcode::LLVMPHI)
+    }
+    /// The block as a value (for branch operands).
+    pub fn as_value(self) -> Value {
+        Value(unsafe { LLVMBasicBlockAsValue(self.0) })
+    }
+    /// The block's name.
+    pub fn name(self) -> String {
+        let p = unsafe { LLVMGetBasicBlockName(self.0) };
+        if p.is_null() {
+            String::new()
+        } else {
+            unsafe { CStr::from_ptr(p).to_string_lossy().into_owned() }
+        }
+    }
+    /// The function holding the block.
+    pub fn parent(self) -> Value {
+        Value(unsafe { LLVMGetBasicBlockParent(self.0) })
+    }
+}
+
+/// Kind id of an enum attribute name (0 if unknown).
+pub fn enum_attribute_kind(name: &str) -> u32 {
+    unsafe { LLVMGetEnumAttributeKindForName(name.as_ptr() as *const _, name.len()) }
+}
+
+/// Whether an attribute is a string attribute.
+pub fn attribute_is_string(a: LLVMAttributeRef) -> bool {
+    unsafe { LLVMIsStringAttribute(a) != 0 }
+}
+
+/// Key of a string attribute.
+pub fn attribute_string_key(a: LLVMAttributeRef) -> String {
+    let mut len = 0u32;
+    let p = unsafe { LLVMGetStringAttributeKind(a, &mut len) };
+    let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len as usize) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Value of a string attribute.
+pub fn attribute_string_value(a: LLVMAttributeRef) -> String {
+    let mut len = 0u32;
+    let p = unsafe { LLVMGetStringAttributeValue(a, &mut len) };
+    if p.is_null() {
+        return String::new();
+    }
+    let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len as usize) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Kind id of an enum attribute.
+pub fn attribute_enum_kind(a: LLVMAttributeRef) -> u32 {
+    unsafe { LLVMGetEnumAttributeKind(a) }
+}
+
+/// Constants.
+pub mod constant {
+    use super::*;
+    /// Integer constant.
+    pub fn int(ty: Type, v: u64) -> Value {
+        Value(unsafe { LLVMConstInt(ty.0, v, 0) })
+    }
+    /// `i32` constant in a context.
+    pub fn i32(ctx: LLVMContextRef, v: u32) -> Value {
+        int(Type::int(ctx, 32), v as u64)
+    }
+    /// Vector constant from elements.
+    pub fn vector(elems: &[Value]) -> Value {
+        let mut e: Vec<LLVMValueRef> = elems.iter().map(|v| v.0).collect();
+        Value(unsafe { LLVMConstVector(e.as_mut_ptr(), e.len() as u32) })
+    }
+    /// `poison` of a type.
+    pub fn poison(ty: Type) -> Value {
+        Value(unsafe { LLVMGetPoison(ty.0) })
+    }
+    /// All-zero constant of a type.
+    pub fn null(ty: Type) -> Value {
+        Value(unsafe { LLVMConstNull(ty.0) })
+    }
+    /// All-ones constant of an integer (vector) type.
+    pub fn all_ones(ty: Type) -> Value {
+        Value(unsafe { LLVMConstAllOnes(ty.0) })
+    }
+}
+
+/// An instruction builder positioned somewhere in a function. Owns the
+/// LLVM builder and disposes it on drop.
+pub struct Builder {
+    raw: LLVMBuilderRef,
+    ctx: LLVMContextRef,
+}
+
+impl Drop for Builder {
+    fn drop(&mut self) {
+        unsafe { LLVMDisposeBuilder(self.raw) }
+    }
+}
+
+const NO_NAME: *const std::os::raw::c_char = c"".as_ptr();
+
+impl Builder {
+    /// A new builder in a context.
+    pub fn new(ctx: LLVMContextRef) -> Builder {
+        Builder { raw: unsafe { LLVMCreateBuilderInContext(ctx) }, ctx }
+    }
+    /// The builder's context.
+    pub fn context(&self) -> LLVMContextRef {
+        self.ctx
+    }
+    /// Positions at the end of a block.
+    pub fn position_at_end(&self, b: Block) {
+        unsafe { LLVMPositionBuilderAtEnd(self.raw, b.0) }
+    }
+    /// Positions before an instruction.
+    pub fn position_before(&self, i: Value) {
+        unsafe { LLVMPositionBuilderBefore(self.raw, i.0) }
+    }
+    /// Positions right after `i` (after all phis if `i` is a phi).
+    pub fn position_after(&self, i: Value) {
+        let block = i.parent_block();
+        let next = if i.opcode() == LLVMOpcode::LLVMPHI {
+            block.first_non_phi()
+        } else {
+            i.next_instruction()
+        };
+        match next {
+            Some(n) => self.position_before(n),
+            None => self.position_at_end(block),
+        }
+    }
+    /// Current insertion block.
+    pub fn current_block(&self) -> Block {
+        Block(unsafe { LLVMGetInsertBlock(self.raw) })
+    }
+    /// Inserts a detached instruction (from [`Value::clone_instruction`]).
+    pub fn insert(&self, i: Value) {
+        unsafe { LLVMInsertIntoBuilder(self.raw, i.0) }
+    }
+    /// Binary operation by opcode.
+    pub fn binop(&self, op: LLVMOpcode, a: Value, b: Value) -> Value {
+        Value(unsafe { LLVMBuildBinOp(self.raw, op, a.0, b.0, NO_NAME) })
+    }
+    /// `fneg`.
+    pub fn fneg(&self, a: Value) -> Value {
+        Value(unsafe { LLVMBuildFNeg(self.raw, a.0, NO_NAME) })
+    }
+    /// Cast by opcode.
+    pub fn cast(&self, op: LLVMOpcode, v: Value, ty: Type) -> Value {
+        Value(unsafe { LLVMBuildCast(self.raw, op, v.0, ty.0, NO_NAME) })
+    }
+    /// `icmp`.
+    pub fn icmp(&self, p: llvm_sys::LLVMIntPredicate, a: Value, b: Value) -> Value {
+        Value(unsafe { LLVMBuildICmp(self.raw, p, a.0, b.0, NO_NAME) })
+    }
+    /// `fcmp`.
+    pub fn fcmp(&self, p: llvm_sys::LLVMRealPredicate, a: Value, b: Value) -> Value {
+        Value(unsafe { LLVMBuildFCmp(self.raw, p, a.0, b.0, NO_NAME) })
+    }
+    /// `select`.
+    pub fn select(&self, c: Value, a: Value, b: Value) -> Value {
+        Value(unsafe { LLVMBuildSelect(self.raw, c.0, a.0, b.0, NO_NAME) })
+    }
+    /// `freeze`.
+    pub fn freeze(&self, v: Value) -> Value {
+        Value(unsafe { LLVMBuildFreeze(self.raw, v.0, NO_NAME) })
+    }
+    /// `phi`.
+    pub fn phi(&self, ty: Type) -> Value {
+        Value(unsafe { LLVMBuildPhi(self.raw, ty.0, NO_NAME) })
+    }
+    /// `extractelement` with a constant index.
+    pub fn extract_element(&self, v: Value, lane: u32) -> Value {
+        let idx = constant::i32(self.ctx, lane);
+        Value(unsafe { LLVMBuildExtractElement(self.raw, v.0, idx.0, NO_NAME) })
+    }
+    /// `insertelement` with a constant index.
+    pub fn insert_element(&self, v: Value, x: Value, lane: u32) -> Value {
+        let idx = constant::i32(self.ctx, lane);
+        Value(unsafe { LLVMBuildInsertElement(self.raw, v.0, x.0, idx.0, NO_NAME) })
+    }
+    /// `extractvalue`.
+    pub fn extract_value(&self, v: Value, i: u32) -> Value {
+        Value(unsafe { LLVMBuildExtractValue(self.raw, v.0, i, NO_NAME) })
+    }
+    /// `insertvalue`.
+    pub fn insert_value(&self, agg: Value, x: Value, i: u32) -> Value {
+        Value(unsafe { LLVMBuildInsertValue(self.raw, agg.0, x.0, i, NO_NAME) })
+    }
+    /// `shufflevector`.
+    pub fn shuffle(&self, a: Value, b: Value, mask: Value) -> Value {
+        Value(unsafe { LLVMBuildShuffleVector(self.raw, a.0, b.0, mask.0, NO_NAME) })
+    }
+    /// `getelementptr` with no-wrap flags.
+    pub fn gep(&self, ty: Type, ptr: Value, idx: &[Value], flags: llvm_sys::LLVMGEPNoWrapFlags) -> Value {
+        let mut i: Vec<LLVMValueRef> = idx.iter().map(|v| v.0).collect();
+        Value(unsafe {
+            LLVMBuildGEPWithNoWrapFlags(self.raw, ty.0, ptr.0, i.as_mut_ptr(), i.len() as u32, NO_NAME, flags)
+        })
+    }
+    /// `load`.
+    pub fn load(&self, ty: Type, ptr: Value, align: u32) -> Value {
+        let l = Value(unsafe { LLVMBuildLoad2(self.raw, ty.0, ptr.0, NO_NAME) });
+        if align > 0 {
+            unsafe { LLVMSetAlignment(l.0, align) };
+        }
+        l
+    }
+    /// `store`.
+    pub fn store(&self, v: Value, ptr: Value, align: u32) -> Value {
+        let s = Value(unsafe { LLVMBuildStore(self.raw, v.0, ptr.0) });
+        if align > 0 {
+            unsafe { LLVMSetAlignment(s.0, align) };
+        }
+        s
+    }
+    /// `call`.
+    pub fn call(&self, fn_ty: Type, callee: Value, args: &[Value]) -> Value {
+        let mut a: Vec<LLVMValueRef> = args.iter().map(|v| v.0).collect();
+        Value(unsafe { LLVMBuildCall2(self.raw, fn_ty.0, callee.0, a.as_mut_ptr(), a.len() as u32, NO_NAME) })
+    }
+    /// `ret` (None: `ret void`).
+    pub fn ret(&self, v: Option<Value>) -> Value {
+        Value(unsafe {
+            match v {
+                Some(v) => LLVMBuildRet(self.raw, v.0),
+                None => LLVMBuildRetVoid(self.raw),
+            }
+        })
+    }
+    /// Unconditional `br`.
+    pub fn br(&self, dest: Block) -> Value {
+        Value(unsafe { LLVMBuildBr(self.raw, dest.0) })
+    }
+    /// Conditional `br`.
+    pub fn cond_br(&self, c: Value, t: Block, f: Block) -> Value {
+        Value(unsafe { LLVMBuildCondBr(self.raw, c.0, t.0, f.0) })
+    }
+    /// `alloca` (placed at the builder's position).
+    pub fn alloca(&self, ty: Type) -> Value {
+        Value(unsafe { LLVMBuildAlloca(self.raw, ty.0, NO_NAME) })
+    }
+}
+
+/// Instruction flags that survive widening: they are copied from the
+/// scalar instruction to its vector counterpart.
+pub fn copy_flags(from: Value, to: Value) {
+    use LLVMOpcode::*;
+    if !to.is_instruction() {
+        return; // constant-folded
+    }
+    unsafe {
+        match from.opcode() {
+            LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMTrunc => {
+                if to.opcode() == from.opcode() {
+                    LLVMSetNUW(to.0, LLVMGetNUW(from.0));
+                    LLVMSetNSW(to.0, LLVMGetNSW(from.0));
+                }
+            }
+            LLVMUDiv | LLVMSDiv | LLVMLShr | LLVMAShr => {
+                if to.opcode() == from.opcode() {
+                    LLVMSetExact(to.0, LLVMGetExact(from.0));
+                }
+            }
+            LLVMOr => {
+                if to.opcode() == LLVMOr {
+                    LLVMSetIsDisjoint(to.0, LLVMGetIsDisjoint(from.0));
+                }
+            }
+            LLVMZExt | LLVMUIToFP => {
+                if to.opcode() == from.opcode() {
+                    LLVMSetNNeg(to.0, LLVMGetNNeg(from.0));
+                }
+            }
+            _ => {}
+        }
+        if LLVMCanValueUseFastMathFlags(from.0) != 0 && LLVMCanValueUseFastMathFlags(to.0) != 0 {
+            LLVMSetFastMathFlags(to.0, LLVMGetFastMathFlags(from.0));
+        }
+    }
+}

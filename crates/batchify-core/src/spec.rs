@@ -1,0 +1,144 @@
+//! What one batched clone must look like: its name, width, per-parameter
+//! kinds, mask and ISA. Every front door (CLI flags, `declare simd`
+//! attributes, later the Rust macro and `__enzyme_batch`) produces a
+//! [`CloneSpec`]; the transform only ever sees this.
+
+use crate::error::{Error, Result};
+use crate::vfabi::{Isa, Param, ParamKind, VariantName, VectorLength};
+
+/// How the clone receives its execution mask (masked variants only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MaskAbi {
+    /// `<N x i1>`: the target-independent form.
+    LaneBits,
+    /// A vector of the characteristic data type, nonzero = active
+    /// (GCC's ABI for SSE/AVX/AVX2 variants).
+    CharacteristicVector,
+    /// An integer with one bit per lane, bit k = lane k (GCC's AVX-512 ABI).
+    IntegerBitmask,
+}
+
+/// A fully resolved request for one batched clone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CloneSpec {
+    /// Name of the scalar function in the module.
+    pub scalar_name: String,
+    /// Name the clone is emitted under.
+    pub vector_name: String,
+    /// Number of lanes.
+    pub width: u32,
+    /// One kind per scalar parameter.
+    pub params: Vec<ParamKind>,
+    /// Alignment (bytes) promised per parameter, if any.
+    pub aligns: Vec<Option<u32>>,
+    /// `Some` for masked variants.
+    pub mask: Option<MaskAbi>,
+    /// Target ISA of the clone.
+    pub isa: Isa,
+}
+
+impl CloneSpec {
+    /// A clone of `name` with every parameter varying (the CLI's
+    /// `--function`), named with the Vector Function ABI mangling.
+    pub fn all_varying(name: &str, param_count: usize, width: u32, isa: Isa, masked: bool) -> CloneSpec {
+        let params = vec![ParamKind::Vector; param_count];
+        let ps: Vec<Param> = params.iter().map(|&kind| Param { kind, align: None }).collect();
+        CloneSpec {
+            scalar_name: name.to_string(),
+            vector_name: VariantName::mangle(isa, masked, width, &ps, name),
+            width,
+            aligns: vec![None; param_count],
+            params,
+            mask: masked.then(|| mask_abi_for(isa)),
+            isa,
+        }
+    }
+
+    /// The spec a parsed Vector Function ABI name asks for. Rejects the
+    /// parts of the ABI that batchify does not support (scalable vectors,
+    /// AArch64 ISAs, reference parameters).
+    pub fn from_variant(v: &VariantName) -> Result<CloneSpec> {
+        let mangled = v.mangled();
+        let mismatch = |reason: String| Error::VariantMismatch { variant: mangled.clone(), reason };
+        let width = match v.vlen {
+            VectorLength::Fixed(n) if (1..=1024).contains(&n) => n,
+            VectorLength::Fixed(n) => return Err(mismatch(format!("vector length {n} is out of range 1..=1024"))),
+            VectorLength::Scalable => return Err(mismatch("scalable vector lengths are not supported".into())),
+        };
+        if matches!(v.isa, Isa::AdvSimd | Isa::Sve) {
+            return Err(mismatch("AArch64 ISAs are not supported; use an x86 ISA or _LLVM_".into()));
+        }
+        for (i, p) in v.params.iter().enumerate() {
+            match p.kind {
+                ParamKind::LinearRef { .. } => {
+                    return Err(mismatch(format!("parameter {i}: reference-linear parameters are not supported")))
+                }
+                ParamKind::LinearVarStep { param } => {
+                    if v.params.get(param).map(|q| q.kind) != Some(ParamKind::Uniform) {
+                        return Err(mismatch(format!(
+                            "parameter {i}: the step parameter {param} must be uniform"
+                        )));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(CloneSpec {
+            scalar_name: v.scalar_name.clone(),
+            vector_name: v.vector_name.clone(),
+            width,
+            params: v.params.iter().map(|p| p.kind).collect(),
+            aligns: v.params.iter().map(|p| p.align).collect(),
+            mask: v.masked.then(|| mask_abi_for(v.isa)),
+            isa: v.isa,
+        })
+    }
+}
+
+/// The mask ABI of an ISA: GCC's conventions on x86, `<N x i1>` otherwise.
+pub fn mask_abi_for(isa: Isa) -> MaskAbi {
+    match isa {
+        Isa::Sse2 | Isa::Avx | Isa::Avx2 => MaskAbi::CharacteristicVector,
+        Isa::Avx512 => MaskAbi::IntegerBitmask,
+        _ => MaskAbi::LaneBits,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn function_flag_gets_a_vfabi_name() {
+        let s = CloneSpec::all_varying("foo", 2, 8, Isa::Llvm, false);
+        assert_eq!(s.vector_name, "_ZGV_LLVM_N8vv_foo");
+        assert_eq!(s.params, vec![ParamKind::Vector; 2]);
+    }
+
+    #[test]
+    fn variant_fields_are_carried_over() {
+        let v = VariantName::parse("_ZGVdN8uuv_smoothstep").unwrap();
+        let s = CloneSpec::from_variant(&v).unwrap();
+        assert_eq!(s.width, 8);
+        assert_eq!(s.isa, Isa::Avx2);
+        assert_eq!(s.params, vec![ParamKind::Uniform, ParamKind::Uniform, ParamKind::Vector]);
+        assert_eq!(s.vector_name, "_ZGVdN8uuv_smoothstep");
+        assert_eq!(s.mask, None);
+    }
+
+    #[test]
+    fn masked_x86_variants_use_gcc_mask_abis() {
+        let v = VariantName::parse("_ZGVeM16v_f").unwrap();
+        assert_eq!(CloneSpec::from_variant(&v).unwrap().mask, Some(MaskAbi::IntegerBitmask));
+        let v = VariantName::parse("_ZGVbM4v_f").unwrap();
+        assert_eq!(CloneSpec::from_variant(&v).unwrap().mask, Some(MaskAbi::CharacteristicVector));
+    }
+
+    #[test]
+    fn unsupported_parts_are_rejected() {
+        for name in ["_ZGVsNxv_f", "_ZGVnN4v_f", "_ZGVdN4R_f", "_ZGVdN4vls0_f"] {
+            let v = VariantName::parse(name).unwrap();
+            assert!(CloneSpec::from_variant(&v).is_err(), "{name}");
+        }
+    }
+}

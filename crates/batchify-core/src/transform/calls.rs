@@ -1,0 +1,123 @@
+//! Calls: which calls give the same result in every lane when their
+//! arguments are uniform, and how LLVM intrinsics map to their vector forms.
+
+use crate::llvm::{intrinsic_base_name, Type, Value};
+
+/// How an intrinsic's overloaded types are derived from its scalar call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overload {
+    /// One overloaded type: the return type (`llvm.fabs.v8f32`).
+    Ret,
+    /// Two: the return type and the type of argument 1 (`llvm.powi`, `llvm.ldexp`).
+    RetArg1,
+    /// Two: the return type and the type of argument 0 (`llvm.lrint`, `llvm.fptosi.sat`).
+    RetArg0,
+    /// One: the type of argument 0 (`llvm.is.fpclass`).
+    Arg0,
+}
+
+/// A lane-wise intrinsic: its overloads and which arguments must stay
+/// scalar (immediate arguments, or a scalar exponent).
+#[derive(Debug, Clone, Copy)]
+pub struct LaneWise {
+    /// Overloaded-type rule.
+    pub overload: Overload,
+    /// Argument indices that must be uniform (kept scalar) in the vector form.
+    pub scalar_args: &'static [u32],
+}
+
+/// The vector form of an intrinsic call, if it has one.
+pub fn lane_wise_intrinsic(base: &str) -> Option<LaneWise> {
+    const NONE: &[u32] = &[];
+    let (overload, scalar_args) = match base {
+        "llvm.fabs" | "llvm.sqrt" | "llvm.fma" | "llvm.fmuladd" | "llvm.minnum" | "llvm.maxnum"
+        | "llvm.minimum" | "llvm.maximum" | "llvm.minimumnum" | "llvm.maximumnum"
+        | "llvm.copysign" | "llvm.floor" | "llvm.ceil" | "llvm.trunc" | "llvm.rint"
+        | "llvm.nearbyint" | "llvm.round" | "llvm.roundeven" | "llvm.canonicalize" | "llvm.sin"
+        | "llvm.cos" | "llvm.tan" | "llvm.asin" | "llvm.acos" | "llvm.atan" | "llvm.atan2"
+        | "llvm.sinh" | "llvm.cosh" | "llvm.tanh" | "llvm.exp" | "llvm.exp2" | "llvm.exp10"
+        | "llvm.log" | "llvm.log2" | "llvm.log10" | "llvm.pow" | "llvm.ctpop" | "llvm.bswap"
+        | "llvm.bitreverse" | "llvm.smax" | "llvm.smin" | "llvm.umax" | "llvm.umin"
+        | "llvm.sadd.sat" | "llvm.uadd.sat" | "llvm.ssub.sat" | "llvm.usub.sat"
+        | "llvm.sshl.sat" | "llvm.ushl.sat" | "llvm.fshl" | "llvm.fshr" => (Overload::Ret, NONE),
+        "llvm.ctlz" | "llvm.cttz" | "llvm.abs" => (Overload::Ret, &[1][..]),
+        "llvm.powi" => (Overload::RetArg1, &[1][..]),
+        "llvm.ldexp" => (Overload::RetArg1, NONE),
+        "llvm.lrint" | "llvm.llrint" | "llvm.lround" | "llvm.llround" | "llvm.fptosi.sat"
+        | "llvm.fptoui.sat" => (Overload::RetArg0, NONE),
+        "llvm.is.fpclass" => (Overload::Arg0, &[1][..]),
+        _ => return None,
+    };
+    Some(LaneWise { overload, scalar_args })
+}
+
+/// Intrinsics without effect on the result that can be dropped when their
+/// operands are varying (hints only).
+pub fn is_droppable_hint(base: &str) -> bool {
+    matches!(
+        base,
+        "llvm.assume"
+            | "llvm.lifetime.start"
+            | "llvm.lifetime.end"
+            | "llvm.experimental.noalias.scope.decl"
+            | "llvm.dbg.value"
+            | "llvm.dbg.declare"
+            | "llvm.dbg.assign"
+            | "llvm.dbg.label"
+            | "llvm.invariant.start"
+            | "llvm.invariant.end"
+            | "llvm.sideeffect"
+            | "llvm.pseudoprobe"
+    )
+}
+
+/// The base name (`llvm.fabs`) of the intrinsic a call targets, if any.
+pub fn called_intrinsic(call: Value) -> Option<String> {
+    let callee = call.called_value();
+    if !callee.is_function() {
+        return None;
+    }
+    let id = callee.intrinsic_id();
+    (id != 0).then(|| intrinsic_base_name(id))
+}
+
+/// `memory(...)` effects of a call (call site or callee), if known.
+fn memory_effects(call: Value) -> Option<u64> {
+    let kind = crate::llvm::enum_attribute_kind("memory");
+    let read = |a: llvm_sys::prelude::LLVMAttributeRef| unsafe { llvm_sys::core::LLVMGetEnumAttributeValue(a) };
+    let site = unsafe {
+        llvm_sys::core::LLVMGetCallSiteEnumAttribute(call.0, llvm_sys::LLVMAttributeFunctionIndex, kind)
+    };
+    if !site.is_null() {
+        return Some(read(site));
+    }
+    let callee = call.called_value();
+    if callee.is_function() {
+        let a = unsafe {
+            llvm_sys::core::LLVMGetEnumAttributeAtIndex(callee.0, llvm_sys::LLVMAttributeFunctionIndex, kind)
+        };
+        if !a.is_null() {
+            return Some(read(a));
+        }
+    }
+    None
+}
+
+/// Whether a call with uniform arguments gives the same result in every
+/// lane and may run once for all of them: it cannot write memory (no `Mod`
+/// bit in its `memory` effects) and is not a hint that must be kept per lane.
+pub fn is_lane_invariant_call(call: Value) -> bool {
+    // MemoryEffects packs two bits (Ref = 1, Mod = 2) per location kind.
+    const ANY_MOD: u64 = 0xAAAA_AAAA;
+    matches!(memory_effects(call), Some(m) if m & ANY_MOD == 0)
+}
+
+/// Overloaded types of the vector form of an intrinsic call.
+pub fn vector_overloads(lw: LaneWise, ret: Type, args: &[Type]) -> Vec<Type> {
+    match lw.overload {
+        Overload::Ret => vec![ret],
+        Overload::RetArg1 => vec![ret, args[1]],
+        Overload::RetArg0 => vec![ret, args[0]],
+        Overload::Arg0 => vec![args[0]],
+    }
+}

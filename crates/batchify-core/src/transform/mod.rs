@@ -1,0 +1,6 @@
+//! The transform: prepare a scratch copy, analyse it, and build the clone.
+
+pub mod calls;
+pub mod prepare;
+pub mod signature;
+pub mod widen;

@@ -1,0 +1,99 @@
+//! Preparation: a private scratch copy of the scalar function, normalised by
+//! LLVM's own passes (mem2reg, loop-simplify, lcssa) so that the analyses see
+//! SSA values instead of stack slots. The user's function is never modified;
+//! the scratch copy is deleted once the clone is built.
+
+use crate::error::{Error, Result};
+use crate::llvm::{Block, Builder, Module, Value};
+use llvm_sys::LLVMOpcode;
+use std::collections::HashMap;
+
+/// Pipeline run on the scratch copy.
+pub const PREPARE_PIPELINE: &str = "mem2reg,loop-simplify,lcssa";
+
+/// A scratch copy that deletes itself when dropped.
+pub struct Scratch {
+    /// The copied, normalised function.
+    pub function: Value,
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        self.function.delete_function();
+    }
+}
+
+/// Copies `f` into a new internal function of the same module and runs the
+/// preparation pipeline on it.
+pub fn prepare(module: Module, f: Value, name: &str) -> Result<Scratch> {
+    let copy = copy_function(module, f, &format!("__batchify_scratch.{name}"));
+    let scratch = Scratch { function: copy };
+    // Passes skip `optnone` functions (clang -O0 output).
+    copy.remove_enum_attribute(llvm_sys::LLVMAttributeFunctionIndex, "optnone");
+    copy.remove_enum_attribute(llvm_sys::LLVMAttributeFunctionIndex, "noinline");
+    crate::llvm::run_function_passes(copy, PREPARE_PIPELINE).map_err(|message| Error::Internal {
+        function: name.to_string(),
+        message,
+    })?;
+    Ok(scratch)
+}
+
+/// Copies a function body instruction by instruction (the C API has no
+/// `CloneFunction`). Phis are rebuilt so their incoming blocks can be remapped.
+fn copy_function(module: Module, f: Value, name: &str) -> Value {
+    let g = module.add_function(name, f.function_type());
+    g.set_internal();
+    for a in f.attributes(llvm_sys::LLVMAttributeFunctionIndex) {
+        g.add_attribute(llvm_sys::LLVMAttributeFunctionIndex, a);
+    }
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    for (p, q) in f.params().into_iter().zip(g.params()) {
+        map.insert(p, q);
+    }
+    let mut bmap: HashMap<Block, Block> = HashMap::new();
+    for b in f.blocks() {
+        bmap.insert(b, g.append_block(&b.name()));
+    }
+    let builder = Builder::new(module.context());
+    let mut phis = Vec::new();
+    let mut clones = Vec::new();
+    for b in f.blocks() {
+        builder.position_at_end(bmap[&b]);
+        for i in b.instructions() {
+            let c = if i.opcode() == LLVMOpcode::LLVMPHI {
+                let p = builder.phi(i.ty());
+                phis.push((i, p));
+                p
+            } else {
+                let c = i.clone_instruction();
+                builder.insert(c);
+                clones.push(c);
+                c
+            };
+            c.set_name(&i.name());
+            map.insert(i, c);
+        }
+    }
+    let remap = |v: Value| -> Value {
+        if v.is_block() {
+            bmap[&v.as_block()].as_value()
+        } else {
+            map.get(&v).copied().unwrap_or(v)
+        }
+    };
+    for c in clones {
+        for k in 0..c.num_operands() {
+            let op = c.operand(k);
+            let new = remap(op);
+            if new != op {
+                c.set_operand(k, new);
+            }
+        }
+    }
+    for (old, new) in phis {
+        for (v, b) in old.incoming() {
+            new.add_incoming(remap(v), bmap[&b]);
+        }
+    }
+    g
+}
