@@ -1,1 +1,21 @@
-//! test kit
+//! batchify-testkit: the execution oracle and the test corpus helpers.
+//!
+//! * [`oracle`]: runs a scalar function N times and its clone once on the
+//!   same inputs and compares bit for bit;
+//! * [`jit`]: the host-CPU JIT the oracle runs code with;
+//! * [`wrappers`]: type-agnostic calling wrappers;
+//! * [`inputs`]: random and special input values;
+//! * [`corpus`]: compiling C and loading `.ll` test files, with their
+//!   `VARIANT-PARAMS` directives.
+#![warn(missing_docs)]
+
+// Links libLLVM-22 into every test binary that uses the kit.
+use batchify_llvm_link as _;
+
+pub mod corpus;
+pub mod inputs;
+pub mod jit;
+pub mod oracle;
+pub mod wrappers;
+
+pub use oracle::{CheckConfig, CheckStats, Mismatch, Oracle, OracleError};

@@ -130,20 +130,23 @@ pub fn copy_attributes(scalar: Value, clone: Value, spec: &CloneSpec) {
     clone.set_string_attribute(FN, "min-legal-vector-width", &bits.max(old).to_string());
 }
 
+/// Bit width of a scalar element type (pointers count as 64 bits).
+pub fn scalar_bits(e: Type) -> u32 {
+    use llvm_sys::LLVMTypeKind::*;
+    match e.kind() {
+        LLVMIntegerTypeKind => e.int_width(),
+        LLVMHalfTypeKind | LLVMBFloatTypeKind => 16,
+        LLVMFloatTypeKind => 32,
+        LLVMX86_FP80TypeKind => 80,
+        LLVMFP128TypeKind => 128,
+        _ => 64,
+    }
+}
+
 fn widest_vector_bits(fty: Type) -> u64 {
     let bits = |t: Type| -> u64 {
         if t.is_vector() {
-            let e = t.element();
-            let w = if e.int_width() > 0 {
-                e.int_width() as u64
-            } else {
-                match e.kind() {
-                    llvm_sys::LLVMTypeKind::LLVMHalfTypeKind | llvm_sys::LLVMTypeKind::LLVMBFloatTypeKind => 16,
-                    llvm_sys::LLVMTypeKind::LLVMFloatTypeKind => 32,
-                    _ => 64,
-                }
-            };
-            w * t.vector_len() as u64
+            scalar_bits(t.element()) as u64 * t.vector_len() as u64
         } else {
             0
         }

@@ -1,0 +1,103 @@
+//! In-process JIT for the oracle: ORC LLJIT configured for the real host
+//! CPU (`JITTargetMachineBuilder::detectHost`), resolving libc/libm symbols
+//! from the test process. Each [`Jit`] owns its own LLVM context, parsed
+//! from bitcode, so it never shares IR with the transform under test.
+
+use llvm_sys::error::*;
+use llvm_sys::orc2::lljit::*;
+use llvm_sys::orc2::*;
+use std::ffi::{CStr, CString};
+use std::sync::Once;
+
+/// A JIT session holding one compiled module.
+pub struct Jit {
+    raw: LLVMOrcLLJITRef,
+}
+
+// SAFETY: LLJIT is internally synchronised; we only look up and call code.
+unsafe impl Send for Jit {}
+
+impl Drop for Jit {
+    fn drop(&mut self) {
+        unsafe {
+            let e = LLVMOrcDisposeLLJIT(self.raw);
+            if !e.is_null() {
+                LLVMConsumeError(e);
+            }
+        }
+    }
+}
+
+fn take_error(e: LLVMErrorRef) -> Result<(), String> {
+    if e.is_null() {
+        return Ok(());
+    }
+    unsafe {
+        let msg = LLVMGetErrorMessage(e);
+        let s = CStr::from_ptr(msg).to_string_lossy().into_owned();
+        LLVMDisposeErrorMessage(msg);
+        Err(s)
+    }
+}
+
+fn init_native() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| unsafe {
+        llvm_sys::target::LLVM_InitializeNativeTarget();
+        llvm_sys::target::LLVM_InitializeNativeAsmPrinter();
+    });
+}
+
+impl Jit {
+    /// Compiles a bitcode module for the host.
+    pub fn new(bitcode: &[u8]) -> Result<Jit, String> {
+        init_native();
+        unsafe {
+            let mut jtmb = std::ptr::null_mut();
+            take_error(LLVMOrcJITTargetMachineBuilderDetectHost(&mut jtmb))?;
+            let builder = LLVMOrcCreateLLJITBuilder();
+            LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, jtmb);
+            let mut raw = std::ptr::null_mut();
+            take_error(LLVMOrcCreateLLJIT(&mut raw, builder))?;
+            let jit = Jit { raw };
+            let mut gen = std::ptr::null_mut();
+            take_error(LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+                &mut gen,
+                LLVMOrcLLJITGetGlobalPrefix(raw),
+                None,
+                std::ptr::null_mut(),
+            ))?;
+            let dylib = LLVMOrcLLJITGetMainJITDylib(raw);
+            LLVMOrcJITDylibAddGenerator(dylib, gen);
+
+            let ctx = llvm_sys::core::LLVMContextCreate();
+            let name = c"oracle";
+            let buf = llvm_sys::core::LLVMCreateMemoryBufferWithMemoryRangeCopy(
+                bitcode.as_ptr() as *const _,
+                bitcode.len(),
+                name.as_ptr(),
+            );
+            let mut module = std::ptr::null_mut();
+            let failed = llvm_sys::bit_reader::LLVMParseBitcodeInContext2(ctx, buf, &mut module);
+            llvm_sys::core::LLVMDisposeMemoryBuffer(buf);
+            if failed != 0 {
+                llvm_sys::core::LLVMContextDispose(ctx);
+                return Err("the JIT could not parse the module's bitcode".into());
+            }
+            let tsctx = LLVMOrcCreateNewThreadSafeContextFromLLVMContext(ctx);
+            let tsm = LLVMOrcCreateNewThreadSafeModule(module, tsctx);
+            LLVMOrcDisposeThreadSafeContext(tsctx);
+            take_error(LLVMOrcLLJITAddLLVMIRModule(raw, dylib, tsm))?;
+            Ok(jit)
+        }
+    }
+
+    /// Address of a JIT-compiled symbol (compiles on first lookup).
+    pub fn lookup(&self, name: &str) -> Result<u64, String> {
+        let c = CString::new(name).map_err(|e| e.to_string())?;
+        let mut addr = 0;
+        take_error(unsafe { LLVMOrcLLJITLookup(self.raw, &mut addr, c.as_ptr()) })
+            .map_err(|e| format!("looking up `{name}`: {e}"))?;
+        Ok(addr)
+    }
+}
