@@ -79,7 +79,11 @@ pub fn batchify_module(module: Module, specs: &[CloneSpec], opts: &Options) -> R
 }
 
 /// [`batchify_module`] for an inkwell module.
-pub fn batchify_inkwell(module: &inkwell::module::Module<'_>, specs: &[CloneSpec], opts: &Options) -> Result<Vec<CloneReport>> {
+pub fn batchify_inkwell(
+    module: &inkwell::module::Module<'_>,
+    specs: &[CloneSpec],
+    opts: &Options,
+) -> Result<Vec<CloneReport>> {
     batchify_module(Module(module.as_mut_ptr()), specs, opts)
 }
 

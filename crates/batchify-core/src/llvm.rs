@@ -93,9 +93,7 @@ impl Module {
     pub fn intrinsic(self, name: &str, overloads: &[Type]) -> Option<Value> {
         let id = intrinsic_id(name)?;
         let mut tys: Vec<LLVMTypeRef> = overloads.iter().map(|t| t.0).collect();
-        let f = unsafe {
-            LLVMGetIntrinsicDeclaration(self.0, id, tys.as_mut_ptr(), tys.len())
-        };
+        let f = unsafe { LLVMGetIntrinsicDeclaration(self.0, id, tys.as_mut_ptr(), tys.len()) };
         (!f.is_null()).then_some(Value(f))
     }
 }
@@ -270,9 +268,7 @@ impl Value {
     }
     /// Textual form of the value (an instruction prints as one line).
     pub fn print(self) -> String {
-        owned_message(unsafe { LLVMPrintValueToString(self.0) })
-            .trim()
-            .to_string()
+        owned_message(unsafe { LLVMPrintValueToString(self.0) }).trim().to_string()
     }
     /// Whether this is an instruction.
     pub fn is_instruction(self) -> bool {
@@ -359,12 +355,7 @@ impl Value {
     pub fn incoming(self) -> Vec<(Value, Block)> {
         let n = unsafe { LLVMCountIncoming(self.0) };
         (0..n)
-            .map(|i| unsafe {
-                (
-                    Value(LLVMGetIncomingValue(self.0, i)),
-                    Block(LLVMGetIncomingBlock(self.0, i)),
-                )
-            })
+            .map(|i| unsafe { (Value(LLVMGetIncomingValue(self.0, i)), Block(LLVMGetIncomingBlock(self.0, i))) })
             .collect()
     }
     /// Adds an incoming pair to a phi.
@@ -466,19 +457,13 @@ impl Value {
     pub fn has_fn_attribute(self, name: &str) -> bool {
         let kind = enum_attribute_kind(name);
         kind != 0
-            && unsafe {
-                !LLVMGetEnumAttributeAtIndex(self.0, llvm_sys::LLVMAttributeFunctionIndex, kind)
-                    .is_null()
-            }
+            && unsafe { !LLVMGetEnumAttributeAtIndex(self.0, llvm_sys::LLVMAttributeFunctionIndex, kind).is_null() }
     }
     /// Whether a call site carries an enum function attribute of this name.
     pub fn call_has_fn_attribute(self, name: &str) -> bool {
         let kind = enum_attribute_kind(name);
         kind != 0
-            && unsafe {
-                !LLVMGetCallSiteEnumAttribute(self.0, llvm_sys::LLVMAttributeFunctionIndex, kind)
-                    .is_null()
-            }
+            && unsafe { !LLVMGetCallSiteEnumAttribute(self.0, llvm_sys::LLVMAttributeFunctionIndex, kind).is_null() }
     }
     /// Function: all attributes at an index (function, return, or param).
     pub fn attributes(self, index: u32) -> Vec<LLVMAttributeRef> {
@@ -504,9 +489,7 @@ impl Value {
     }
     /// Function: value of a string attribute.
     pub fn string_attribute(self, index: u32, key: &str) -> Option<String> {
-        let a = unsafe {
-            LLVMGetStringAttributeAtIndex(self.0, index, key.as_ptr() as *const _, key.len() as u32)
-        };
+        let a = unsafe { LLVMGetStringAttributeAtIndex(self.0, index, key.as_ptr() as *const _, key.len() as u32) };
         (!a.is_null()).then(|| attribute_string_value(a))
     }
     /// Function: sets a string attribute.
@@ -552,9 +535,7 @@ impl Block {
     }
     /// First instruction that is not a phi.
     pub fn first_non_phi(self) -> Option<Value> {
-        self.instructions()
-            .into_iter()
-            .find(|i| i.opcode() != LLVMOpcode::LLVMPHI)
+        self.instructions().into_iter().find(|i| i.opcode() != LLVMOpcode::LLVMPHI)
     }
     /// The block as a value (for branch operands).
     pub fn as_value(self) -> Value {
@@ -674,11 +655,7 @@ impl Builder {
     /// Positions right after `i` (after all phis if `i` is a phi).
     pub fn position_after(&self, i: Value) {
         let block = i.parent_block();
-        let next = if i.opcode() == LLVMOpcode::LLVMPHI {
-            block.first_non_phi()
-        } else {
-            i.next_instruction()
-        };
+        let next = if i.opcode() == LLVMOpcode::LLVMPHI { block.first_non_phi() } else { i.next_instruction() };
         match next {
             Some(n) => self.position_before(n),
             None => self.position_at_end(block),
@@ -805,28 +782,17 @@ pub fn copy_flags(from: Value, to: Value) {
         return; // constant-folded
     }
     unsafe {
+        let same = to.opcode() == from.opcode();
         match from.opcode() {
-            LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMTrunc => {
-                if to.opcode() == from.opcode() {
-                    LLVMSetNUW(to.0, LLVMGetNUW(from.0));
-                    LLVMSetNSW(to.0, LLVMGetNSW(from.0));
-                }
+            LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMTrunc if same => {
+                LLVMSetNUW(to.0, LLVMGetNUW(from.0));
+                LLVMSetNSW(to.0, LLVMGetNSW(from.0));
             }
-            LLVMUDiv | LLVMSDiv | LLVMLShr | LLVMAShr => {
-                if to.opcode() == from.opcode() {
-                    LLVMSetExact(to.0, LLVMGetExact(from.0));
-                }
+            LLVMUDiv | LLVMSDiv | LLVMLShr | LLVMAShr if same => {
+                LLVMSetExact(to.0, LLVMGetExact(from.0));
             }
-            LLVMOr => {
-                if to.opcode() == LLVMOr {
-                    LLVMSetIsDisjoint(to.0, LLVMGetIsDisjoint(from.0));
-                }
-            }
-            LLVMZExt | LLVMUIToFP => {
-                if to.opcode() == from.opcode() {
-                    LLVMSetNNeg(to.0, LLVMGetNNeg(from.0));
-                }
-            }
+            LLVMOr if same => LLVMSetIsDisjoint(to.0, LLVMGetIsDisjoint(from.0)),
+            LLVMZExt | LLVMUIToFP if same => LLVMSetNNeg(to.0, LLVMGetNNeg(from.0)),
             _ => {}
         }
         if LLVMCanValueUseFastMathFlags(from.0) != 0 && LLVMCanValueUseFastMathFlags(to.0) != 0 {

@@ -73,12 +73,10 @@ impl CloneSpec {
                 ParamKind::LinearRef { .. } => {
                     return Err(mismatch(format!("parameter {i}: reference-linear parameters are not supported")))
                 }
-                ParamKind::LinearVarStep { param } => {
-                    if v.params.get(param).map(|q| q.kind) != Some(ParamKind::Uniform) {
-                        return Err(mismatch(format!(
-                            "parameter {i}: the step parameter {param} must be uniform"
-                        )));
-                    }
+                ParamKind::LinearVarStep { param }
+                    if v.params.get(param).map(|q| q.kind) != Some(ParamKind::Uniform) =>
+                {
+                    return Err(mismatch(format!("parameter {i}: the step parameter {param} must be uniform")));
                 }
                 _ => {}
             }

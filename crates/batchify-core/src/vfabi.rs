@@ -207,11 +207,7 @@ pub struct ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "malformed vector variant name `{}` at byte {}: {}",
-            self.name, self.position, self.message
-        )
+        write!(f, "malformed vector variant name `{}` at byte {}: {}", self.name, self.position, self.message)
     }
 }
 
@@ -251,11 +247,7 @@ impl<'a> Cursor<'a> {
     }
 
     fn error_at(&self, position: usize, message: impl Into<String>) -> ParseError {
-        ParseError {
-            name: self.name.to_string(),
-            position,
-            message: message.into(),
-        }
+        ParseError { name: self.name.to_string(), position, message: message.into() }
     }
 
     /// Consumes a run of ASCII digits; returns its start and text, or `None`
@@ -276,10 +268,7 @@ impl<'a> Cursor<'a> {
     /// is too large.
     fn number(&mut self, expected: &str, noun: &str) -> Result<(usize, u64), ParseError> {
         let Some((start, text)) = self.digits() else {
-            return Err(self.error_at(
-                self.pos,
-                format!("expected {expected}, found {}", describe(self.peek())),
-            ));
+            return Err(self.error_at(self.pos, format!("expected {expected}, found {}", describe(self.peek()))));
         };
         text.parse::<u64>()
             .map(|n| (start, n))
@@ -312,12 +301,9 @@ fn parse_isa(cur: &mut Cursor<'_>) -> Result<Isa, ParseError> {
         Some('n') => Isa::AdvSimd,
         Some('s') => Isa::Sve,
         Some(other) => {
-            return Err(cur.error_at(
-                at,
-                format!(
-                    "unknown ISA `{other}` (expected `b`, `c`, `d`, `e`, `_LLVM_`, `n` or `s`)"
-                ),
-            ))
+            return Err(
+                cur.error_at(at, format!("unknown ISA `{other}` (expected `b`, `c`, `d`, `e`, `_LLVM_`, `n` or `s`)"))
+            )
         }
         None => {
             return Err(cur.error_at(
@@ -337,10 +323,7 @@ fn parse_mask(cur: &mut Cursor<'_>) -> Result<bool, ParseError> {
     } else if cur.eat("N") {
         Ok(false)
     } else {
-        Err(cur.error_at(
-            cur.pos,
-            format!("expected `N` or `M` (mask), found {}", describe(cur.peek())),
-        ))
+        Err(cur.error_at(cur.pos, format!("expected `N` or `M` (mask), found {}", describe(cur.peek()))))
     }
 }
 
@@ -353,9 +336,7 @@ fn parse_vlen(cur: &mut Cursor<'_>) -> Result<VectorLength, ParseError> {
     if n == 0 {
         return Err(cur.error_at(at, "vector length must be at least 1, found `0`"));
     }
-    u32::try_from(n)
-        .map(VectorLength::Fixed)
-        .map_err(|_| cur.error_at(at, format!("vector length `{n}` is too large")))
+    u32::try_from(n).map(VectorLength::Fixed).map_err(|_| cur.error_at(at, format!("vector length `{n}` is too large")))
 }
 
 /// Parses an optional constant step after `l`, `R`, `L` or `U`: nothing
@@ -368,9 +349,8 @@ fn parse_const_step(cur: &mut Cursor<'_>) -> Result<i64, ParseError> {
         match cur.digits() {
             None => return Ok(1),
             Some((at, text)) => {
-                let n = text
-                    .parse::<u64>()
-                    .map_err(|_| cur.error_at(at, format!("linear step `{text}` is too large")))?;
+                let n =
+                    text.parse::<u64>().map_err(|_| cur.error_at(at, format!("linear step `{text}` is too large")))?;
                 (at, n)
             }
         }
@@ -378,21 +358,13 @@ fn parse_const_step(cur: &mut Cursor<'_>) -> Result<i64, ParseError> {
     if magnitude == 0 {
         return Err(cur.error_at(at, "linear step must be non-zero, found `0`"));
     }
-    let step = if negative {
-        0i64.checked_sub_unsigned(magnitude)
-    } else {
-        i64::try_from(magnitude).ok()
-    };
+    let step = if negative { 0i64.checked_sub_unsigned(magnitude) } else { i64::try_from(magnitude).ok() };
     step.ok_or_else(|| cur.error_at(at, format!("linear step `{magnitude}` is too large")))
 }
 
 /// Parses one parameter token with its optional alignment.  `index` is the
 /// parameter's position; variable-step references are pushed to `refs`.
-fn parse_param(
-    cur: &mut Cursor<'_>,
-    index: usize,
-    refs: &mut Vec<StepRef>,
-) -> Result<Param, ParseError> {
+fn parse_param(cur: &mut Cursor<'_>, index: usize, refs: &mut Vec<StepRef>) -> Result<Param, ParseError> {
     let start = cur.pos;
     let kind = match cur.peek() {
         Some('v') => {
@@ -406,24 +378,17 @@ fn parse_param(
         Some(letter @ ('l' | 'R' | 'L' | 'U')) => {
             cur.pos += 1;
             if cur.eat("s") {
-                let (at, target) = cur.number(
-                    &format!("parameter position after `{letter}s`"),
-                    "parameter position",
-                )?;
+                let (at, target) =
+                    cur.number(&format!("parameter position after `{letter}s`"), "parameter position")?;
                 refs.push(StepRef { index, target, at });
                 if letter == 'l' {
-                    let param = usize::try_from(target).map_err(|_| {
-                        cur.error_at(at, format!("parameter position `{target}` is too large"))
-                    })?;
+                    let param = usize::try_from(target)
+                        .map_err(|_| cur.error_at(at, format!("parameter position `{target}` is too large")))?;
                     ParamKind::LinearVarStep { param }
                 } else {
-                    let step = i64::try_from(target).map_err(|_| {
-                        cur.error_at(at, format!("parameter position `{target}` is too large"))
-                    })?;
-                    ParamKind::LinearRef {
-                        kind: letter.to_ascii_lowercase(),
-                        step,
-                    }
+                    let step = i64::try_from(target)
+                        .map_err(|_| cur.error_at(at, format!("parameter position `{target}` is too large")))?;
+                    ParamKind::LinearRef { kind: letter.to_ascii_lowercase(), step }
                 }
             } else {
                 let step = parse_const_step(cur)?;
@@ -437,10 +402,7 @@ fn parse_param(
         other => {
             return Err(cur.error_at(
                 start,
-                format!(
-                    "unknown parameter token {} (expected `v`, `u`, `l`, `R`, `L` or `U`)",
-                    describe(other)
-                ),
+                format!("unknown parameter token {} (expected `v`, `u`, `l`, `R`, `L` or `U`)", describe(other)),
             ))
         }
     };
@@ -449,10 +411,7 @@ fn parse_param(
         if !n.is_power_of_two() {
             return Err(cur.error_at(at, format!("alignment `{n}` is not a power of two")));
         }
-        Some(
-            u32::try_from(n)
-                .map_err(|_| cur.error_at(at, format!("alignment `{n}` is too large")))?,
-        )
+        Some(u32::try_from(n).map_err(|_| cur.error_at(at, format!("alignment `{n}` is too large")))?)
     } else {
         None
     };
@@ -470,10 +429,7 @@ fn parse_redirect(cur: &mut Cursor<'_>) -> Result<Option<String>, ParseError> {
         return Err(cur.error_at(open, "unbalanced parentheses: redirect `(` is never closed"));
     };
     if inner[close_rel..].starts_with('(') {
-        return Err(cur.error_at(
-            cur.pos + close_rel,
-            "unbalanced parentheses: nested `(` in redirect name",
-        ));
+        return Err(cur.error_at(cur.pos + close_rel, "unbalanced parentheses: nested `(` in redirect name"));
     }
     let redirect = &inner[..close_rel];
     if redirect.is_empty() {
@@ -483,10 +439,7 @@ fn parse_redirect(cur: &mut Cursor<'_>) -> Result<Option<String>, ParseError> {
     match cur.peek() {
         None => Ok(Some(redirect.to_string())),
         Some(')') => Err(cur.error_at(cur.pos, "unbalanced parentheses: `)` without matching `(`")),
-        Some(c) => Err(cur.error_at(
-            cur.pos,
-            format!("unexpected `{c}` after the redirect's closing `)`"),
-        )),
+        Some(c) => Err(cur.error_at(cur.pos, format!("unexpected `{c}` after the redirect's closing `)`"))),
     }
 }
 
@@ -525,13 +478,7 @@ fn write_const_step(out: &mut String, letter: char, step: i64) {
 }
 
 /// Builds a mangled name from its parts, with any vector length.
-fn mangle_parts(
-    isa: Isa,
-    masked: bool,
-    vlen: &VectorLength,
-    params: &[Param],
-    scalar_name: &str,
-) -> String {
+fn mangle_parts(isa: Isa, masked: bool, vlen: &VectorLength, params: &[Param], scalar_name: &str) -> String {
     let mut out = String::with_capacity(PREFIX.len() + 12 + 3 * params.len() + scalar_name.len());
     out.push_str(PREFIX);
     out.push_str(isa.mangling());
@@ -581,10 +528,7 @@ impl VariantName {
             match cur.peek() {
                 Some('_') => break,
                 None => {
-                    return Err(cur.error_at(
-                        cur.pos,
-                        "expected `_` before the scalar function name, found end of name",
-                    ))
+                    return Err(cur.error_at(cur.pos, "expected `_` before the scalar function name, found end of name"))
                 }
                 Some(_) => {
                     let param = parse_param(&mut cur, params.len(), &mut refs)?;
@@ -604,10 +548,7 @@ impl VariantName {
                 ));
             }
             if r.target == r.index as u64 {
-                return Err(cur.error_at(
-                    r.at,
-                    format!("linear step of parameter {} refers to itself", r.index),
-                ));
+                return Err(cur.error_at(r.at, format!("linear step of parameter {} refers to itself", r.index)));
             }
         }
 
@@ -630,14 +571,7 @@ impl VariantName {
             None => name.to_string(),
         };
 
-        Ok(VariantName {
-            isa,
-            masked,
-            vlen,
-            params,
-            scalar_name: scalar_name.to_string(),
-            vector_name,
-        })
+        Ok(VariantName { isa, masked, vlen, params, scalar_name: scalar_name.to_string(), vector_name })
     }
 
     /// Builds the mangled name (without redirect), e.g. isa `Avx2`, unmasked, 8,
@@ -649,26 +583,14 @@ impl VariantName {
     /// parsed name never holds (a zero vector length or step, an alignment
     /// that is not a power of two) are written as given and will not parse.
     #[must_use]
-    pub fn mangle(
-        isa: Isa,
-        masked: bool,
-        vlen: u32,
-        params: &[Param],
-        scalar_name: &str,
-    ) -> String {
+    pub fn mangle(isa: Isa, masked: bool, vlen: u32, params: &[Param], scalar_name: &str) -> String {
         mangle_parts(isa, masked, &VectorLength::Fixed(vlen), params, scalar_name)
     }
 
     /// The mangled name of self (without redirect).
     #[must_use]
     pub fn mangled(&self) -> String {
-        mangle_parts(
-            self.isa,
-            self.masked,
-            &self.vlen,
-            &self.params,
-            &self.scalar_name,
-        )
+        mangle_parts(self.isa, self.masked, &self.vlen, &self.params, &self.scalar_name)
     }
 }
 
@@ -681,10 +603,7 @@ mod tests {
     }
 
     fn pa(kind: ParamKind, align: u32) -> Param {
-        Param {
-            kind,
-            align: Some(align),
-        }
+        Param { kind, align: Some(align) }
     }
 
     fn ok(name: &str) -> VariantName {
@@ -707,10 +626,7 @@ mod tests {
         let e = err(name);
         assert_eq!(e.name, name);
         assert_eq!(e.position, position, "position for `{name}`: {e}");
-        assert!(
-            e.message.contains(needle),
-            "message for `{name}` should contain {needle:?}: {e}"
-        );
+        assert!(e.message.contains(needle), "message for `{name}` should contain {needle:?}: {e}");
     }
 
     // ---- Isa -------------------------------------------------------------
@@ -752,15 +668,7 @@ mod tests {
 
     #[test]
     fn every_isa_letter_parses() {
-        for isa in [
-            Isa::Sse2,
-            Isa::Avx,
-            Isa::Avx2,
-            Isa::Avx512,
-            Isa::Llvm,
-            Isa::AdvSimd,
-            Isa::Sve,
-        ] {
+        for isa in [Isa::Sse2, Isa::Avx, Isa::Avx2, Isa::Avx512, Isa::Llvm, Isa::AdvSimd, Isa::Sve] {
             let name = format!("_ZGV{}N4v_f", isa.mangling());
             assert_eq!(ok(&name).isa, isa, "{name}");
         }
@@ -790,14 +698,7 @@ mod tests {
         assert_eq!(v.isa, Isa::Avx2);
         assert!(!v.masked);
         assert_eq!(v.vlen, VectorLength::Fixed(8));
-        assert_eq!(
-            v.params,
-            vec![
-                p(ParamKind::Uniform),
-                p(ParamKind::Uniform),
-                p(ParamKind::Vector)
-            ]
-        );
+        assert_eq!(v.params, vec![p(ParamKind::Uniform), p(ParamKind::Uniform), p(ParamKind::Vector)]);
         assert_eq!(v.scalar_name, "smoothstep");
         assert_eq!(v.vector_name, "_ZGVdN8uuv_smoothstep");
     }
@@ -808,10 +709,7 @@ mod tests {
         assert_eq!(v.isa, Isa::Avx512);
         assert!(v.masked);
         assert_eq!(v.vlen, VectorLength::Fixed(16));
-        assert_eq!(
-            v.params,
-            vec![p(ParamKind::Vector), p(ParamKind::Linear { step: 4 })]
-        );
+        assert_eq!(v.params, vec![p(ParamKind::Vector), p(ParamKind::Linear { step: 4 })]);
         assert_eq!(v.scalar_name, "foo");
     }
 
@@ -840,13 +738,7 @@ mod tests {
         let v = ok("_ZGVdN4vls0a32_f");
         assert_eq!(v.isa, Isa::Avx2);
         assert_eq!(v.vlen, VectorLength::Fixed(4));
-        assert_eq!(
-            v.params,
-            vec![
-                p(ParamKind::Vector),
-                pa(ParamKind::LinearVarStep { param: 0 }, 32)
-            ]
-        );
+        assert_eq!(v.params, vec![p(ParamKind::Vector), pa(ParamKind::LinearVarStep { param: 0 }, 32)]);
         assert_eq!(v.scalar_name, "f");
     }
 
@@ -898,10 +790,7 @@ mod tests {
     #[test]
     fn multi_digit_and_large_vlen() {
         assert_eq!(ok("_ZGVeN64v_f").vlen, VectorLength::Fixed(64));
-        assert_eq!(
-            ok("_ZGV_LLVM_N4294967295v_f").vlen,
-            VectorLength::Fixed(u32::MAX)
-        );
+        assert_eq!(ok("_ZGV_LLVM_N4294967295v_f").vlen, VectorLength::Fixed(u32::MAX));
     }
 
     #[test]
@@ -951,29 +840,14 @@ mod tests {
     #[test]
     fn linear_step_extremes() {
         let v = ok("_ZGVbN4l9223372036854775807ln9223372036854775808_f");
-        assert_eq!(
-            v.params,
-            vec![
-                p(ParamKind::Linear { step: i64::MAX }),
-                p(ParamKind::Linear { step: i64::MIN })
-            ]
-        );
-        assert_eq!(
-            v.mangled(),
-            "_ZGVbN4l9223372036854775807ln9223372036854775808_f"
-        );
+        assert_eq!(v.params, vec![p(ParamKind::Linear { step: i64::MAX }), p(ParamKind::Linear { step: i64::MIN })]);
+        assert_eq!(v.mangled(), "_ZGVbN4l9223372036854775807ln9223372036854775808_f");
     }
 
     #[test]
     fn linear_variable_step() {
         let v = ok("_ZGVbN4uls0_f");
-        assert_eq!(
-            v.params,
-            vec![
-                p(ParamKind::Uniform),
-                p(ParamKind::LinearVarStep { param: 0 })
-            ]
-        );
+        assert_eq!(v.params, vec![p(ParamKind::Uniform), p(ParamKind::LinearVarStep { param: 0 })]);
         let v = ok("_ZGVbN4ls2vu_f");
         assert_eq!(v.params[0].kind, ParamKind::LinearVarStep { param: 2 });
     }
@@ -989,10 +863,7 @@ mod tests {
                 ParamKind::LinearRef { kind: 'L', step: 1 },
                 ParamKind::LinearRef { kind: 'U', step: 1 },
                 ParamKind::LinearRef { kind: 'R', step: 4 },
-                ParamKind::LinearRef {
-                    kind: 'L',
-                    step: -3
-                },
+                ParamKind::LinearRef { kind: 'L', step: -3 },
                 ParamKind::LinearRef { kind: 'U', step: 2 },
             ]
         );
@@ -1042,15 +913,8 @@ mod tests {
 
     #[test]
     fn mangle_smoothstep() {
-        let params = [
-            p(ParamKind::Uniform),
-            p(ParamKind::Uniform),
-            p(ParamKind::Vector),
-        ];
-        assert_eq!(
-            VariantName::mangle(Isa::Avx2, false, 8, &params, "smoothstep"),
-            "_ZGVdN8uuv_smoothstep"
-        );
+        let params = [p(ParamKind::Uniform), p(ParamKind::Uniform), p(ParamKind::Vector)];
+        assert_eq!(VariantName::mangle(Isa::Avx2, false, 8, &params, "smoothstep"), "_ZGVdN8uuv_smoothstep");
     }
 
     #[test]
@@ -1062,10 +926,7 @@ mod tests {
             p(ParamKind::Linear { step: 7 }),
             pa(ParamKind::Uniform, 32),
             p(ParamKind::LinearVarStep { param: 4 }),
-            p(ParamKind::LinearRef {
-                kind: 'U',
-                step: -5,
-            }),
+            p(ParamKind::LinearRef { kind: 'U', step: -5 }),
             p(ParamKind::LinearRef { kind: 'r', step: 4 }),
         ];
         let name = VariantName::mangle(Isa::Llvm, true, 2, &params, "_Z1gv");
@@ -1102,15 +963,7 @@ mod tests {
 
     #[test]
     fn round_trip_mangle_then_parse() {
-        let isas = [
-            Isa::Sse2,
-            Isa::Avx,
-            Isa::Avx2,
-            Isa::Avx512,
-            Isa::Llvm,
-            Isa::AdvSimd,
-            Isa::Sve,
-        ];
+        let isas = [Isa::Sse2, Isa::Avx, Isa::Avx2, Isa::Avx512, Isa::Llvm, Isa::AdvSimd, Isa::Sve];
         let kinds = [
             ParamKind::Vector,
             ParamKind::Uniform,
@@ -1120,10 +973,7 @@ mod tests {
             ParamKind::Linear { step: -300 },
             ParamKind::LinearVarStep { param: 0 },
             ParamKind::LinearRef { kind: 'R', step: 1 },
-            ParamKind::LinearRef {
-                kind: 'L',
-                step: -8,
-            },
+            ParamKind::LinearRef { kind: 'L', step: -8 },
             ParamKind::LinearRef { kind: 'U', step: 3 },
             ParamKind::LinearRef { kind: 'u', step: 0 },
         ];
@@ -1133,16 +983,8 @@ mod tests {
                 for vlen in [1, 2, 4, 8, 16, 64] {
                     for (j, &kind) in kinds.iter().enumerate() {
                         // Parameter 0 is uniform so variable steps can refer to it.
-                        let align = if (i + j) % 3 == 0 {
-                            Some(1u32 << ((i + j) % 8))
-                        } else {
-                            None
-                        };
-                        let params = [
-                            p(ParamKind::Uniform),
-                            Param { kind, align },
-                            p(ParamKind::Vector),
-                        ];
+                        let align = if (i + j) % 3 == 0 { Some(1u32 << ((i + j) % 8)) } else { None };
+                        let params = [p(ParamKind::Uniform), Param { kind, align }, p(ParamKind::Vector)];
                         for scalar in ["f", "my_func", "_Z3fooff"] {
                             let name = VariantName::mangle(isa, masked, vlen, &params, scalar);
                             let v = ok(&name);
@@ -1187,9 +1029,7 @@ mod tests {
              expected `N` or `M` (mask), found `X`"
         );
         let boxed: Box<dyn std::error::Error> = Box::new(e);
-        assert!(boxed
-            .to_string()
-            .starts_with("malformed vector variant name"));
+        assert!(boxed.to_string().starts_with("malformed vector variant name"));
     }
 
     #[test]
@@ -1226,16 +1066,8 @@ mod tests {
         assert_err("_ZGVbN", 6, "found end of name");
         assert_err("_ZGVbN0v_f", 6, "vector length must be at least 1");
         assert_err("_ZGVbN00v_f", 6, "vector length must be at least 1");
-        assert_err(
-            "_ZGVbN4294967296v_f",
-            6,
-            "vector length `4294967296` is too large",
-        );
-        assert_err(
-            "_ZGVbN99999999999999999999999v_f",
-            6,
-            "vector length `99999999999999999999999` is too large",
-        );
+        assert_err("_ZGVbN4294967296v_f", 6, "vector length `4294967296` is too large");
+        assert_err("_ZGVbN99999999999999999999999v_f", 6, "vector length `99999999999999999999999` is too large");
     }
 
     #[test]
@@ -1253,51 +1085,23 @@ mod tests {
         assert_err("_ZGVbN4l0_f", 8, "linear step must be non-zero");
         assert_err("_ZGVbN4ln0_f", 9, "linear step must be non-zero");
         assert_err("_ZGVbN4R0_f", 8, "linear step must be non-zero");
-        assert_err(
-            "_ZGVbN4ln_f",
-            9,
-            "expected linear step after `n`, found `_`",
-        );
-        assert_err(
-            "_ZGVbN4Ln",
-            9,
-            "expected linear step after `n`, found end of name",
-        );
-        assert_err(
-            "_ZGVbN4l9223372036854775808_f",
-            8,
-            "linear step `9223372036854775808` is too large",
-        );
-        assert_err(
-            "_ZGVbN4ln9223372036854775809_f",
-            9,
-            "linear step `9223372036854775809` is too large",
-        );
+        assert_err("_ZGVbN4ln_f", 9, "expected linear step after `n`, found `_`");
+        assert_err("_ZGVbN4Ln", 9, "expected linear step after `n`, found end of name");
+        assert_err("_ZGVbN4l9223372036854775808_f", 8, "linear step `9223372036854775808` is too large");
+        assert_err("_ZGVbN4ln9223372036854775809_f", 9, "linear step `9223372036854775809` is too large");
         assert_err("_ZGVbN4l99999999999999999999_f", 8, "is too large");
         assert_err("_ZGVbN4ln99999999999999999999_f", 9, "is too large");
     }
 
     #[test]
     fn error_bad_step_position() {
-        assert_err(
-            "_ZGVbN4uls_f",
-            10,
-            "expected parameter position after `ls`, found `_`",
-        );
+        assert_err("_ZGVbN4uls_f", 10, "expected parameter position after `ls`, found `_`");
         assert_err("_ZGVbN4uRs_f", 10, "expected parameter position after `Rs`");
         assert_err("_ZGVbN4uLsv_f", 10, "after `Ls`, found `v`");
         assert_err("_ZGVbN4uUs", 10, "after `Us`, found end of name");
-        assert_err(
-            "_ZGVbN4uls2_f",
-            10,
-            "linear step refers to parameter 2, but the variant has only 2 parameter(s)",
-        );
+        assert_err("_ZGVbN4uls2_f", 10, "linear step refers to parameter 2, but the variant has only 2 parameter(s)");
         assert_err("_ZGVbN4uRs5v_f", 10, "refers to parameter 5");
-        assert_err(
-            "_ZGVbN4uls1_f",
-            10,
-            "linear step of parameter 1 refers to itself",
-        );
+        assert_err("_ZGVbN4uls1_f", 10, "linear step of parameter 1 refers to itself");
         assert_err("_ZGVbN4Us0_f", 9, "parameter 0 refers to itself");
         assert_err("_ZGVbN4uls99999999999999999999_f", 10, "is too large");
     }
@@ -1308,16 +1112,8 @@ mod tests {
         assert_err("_ZGVbN4va0_f", 9, "alignment `0` is not a power of two");
         assert_err("_ZGVbN4ula3_f", 10, "alignment `3` is not a power of two");
         assert_err("_ZGVbN4va_f", 9, "expected alignment after `a`, found `_`");
-        assert_err(
-            "_ZGVbN4va",
-            9,
-            "expected alignment after `a`, found end of name",
-        );
-        assert_err(
-            "_ZGVbN4va4294967296_f",
-            9,
-            "alignment `4294967296` is too large",
-        );
+        assert_err("_ZGVbN4va", 9, "expected alignment after `a`, found end of name");
+        assert_err("_ZGVbN4va4294967296_f", 9, "alignment `4294967296` is too large");
         assert_err("_ZGVbN4va99999999999999999999_f", 9, "is too large");
         // Only one alignment per parameter.
         assert_err("_ZGVbN4va16a16_f", 11, "unknown parameter token `a`");
@@ -1325,17 +1121,9 @@ mod tests {
 
     #[test]
     fn error_missing_separator() {
-        assert_err(
-            "_ZGVbN4v",
-            8,
-            "expected `_` before the scalar function name",
-        );
+        assert_err("_ZGVbN4v", 8, "expected `_` before the scalar function name");
         assert_err("_ZGVbN4", 7, "found end of name");
-        assert_err(
-            "_ZGVbN4vva16",
-            12,
-            "expected `_` before the scalar function name",
-        );
+        assert_err("_ZGVbN4vva16", 12, "expected `_` before the scalar function name");
         assert_err("_ZGVbN4ln2", 10, "expected `_`");
     }
 
@@ -1348,25 +1136,13 @@ mod tests {
 
     #[test]
     fn error_unbalanced_parentheses() {
-        assert_err(
-            "_ZGVbN4v_f(g",
-            10,
-            "unbalanced parentheses: redirect `(` is never closed",
-        );
+        assert_err("_ZGVbN4v_f(g", 10, "unbalanced parentheses: redirect `(` is never closed");
         assert_err("_ZGVbN4v_f(", 10, "never closed");
-        assert_err(
-            "_ZGVbN4v_f)",
-            10,
-            "unbalanced parentheses: `)` without matching `(`",
-        );
+        assert_err("_ZGVbN4v_f)", 10, "unbalanced parentheses: `)` without matching `(`");
         assert_err("_ZGVbN4v_f)g(", 10, "`)` without matching `(`");
         assert_err("_ZGVbN4v_f(g))", 13, "`)` without matching `(`");
         assert_err("_ZGVbN4v_f(g(h))", 12, "unbalanced parentheses: nested `(`");
-        assert_err(
-            "_ZGVbN4v_f(g)h",
-            13,
-            "unexpected `h` after the redirect's closing `)`",
-        );
+        assert_err("_ZGVbN4v_f(g)h", 13, "unexpected `h` after the redirect's closing `)`");
         assert_err("_ZGVbN4v_f(g)(h)", 13, "unexpected `(`");
         assert_err("_ZGVbN4v_f()", 10, "empty redirect name");
     }

@@ -142,9 +142,8 @@ impl Oracle {
             let scalar = raw
                 .function(&spec.scalar_name)
                 .ok_or_else(|| setup(format!("no scalar function `{}`", spec.scalar_name)))?;
-            let clone = raw
-                .function(&spec.vector_name)
-                .ok_or_else(|| setup(format!("no clone `{}`", spec.vector_name)))?;
+            let clone =
+                raw.function(&spec.vector_name).ok_or_else(|| setup(format!("no clone `{}`", spec.vector_name)))?;
             let fty = scalar.function_type();
             let scalars = fty.param_types().into_iter().map(scalar_of).collect::<Result<Vec<_>, _>>().map_err(setup)?;
             let (sname, vname) = (format!("__oracle_scalar.{idx}"), format!("__oracle_vector.{idx}"));
@@ -231,15 +230,12 @@ fn check_target(t: &Target, cfg: &CheckConfig) -> Result<CheckStats, OracleError
     let mut stats = CheckStats::default();
     for trial in 0..cfg.trials {
         let vals = lane_values(&mut rng, spec, &t.scalars);
-        let mask: Vec<bool> = if spec.mask.is_some() {
-            (0..n).map(|_| rng.gen_bool(0.6)).collect()
-        } else {
-            vec![true; n]
-        };
+        let mask: Vec<bool> =
+            if spec.mask.is_some() { (0..n).map(|_| rng.gen_bool(0.6)).collect() } else { vec![true; n] };
         let mut vin = vec![0u8; (p + 1) * n * SLOT];
         for (i, s) in t.scalars.iter().enumerate() {
-            for k in 0..n {
-                write(&mut vin, (i * n + k) * SLOT, vals[i][k], s.bytes());
+            for (k, v) in vals[i].iter().enumerate() {
+                write(&mut vin, (i * n + k) * SLOT, *v, s.bytes());
             }
         }
         for (k, m) in mask.iter().enumerate() {

@@ -27,7 +27,7 @@ pub const RESULT_SLOT: usize = 64;
 /// Memory form of a scalar type: integers rounded up to whole bytes.
 pub fn memory_type(t: Type) -> Type {
     let w = t.int_width();
-    if w > 0 && w % 8 != 0 {
+    if w > 0 && !w.is_multiple_of(8) {
         Type::int(t.context(), w.div_ceil(8) * 8)
     } else {
         t
@@ -78,12 +78,8 @@ pub fn add_scalar_wrapper(module: Module, scalar: Value, spec: &CloneSpec, name:
     let (_, b, inp, out) = new_wrapper(module, name, scalar);
     let fty = scalar.function_type();
     let n = spec.width as usize;
-    let args: Vec<Value> = fty
-        .param_types()
-        .iter()
-        .enumerate()
-        .map(|(i, t)| load_scalar(&b, *t, inp, i * n * SLOT))
-        .collect();
+    let args: Vec<Value> =
+        fty.param_types().iter().enumerate().map(|(i, t)| load_scalar(&b, *t, inp, i * n * SLOT)).collect();
     let r = b.call(fty, scalar, &args);
     if !fty.return_type().is_void() {
         store_scalar(&b, r, out, 0);

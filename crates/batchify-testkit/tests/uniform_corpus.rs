@@ -18,11 +18,8 @@ fn corpus_dir() -> PathBuf {
 fn check_file(path: &Path, level: CLevel, width: u32) -> Result<usize, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let dirs = Directives::parse(&text);
-    let bytes = if path.extension().is_some_and(|e| e == "c") {
-        compile_c(path, level, &[])?
-    } else {
-        text.into_bytes()
-    };
+    let bytes =
+        if path.extension().is_some_and(|e| e == "c") { compile_c(path, level, &[])? } else { text.into_bytes() };
     let ctx = Context::create();
     let module = parse_module(&ctx, &bytes, &path.to_string_lossy())?;
     let specs = specs_for_module(&module, &dirs, width, level);

@@ -11,7 +11,7 @@
 //! functions with a varying branch before relying on it. Sync dependence
 //! (phis at the join of a divergent branch) comes with divergent control flow.
 
-use crate::llvm::{Value};
+use crate::llvm::Value;
 use crate::vfabi::ParamKind;
 use llvm_sys::LLVMOpcode;
 use std::collections::HashSet;
@@ -59,8 +59,9 @@ impl Uniformity {
         match i.opcode() {
             LLVMPHI => i.incoming().iter().any(|(v, _)| varying.contains(v)),
             LLVMAlloca => true,
-            LLVMCall => !crate::transform::calls::is_lane_invariant_call(i)
-                || i.operands().iter().any(|v| varying.contains(v)),
+            LLVMCall => {
+                !crate::transform::calls::is_lane_invariant_call(i) || i.operands().iter().any(|v| varying.contains(v))
+            }
             LLVMAtomicRMW | LLVMAtomicCmpXchg | LLVMVAArg | LLVMLandingPad => true,
             _ => i.operands().iter().any(|v| varying.contains(v)),
         }

@@ -30,21 +30,20 @@ pub struct LaneWise {
 pub fn lane_wise_intrinsic(base: &str) -> Option<LaneWise> {
     const NONE: &[u32] = &[];
     let (overload, scalar_args) = match base {
-        "llvm.fabs" | "llvm.sqrt" | "llvm.fma" | "llvm.fmuladd" | "llvm.minnum" | "llvm.maxnum"
-        | "llvm.minimum" | "llvm.maximum" | "llvm.minimumnum" | "llvm.maximumnum"
-        | "llvm.copysign" | "llvm.floor" | "llvm.ceil" | "llvm.trunc" | "llvm.rint"
-        | "llvm.nearbyint" | "llvm.round" | "llvm.roundeven" | "llvm.canonicalize" | "llvm.sin"
-        | "llvm.cos" | "llvm.tan" | "llvm.asin" | "llvm.acos" | "llvm.atan" | "llvm.atan2"
-        | "llvm.sinh" | "llvm.cosh" | "llvm.tanh" | "llvm.exp" | "llvm.exp2" | "llvm.exp10"
-        | "llvm.log" | "llvm.log2" | "llvm.log10" | "llvm.pow" | "llvm.ctpop" | "llvm.bswap"
-        | "llvm.bitreverse" | "llvm.smax" | "llvm.smin" | "llvm.umax" | "llvm.umin"
-        | "llvm.sadd.sat" | "llvm.uadd.sat" | "llvm.ssub.sat" | "llvm.usub.sat"
-        | "llvm.sshl.sat" | "llvm.ushl.sat" | "llvm.fshl" | "llvm.fshr" => (Overload::Ret, NONE),
+        "llvm.fabs" | "llvm.sqrt" | "llvm.fma" | "llvm.fmuladd" | "llvm.minnum" | "llvm.maxnum" | "llvm.minimum"
+        | "llvm.maximum" | "llvm.minimumnum" | "llvm.maximumnum" | "llvm.copysign" | "llvm.floor" | "llvm.ceil"
+        | "llvm.trunc" | "llvm.rint" | "llvm.nearbyint" | "llvm.round" | "llvm.roundeven" | "llvm.canonicalize"
+        | "llvm.sin" | "llvm.cos" | "llvm.tan" | "llvm.asin" | "llvm.acos" | "llvm.atan" | "llvm.atan2"
+        | "llvm.sinh" | "llvm.cosh" | "llvm.tanh" | "llvm.exp" | "llvm.exp2" | "llvm.exp10" | "llvm.log"
+        | "llvm.log2" | "llvm.log10" | "llvm.pow" | "llvm.ctpop" | "llvm.bswap" | "llvm.bitreverse" | "llvm.smax"
+        | "llvm.smin" | "llvm.umax" | "llvm.umin" | "llvm.sadd.sat" | "llvm.uadd.sat" | "llvm.ssub.sat"
+        | "llvm.usub.sat" | "llvm.sshl.sat" | "llvm.ushl.sat" | "llvm.fshl" | "llvm.fshr" => (Overload::Ret, NONE),
         "llvm.ctlz" | "llvm.cttz" | "llvm.abs" => (Overload::Ret, &[1][..]),
         "llvm.powi" => (Overload::RetArg1, &[1][..]),
         "llvm.ldexp" => (Overload::RetArg1, NONE),
-        "llvm.lrint" | "llvm.llrint" | "llvm.lround" | "llvm.llround" | "llvm.fptosi.sat"
-        | "llvm.fptoui.sat" => (Overload::RetArg0, NONE),
+        "llvm.lrint" | "llvm.llrint" | "llvm.lround" | "llvm.llround" | "llvm.fptosi.sat" | "llvm.fptoui.sat" => {
+            (Overload::RetArg0, NONE)
+        }
         "llvm.is.fpclass" => (Overload::Arg0, &[1][..]),
         _ => return None,
     };
@@ -85,9 +84,8 @@ pub fn called_intrinsic(call: Value) -> Option<String> {
 fn memory_effects(call: Value) -> Option<u64> {
     let kind = crate::llvm::enum_attribute_kind("memory");
     let read = |a: llvm_sys::prelude::LLVMAttributeRef| unsafe { llvm_sys::core::LLVMGetEnumAttributeValue(a) };
-    let site = unsafe {
-        llvm_sys::core::LLVMGetCallSiteEnumAttribute(call.0, llvm_sys::LLVMAttributeFunctionIndex, kind)
-    };
+    let site =
+        unsafe { llvm_sys::core::LLVMGetCallSiteEnumAttribute(call.0, llvm_sys::LLVMAttributeFunctionIndex, kind) };
     if !site.is_null() {
         return Some(read(site));
     }

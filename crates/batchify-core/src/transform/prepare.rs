@@ -31,10 +31,8 @@ pub fn prepare(module: Module, f: Value, name: &str) -> Result<Scratch> {
     // Passes skip `optnone` functions (clang -O0 output).
     copy.remove_enum_attribute(llvm_sys::LLVMAttributeFunctionIndex, "optnone");
     copy.remove_enum_attribute(llvm_sys::LLVMAttributeFunctionIndex, "noinline");
-    crate::llvm::run_function_passes(copy, PREPARE_PIPELINE).map_err(|message| Error::Internal {
-        function: name.to_string(),
-        message,
-    })?;
+    crate::llvm::run_function_passes(copy, PREPARE_PIPELINE)
+        .map_err(|message| Error::Internal { function: name.to_string(), message })?;
     Ok(scratch)
 }
 

@@ -94,8 +94,16 @@ pub fn clone_type(scalar: Value, spec: &CloneSpec) -> Result<Type> {
 
 /// Function attributes that stay valid on the clone.
 const KEPT_ENUM_ATTRIBUTES: &[&str] = &[
-    "nounwind", "willreturn", "nofree", "nosync", "norecurse", "mustprogress", "memory", "uwtable",
-    "nocallback", "speculatable",
+    "nounwind",
+    "willreturn",
+    "nofree",
+    "nosync",
+    "norecurse",
+    "mustprogress",
+    "memory",
+    "uwtable",
+    "nocallback",
+    "speculatable",
 ];
 
 /// Copies the scalar function's still-valid attributes to the clone, and
@@ -123,10 +131,7 @@ pub fn copy_attributes(scalar: Value, clone: Value, spec: &CloneSpec) {
     }
     // Vector arguments must travel in full-width registers (GCC's ABI).
     let bits = widest_vector_bits(clone.function_type());
-    let old: u64 = scalar
-        .string_attribute(FN, "min-legal-vector-width")
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
+    let old: u64 = scalar.string_attribute(FN, "min-legal-vector-width").and_then(|s| s.parse().ok()).unwrap_or(0);
     clone.set_string_attribute(FN, "min-legal-vector-width", &bits.max(old).to_string());
 }
 

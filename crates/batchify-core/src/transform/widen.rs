@@ -154,11 +154,8 @@ impl Widener<'_> {
         let offsets = self.b.binop(LLVMMul, lane_ids, steps);
         let ty = base.ty();
         if ty.int_width() > 0 {
-            let offs = if ty.int_width() == 64 {
-                offsets
-            } else {
-                self.b.cast(LLVMTrunc, offsets, ty.vector_of(self.n))
-            };
+            let offs =
+                if ty.int_width() == 64 { offsets } else { self.b.cast(LLVMTrunc, offsets, ty.vector_of(self.n)) };
             let vb = self.splat_here(base);
             self.b.binop(LLVMAdd, vb, offs)
         } else {
@@ -320,13 +317,11 @@ impl Widener<'_> {
             }
             LLVMBr | LLVMSwitch => {
                 let cond = i.operand(0);
-                if i.opcode() == LLVMSwitch || i.is_conditional() {
-                    if self.uni.is_varying(cond) {
-                        return Err(self.unsupported(format!(
-                            "divergent branch `{}` (its condition differs between lanes) is not supported yet",
-                            i.print()
-                        )));
-                    }
+                if (i.opcode() == LLVMSwitch || i.is_conditional()) && self.uni.is_varying(cond) {
+                    return Err(self.unsupported(format!(
+                        "divergent branch `{}` (its condition differs between lanes) is not supported yet",
+                        i.print()
+                    )));
                 }
                 self.copy_uniform(i);
                 Ok(())
@@ -345,8 +340,8 @@ impl Widener<'_> {
         let n = self.n;
         let result_ty = i.ty();
         match op {
-            LLVMAdd | LLVMFAdd | LLVMSub | LLVMFSub | LLVMMul | LLVMFMul | LLVMFDiv | LLVMFRem
-            | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor
+            LLVMAdd | LLVMFAdd | LLVMSub | LLVMFSub | LLVMMul | LLVMFMul | LLVMFDiv | LLVMFRem | LLVMShl | LLVMLShr
+            | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor
                 if result_ty.is_vector_element() =>
             {
                 let a = self.varying_value(i.operand(0));
@@ -384,9 +379,8 @@ impl Widener<'_> {
                 copy_flags(i, r);
                 Some(r)
             }
-            LLVMTrunc | LLVMZExt | LLVMSExt | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP
-            | LLVMFPTrunc | LLVMFPExt | LLVMPtrToInt | LLVMIntToPtr | LLVMBitCast | LLVMAddrSpaceCast
-            | LLVMPtrToAddr
+            LLVMTrunc | LLVMZExt | LLVMSExt | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP | LLVMFPTrunc
+            | LLVMFPExt | LLVMPtrToInt | LLVMIntToPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMPtrToAddr
                 if result_ty.is_vector_element() && i.operand(0).ty().is_vector_element() =>
             {
                 let a = self.varying_value(i.operand(0));
@@ -482,8 +476,17 @@ impl Widener<'_> {
 fn is_terminator(op: LLVMOpcode) -> bool {
     matches!(
         op,
-        LLVMRet | LLVMBr | LLVMSwitch | LLVMIndirectBr | LLVMInvoke | LLVMUnreachable | LLVMCallBr
-            | LLVMResume | LLVMCleanupRet | LLVMCatchRet | LLVMCatchSwitch
+        LLVMRet
+            | LLVMBr
+            | LLVMSwitch
+            | LLVMIndirectBr
+            | LLVMInvoke
+            | LLVMUnreachable
+            | LLVMCallBr
+            | LLVMResume
+            | LLVMCleanupRet
+            | LLVMCatchRet
+            | LLVMCatchSwitch
     )
 }
 
