@@ -22,16 +22,11 @@ fn llvm_prefix() -> Option<PathBuf> {
 fn main() {
     println!("cargo:rerun-if-env-changed=LLVM_SYS_221_PREFIX");
     let Some(prefix) = llvm_prefix() else {
-        panic!(
-            "LLVM 22 not found: run `cargo xtask setup` (or `apt-get install llvm-22-dev clang-22 llvm-22-tools`)"
-        );
+        panic!("LLVM 22 not found: run `cargo xtask setup` (or `apt-get install llvm-22-dev clang-22 llvm-22-tools`)");
     };
     let lib = prefix.join("lib");
     if !lib.join("libLLVM-22.so").exists() && !lib.join("libLLVM.so").exists() {
-        panic!(
-            "libLLVM-22.so not found under {}: install llvm-22-dev",
-            lib.display()
-        );
+        panic!("libLLVM-22.so not found under {}: install llvm-22-dev", lib.display());
     }
     println!("cargo:rustc-link-search=native={}", lib.display());
     println!("cargo:rustc-link-lib=dylib=LLVM-22");

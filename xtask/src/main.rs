@@ -1,1 +1,95 @@
-fn main() {}
+//! Project automation for batchify, run as `cargo xtask <command>`.
+//!
+//! Every command is one function `run(&[String]) -> Result<(), String>` in its
+//! own module; to add one, write the module and list it in [`COMMANDS`].
+//! std only: this crate must build before LLVM is installed (it installs it).
+
+mod demo;
+mod setup;
+mod test;
+mod util;
+
+use std::process::ExitCode;
+
+/// A subcommand: its name, its usage after the name, one line of help, and
+/// the function that runs it with the arguments that follow the name.
+struct Command {
+    name: &'static str,
+    usage: &'static str,
+    about: &'static str,
+    run: fn(&[String]) -> Result<(), String>,
+}
+
+const COMMANDS: &[Command] = &[
+    Command {
+        name: "setup",
+        usage: "[--check]",
+        about: "check for LLVM 22 (clang-22, opt-22, FileCheck, lit, libLLVM-22) and install it \
+                with apt-get when run as root; --check only checks",
+        run: setup::run,
+    },
+    Command {
+        name: "demo",
+        usage: "",
+        about: "build the CLI, batch examples/smoothstep into an 8-lane AVX2 clone, and compare \
+                and time it against the scalar function",
+        run: demo::run,
+    },
+    Command {
+        name: "test",
+        usage: "[--quick]",
+        about: "setup, then build, cargo test, lit suite, rustfmt check and clippy, stopping at \
+                the first failure; --quick skips rustfmt and clippy",
+        run: test::run,
+    },
+    Command { name: "help", usage: "", about: "print this list", run: help },
+];
+
+fn help(_: &[String]) -> Result<(), String> {
+    println!("Usage: cargo xtask <command> [options]\n\nCommands:");
+    for c in COMMANDS {
+        let head = format!("{} {}", c.name, c.usage);
+        let mut lines = vec![String::new()];
+        for word in c.about.split_whitespace() {
+            let line = lines.last_mut().expect("never empty");
+            if !line.is_empty() && line.len() + 1 + word.len() > 64 {
+                lines.push(word.to_string());
+            } else {
+                if !line.is_empty() {
+                    line.push(' ');
+                }
+                line.push_str(word);
+            }
+        }
+        println!("  {:<18} {}", head.trim_end(), lines[0]);
+        for line in &lines[1..] {
+            println!("  {:<18} {line}", "");
+        }
+    }
+    println!(
+        "\nQuick start on a fresh Debian 12 machine (as root, LLVM 22 is installed with apt):\n  \
+         cargo xtask demo\n  cargo xtask test"
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let name = args.first().map(String::as_str).unwrap_or("help");
+    let name = match name {
+        "-h" | "--help" => "help",
+        other => other,
+    };
+    let Some(command) = COMMANDS.iter().find(|c| c.name == name) else {
+        eprintln!("xtask: unknown command `{name}`\n");
+        let _ = help(&[]);
+        return ExitCode::from(2);
+    };
+    match (command.run)(args.get(1..).unwrap_or(&[])) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{}", util::red(&format!("xtask {name}: error: {message}")));
+            ExitCode::FAILURE
+        }
+    }
+}

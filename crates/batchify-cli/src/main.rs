@@ -154,10 +154,7 @@ fn write_module(module: &Module<'_>, out: &Path, force_text: bool) -> Result<(),
         _ => PathBuf::from("."),
     };
     let fail = |e: &dyn std::fmt::Display| format!("cannot write `{}`: {e}", out.display());
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".batchify-")
-        .tempfile_in(&dir)
-        .map_err(|e| fail(&e))?;
+    let mut tmp = tempfile::Builder::new().prefix(".batchify-").tempfile_in(&dir).map_err(|e| fail(&e))?;
     if text {
         tmp.write_all(module.print_to_string().to_bytes()).map_err(|e| fail(&e))?;
     } else {

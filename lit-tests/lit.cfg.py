@@ -1,0 +1,68 @@
+# -*- Python -*-
+# lit configuration for batchify's FileCheck tests of IR shape.
+#
+# Run from the repository root:
+#     cargo build -p batchify-cli
+#     /usr/lib/llvm-22/bin/lit -sv lit-tests
+#
+# Substitutions:
+#     %batchify   the batchify binary: $BATCHIFY if set, else <repo>/target/debug/batchify
+#     %clang      clang-22
+#     %opt        opt-22
+#     %llvm-dis   llvm-dis-22
+#     %llvm-as    llvm-as-22
+# FileCheck, not and count are found through PATH; /usr/lib/llvm-22/bin is
+# prefixed to it here, so a plain `lit lit-tests` works too.
+
+import os
+import shutil
+
+import lit.formats
+
+config.name = "batchify"
+config.test_format = lit.formats.ShTest(True)
+config.suffixes = [".ll", ".c"]
+# Files in these folders are inputs of other tests, not tests themselves.
+config.excludes = ["Inputs", "Output"]
+
+config.test_source_root = os.path.dirname(os.path.abspath(__file__))
+repo_root = os.path.dirname(config.test_source_root)
+# Keep `Output/` folders out of the source tree.
+config.test_exec_root = os.path.join(repo_root, "target", "lit-tests")
+
+llvm_bin = os.environ.get("LLVM_BIN", "/usr/lib/llvm-22/bin")
+path = os.environ.get("PATH", "")
+config.environment["PATH"] = os.pathsep.join([llvm_bin, path]) if path else llvm_bin
+
+
+def find_tool(names):
+    """First of `names` found in llvm_bin or on PATH, as an absolute path."""
+    search = config.environment["PATH"]
+    for name in names:
+        found = shutil.which(name, path=search)
+        if found:
+            return found
+    lit_config.fatal(
+        "batchify lit tests: cannot find %s (looked in %s)" % (" or ".join(names), search)
+    )
+
+
+batchify = os.environ.get("BATCHIFY") or os.path.join(repo_root, "target", "debug", "batchify")
+batchify = os.path.abspath(batchify)
+if not (os.path.isfile(batchify) and os.access(batchify, os.X_OK)):
+    lit_config.fatal(
+        "batchify lit tests: the batchify binary `%s` does not exist or is not executable; "
+        "run `cargo build -p batchify-cli` first, or point BATCHIFY at the binary" % batchify
+    )
+
+for tool in ("FileCheck", "not", "count"):
+    find_tool([tool])
+
+# Longer names first, so that no substitution is a prefix of a later one.
+config.substitutions.append(("%batchify", batchify))
+config.substitutions.append(("%clang", find_tool(["clang-22", "clang"])))
+config.substitutions.append(("%llvm-dis", find_tool(["llvm-dis-22", "llvm-dis"])))
+config.substitutions.append(("%llvm-as", find_tool(["llvm-as-22", "llvm-as"])))
+config.substitutions.append(("%opt", find_tool(["opt-22", "opt"])))
+
+lit_config.note("using batchify: %s" % batchify)

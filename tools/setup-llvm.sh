@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Checks for, and if need be installs, the LLVM 22 toolchain batchify builds
+# and tests against (Debian/Ubuntu, apt). `cargo xtask setup` runs this
+# script; it is also usable on its own, without cargo.
+#
+#   tools/setup-llvm.sh                 check; install what is missing (as root)
+#   tools/setup-llvm.sh --check         check only; exit 1 if anything is missing
+#   tools/setup-llvm.sh --print-prefix  print the LLVM 22 prefix and exit
+#
+# Needs: llvm-config, clang-22, opt-22, FileCheck, not, lit, libLLVM-22.so
+# and the system libraries LLVM links against. If any is missing, as root it
+# runs (otherwise it prints the command to run with sudo and exits 1):
+#   apt-get update
+#   DEBIAN_FRONTEND=noninteractive apt-get install -y llvm-22-dev clang-22 \
+#       llvm-22-tools libz3-dev libzstd-dev libxml2-dev libffi-dev libedit-dev
+# The LLVM 22 packages must be available from the configured apt sources.
+set -euo pipefail
+
+PACKAGES=(llvm-22-dev clang-22 llvm-22-tools libz3-dev libzstd-dev libxml2-dev libffi-dev libedit-dev)
+DEFAULT_PREFIX=/usr/lib/llvm-22
+
+say() { printf 'setup-llvm: %s\n' "$*"; }
+die() { printf 'setup-llvm: error: %s\n' "$*" >&2; exit 1; }
+
+usage() {
+    sed -n '2,17s/^# \{0,1\}//p' "$0"
+}
+
+# The LLVM 22 prefix: Debian's /usr/lib/llvm-22, else what llvm-config-22 says.
+llvm_prefix() {
+    if [[ -x $DEFAULT_PREFIX/bin/llvm-config ]]; then
+        echo "$DEFAULT_PREFIX"
+    elif command -v llvm-config-22 >/dev/null 2>&1; then
+        llvm-config-22 --prefix
+    else
+        echo "$DEFAULT_PREFIX"
+    fi
+}
+
+# Directories where the linker looks for the system libraries.
+lib_dirs() {
+    local arch
+    arch=$(uname -m)
+    printf '%s\n' "/usr/lib/$arch-linux-gnu" "/lib/$arch-linux-gnu" /usr/lib64 /usr/lib /lib64 /lib /usr/local/lib
+}
+
+have_lib() { # have_lib NAME: is libNAME.so (the link-time name) installed?
+    local d
+    while read -r d; do
+        [[ -e $d/lib$1.so ]] && return 0
+    done < <(lib_dirs)
+    return 1
+}
+
+check() { # check WHAT PACKAGE COMMAND...: run COMMAND, record WHAT as missing if it fails
+    local what=$1 pkg=$2
+    shift 2
+    if "$@" >/dev/null 2>&1; then
+        printf '  ok       %s\n' "$what"
+    else
+        printf '  MISSING  %s  (package %s)\n' "$what" "$pkg"
+        MISSING+=("$what")
+    fi
+}
+
+MISSING=()
+check_all() {
+    local prefix
+    prefix=$(llvm_prefix)
+    MISSING=()
+    say "checking for LLVM 22 in $prefix"
+    check "llvm-config" llvm-22-dev \
+        bash -c "[[ -x $prefix/bin/llvm-config ]] || command -v llvm-config-22"
+    check "clang-22" clang-22 \
+        bash -c "command -v clang-22 || [[ -x $prefix/bin/clang-22 ]]"
+    check "opt-22" llvm-22 \
+        bash -c "command -v opt-22 || [[ -x $prefix/bin/opt ]]"
+    check "$prefix/bin/FileCheck" llvm-22-tools test -x "$prefix/bin/FileCheck"
+    check "$prefix/bin/not" llvm-22-tools test -x "$prefix/bin/not"
+    check "$prefix/bin/lit" llvm-22-tools test -x "$prefix/bin/lit"
+    check "python3 (runs lit)" python3 command -v python3
+    check "$prefix/lib/libLLVM-22.so" llvm-22-dev \
+        bash -c "[[ -e $prefix/lib/libLLVM-22.so || -e $prefix/lib/libLLVM.so ]]"
+    local lib pkg
+    for lib in z3:libz3-dev zstd:libzstd-dev xml2:libxml2-dev ffi:libffi-dev edit:libedit-dev; do
+        pkg=${lib#*:}
+        lib=${lib%%:*}
+        check "lib$lib.so" "$pkg" have_lib "$lib"
+    done
+}
+
+install_cmd() {
+    printf 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y %s' "${PACKAGES[*]}"
+}
+
+install_packages() {
+    command -v apt-get >/dev/null 2>&1 \
+        || die "apt-get not found: install LLVM 22 (${PACKAGES[*]}) with your system's package manager"
+    say "running: apt-get update"
+    apt-get update || die "apt-get update failed (see above)"
+    say "running: DEBIAN_FRONTEND=noninteractive apt-get install -y ${PACKAGES[*]}"
+    local log status=0
+    log=$(mktemp)
+    DEBIAN_FRONTEND=noninteractive apt-get install -y "${PACKAGES[@]}" 2>&1 | tee "$log" || status=$?
+    if ((status != 0)); then
+        local unknown
+        unknown=$(sed -nE -e "s/^E: Unable to locate package (.*)$/\1/p" \
+            -e "s/^E: Package '([^']+)' has no installation candidate$/\1/p" "$log" | tr '\n' ' ')
+        if [[ -n $unknown ]]; then
+            rm -f "$log"
+            die "apt does not know these packages: ${unknown% }. The LLVM 22 packages (${PACKAGES[*]}) must be available from the configured apt sources (/etc/apt/sources.list, /etc/apt/sources.list.d/): add a source that provides LLVM 22 for this distribution, such as LLVM's own apt repository, then run this again."
+        fi
+        rm -f "$log"
+        die "apt-get install failed (exit $status, see above)"
+    fi
+    rm -f "$log"
+}
+
+main() {
+    local mode=install
+    case ${1:-} in
+        "") ;;
+        --check) mode=check ;;
+        --print-prefix) llvm_prefix; return 0 ;;
+        -h | --help) usage; return 0 ;;
+        *) die "unknown option: $1 (try --help)" ;;
+    esac
+
+    check_all
+    if ((${#MISSING[@]} == 0)); then
+        say "all present (LLVM prefix $(llvm_prefix))"
+        return 0
+    fi
+    say "missing: ${MISSING[*]}"
+    if [[ $mode == check ]]; then
+        say "to install, run as root: $(install_cmd)"
+        return 1
+    fi
+    if [[ $(id -u) != 0 ]]; then
+        say "not running as root, so not installing. Run:"
+        printf '\n    sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y %s\n\n' "${PACKAGES[*]}"
+        say "(or: sudo $0), then run this again."
+        return 1
+    fi
+    install_packages
+    check_all
+    if ((${#MISSING[@]} != 0)); then
+        die "still missing after apt-get install: ${MISSING[*]}"
+    fi
+    say "all present (LLVM prefix $(llvm_prefix))"
+}
+
+main "$@"

@@ -1,0 +1,131 @@
+//! `cargo xtask test [--quick]`: everything CI checks, in order, stopping at
+//! the first failure: build, cargo test, the lit suite, rustfmt, clippy.
+
+use crate::setup::{self, Env};
+use crate::util::{self, bold, green, header, red, warn, yellow};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+enum Outcome {
+    Passed(Duration),
+    Failed(Duration),
+    Skipped(String),
+    NotRun,
+}
+
+struct Step {
+    name: &'static str,
+    /// What it runs, for the summary.
+    what: &'static str,
+    /// Runs the step; `Ok(Some(reason))` means skipped.
+    run: fn(&Env) -> Result<Option<String>, String>,
+    /// Skipped by `--quick`.
+    slow_lint: bool,
+}
+
+const STEPS: &[Step] = &[
+    Step {
+        name: "build",
+        what: "cargo build --workspace --all-targets",
+        run: |env| cargo(env, &["build", "--workspace", "--all-targets"]),
+        slow_lint: false,
+    },
+    Step {
+        name: "test",
+        what: "cargo test --workspace",
+        run: |env| cargo(env, &["test", "--workspace"]),
+        slow_lint: false,
+    },
+    Step { name: "lit", what: "lit -sv lit-tests", run: lit, slow_lint: false },
+    Step {
+        name: "fmt",
+        what: "cargo fmt --all -- --check",
+        run: |env| cargo(env, &["fmt", "--all", "--", "--check"]),
+        slow_lint: true,
+    },
+    Step {
+        name: "clippy",
+        what: "cargo clippy --workspace --all-targets -- -D warnings",
+        run: |env| cargo(env, &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]),
+        slow_lint: true,
+    },
+];
+
+fn cargo(env: &Env, args: &[&str]) -> Result<Option<String>, String> {
+    util::run(&mut env.cargo(args)).map(|_| None)
+}
+
+/// LLVM's lit on `lit-tests/`, with the fresh `target/debug/batchify` and
+/// LLVM's `FileCheck` and `not` first on `PATH`.
+fn lit(env: &Env) -> Result<Option<String>, String> {
+    let suite = util::root().join("lit-tests");
+    if !suite.join("lit.cfg.py").exists() {
+        let reason = "lit-tests/lit.cfg.py does not exist yet".to_string();
+        warn(&format!("skipping the lit suite: {reason}"));
+        return Ok(Some(reason));
+    }
+    let path = util::path_with(&[util::target_dir().join("debug"), env.llvm_prefix.join("bin")])?;
+    util::run(
+        Command::new(env.llvm_bin("lit"))
+            .args(["-sv", "lit-tests"])
+            .current_dir(util::root())
+            .env("PATH", path)
+            .env("LLVM_SYS_221_PREFIX", &env.llvm_prefix),
+    )
+    .map(|_| None)
+}
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let quick = util::flags(args, &["--quick"])?.contains(&"--quick");
+    let env = setup::ensure(true)?;
+
+    let total = STEPS.len();
+    let mut outcomes: Vec<Outcome> = Vec::with_capacity(total);
+    let mut failure: Option<(&str, String)> = None;
+    for (i, step) in STEPS.iter().enumerate() {
+        if failure.is_some() {
+            outcomes.push(Outcome::NotRun);
+            continue;
+        }
+        if quick && step.slow_lint {
+            outcomes.push(Outcome::Skipped("--quick".to_string()));
+            continue;
+        }
+        header(&format!("test {}/{total}: {}: {}", i + 1, step.name, step.what));
+        let start = Instant::now();
+        outcomes.push(match (step.run)(&env) {
+            Ok(None) => Outcome::Passed(start.elapsed()),
+            Ok(Some(reason)) => Outcome::Skipped(reason),
+            Err(e) => {
+                failure = Some((step.name, e));
+                Outcome::Failed(start.elapsed())
+            }
+        });
+        println!();
+    }
+
+    header("test summary");
+    for (step, outcome) in STEPS.iter().zip(&outcomes) {
+        let (label, detail) = match outcome {
+            Outcome::Passed(t) => (green("ok     "), format!("({:.1}s)", t.as_secs_f64())),
+            Outcome::Failed(t) => (red("FAILED "), format!("({:.1}s)", t.as_secs_f64())),
+            Outcome::Skipped(why) => (yellow("skipped"), format!("({why})")),
+            Outcome::NotRun => ("not run".to_string(), "(an earlier step failed)".to_string()),
+        };
+        println!("  {label}  {:<7} {:<54} {detail}", step.name, step.what);
+    }
+    match failure {
+        None => {
+            let passed = outcomes.iter().filter(|o| matches!(o, Outcome::Passed(_))).count();
+            println!(
+                "{}",
+                bold(&green(&format!(
+                    "xtask test: all {passed} steps run passed{}",
+                    if passed < total { format!(" ({} skipped)", total - passed) } else { String::new() }
+                )))
+            );
+            Ok(())
+        }
+        Some((name, e)) => Err(format!("step `{name}` failed: {e}")),
+    }
+}

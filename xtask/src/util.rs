@@ -1,0 +1,121 @@
+//! Helpers shared by the commands: paths, printing, running child processes.
+
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// The workspace root (the parent of this crate).
+pub fn root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().unwrap_or(manifest).to_path_buf()
+}
+
+/// Cargo's target directory: `$CARGO_TARGET_DIR`, else `<root>/target`.
+pub fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => root().join(dir),
+        _ => root().join("target"),
+    }
+}
+
+/// `path` relative to the workspace root when it is inside it, for display.
+pub fn rel(path: &Path) -> PathBuf {
+    path.strip_prefix(root()).unwrap_or(path).to_path_buf()
+}
+
+fn styled(code: &str, text: &str) -> String {
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    if color {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+pub fn bold(text: &str) -> String {
+    styled("1", text)
+}
+pub fn green(text: &str) -> String {
+    styled("32", text)
+}
+pub fn yellow(text: &str) -> String {
+    styled("33", text)
+}
+pub fn red(text: &str) -> String {
+    styled("31", text)
+}
+
+/// Prints a step header: `==> text`.
+pub fn header(text: &str) {
+    println!("{}", bold(&format!("==> {text}")));
+}
+
+/// Prints a warning line.
+pub fn warn(text: &str) {
+    println!("{}", yellow(&format!("warning: {text}")));
+}
+
+/// The command line of `cmd` as a shell would show it (paths inside the
+/// workspace shown relative to its root).
+pub fn show(cmd: &Command) -> String {
+    let quote = |s: &std::ffi::OsStr| {
+        let p = rel(Path::new(s));
+        let s = p.to_string_lossy();
+        if s.is_empty() || s.contains(|c: char| c.is_whitespace() || "'\"$;&|<>".contains(c)) {
+            format!("'{}'", s.replace('\'', r"'\''"))
+        } else {
+            s.into_owned()
+        }
+    };
+    let program = cmd.get_program();
+    let program = if std::env::var_os("CARGO").is_some_and(|c| c == program) {
+        "cargo".to_string() // not the toolchain's full path
+    } else {
+        quote(program)
+    };
+    std::iter::once(program).chain(cmd.get_args().map(quote)).collect::<Vec<_>>().join(" ")
+}
+
+/// Runs `cmd` with inherited stdio after printing it; an error (with the
+/// command line) if it cannot start or exits non-zero.
+pub fn run(cmd: &mut Command) -> Result<(), String> {
+    let line = show(cmd);
+    println!("$ {line}");
+    let start = Instant::now();
+    let status = cmd.status().map_err(|e| format!("cannot run `{line}`: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        let how = match status.code() {
+            Some(code) => format!("exit status {code}"),
+            None => "killed by a signal".to_string(),
+        };
+        Err(format!("`{line}` failed ({how}, after {:.1}s)", start.elapsed().as_secs_f64()))
+    }
+}
+
+/// `PATH` with `dirs` in front.
+pub fn path_with(dirs: &[PathBuf]) -> Result<OsString, String> {
+    let mut all: Vec<PathBuf> = dirs.to_vec();
+    if let Some(path) = std::env::var_os("PATH") {
+        all.extend(std::env::split_paths(&path));
+    }
+    std::env::join_paths(all).map_err(|e| format!("cannot build PATH: {e}"))
+}
+
+/// Rejects any argument not in `allowed`; returns the ones given.
+pub fn flags<'a>(args: &'a [String], allowed: &[&str]) -> Result<Vec<&'a str>, String> {
+    args.iter()
+        .map(|a| {
+            if allowed.contains(&a.as_str()) {
+                Ok(a.as_str())
+            } else if allowed.is_empty() {
+                Err(format!("unexpected argument `{a}` (this command takes none)"))
+            } else {
+                Err(format!("unexpected argument `{a}` (expected one of: {})", allowed.join(", ")))
+            }
+        })
+        .collect()
+}
