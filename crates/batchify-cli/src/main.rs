@@ -48,6 +48,10 @@ struct Cli {
     /// Print what was done for each clone on stderr.
     #[arg(long = "report")]
     report: bool,
+    /// Fail instead of building a per-lane loop when a function holds
+    /// something the vectorizer does not handle yet.
+    #[arg(long = "no-fallback")]
+    no_fallback: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -139,9 +143,17 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
     let ctx = Context::create();
     let module = read_module(&ctx, &cli.input)?;
     let specs = collect_specs(cli, &module)?;
-    let reports = batchify_core::batchify_inkwell(&module, &specs, &Options { opt_level: cli.opt_level })
+    let reports = batchify_core::batchify_inkwell(&module, &specs, &Options { opt_level: cli.opt_level, allow_fallback: !cli.no_fallback })
         .map_err(|e| e.to_string())?;
     write_module(&module, &cli.output, cli.text)?;
+    for r in &reports {
+        if let Some(why) = &r.fallback {
+            eprintln!(
+                "batchify: warning: `{}` -> `{}` is a per-lane loop over the scalar function: {why}",
+                r.spec.scalar_name, r.spec.vector_name
+            );
+        }
+    }
     Ok(reports.iter().flat_map(|r| r.lines()).collect())
 }
 

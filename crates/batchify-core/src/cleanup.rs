@@ -8,12 +8,27 @@ use crate::spec::CloneSpec;
 use crate::transform::signature;
 
 /// Function pipeline applied to a clone per optimisation level.
-pub fn pipeline(opt_level: u8) -> Option<&'static str> {
+pub fn pipeline(opt_level: u8) -> &'static str {
     match opt_level {
-        0 => None,
-        1 => Some("early-cse,instcombine,simplifycfg"),
-        _ => Some("early-cse,instcombine,simplifycfg,gvn,instcombine,dce,simplifycfg"),
+        // Mask and phi slots always become SSA values again.
+        0 => "mem2reg",
+        1 => "sroa,early-cse,instcombine,simplifycfg",
+        _ => "sroa,early-cse,instcombine,simplifycfg,gvn,instcombine,dce,simplifycfg",
     }
+}
+
+/// Checks that the clone's name is free: no other global of that name, and
+/// no function body of that name.
+pub fn check_clone_name(module: Module, spec: &CloneSpec) -> Result<()> {
+    let taken = |reason: &str| Error::VariantMismatch { variant: spec.vector_name.clone(), reason: reason.into() };
+    if let Some(f) = module.function(&spec.vector_name) {
+        if !f.is_declaration() {
+            return Err(taken("a function of that name already has a body in the module (requested twice?)"));
+        }
+    } else if module.has_global_named(&spec.vector_name) {
+        return Err(taken("a global variable or alias of that name already exists in the module"));
+    }
+    Ok(())
 }
 
 /// Adds the clone's (empty) function to the module, replacing a
@@ -22,10 +37,10 @@ pub fn create_clone_function(module: Module, scalar: Value, spec: &CloneSpec, ft
     let existing = module.function(&spec.vector_name);
     let clone = module.add_function(&spec.vector_name, fty);
     if let Some(decl) = existing {
-        // Uses of a prior declaration (e.g. by vectorized callers) now reach the body.
-        if decl.function_type() == fty {
-            decl.replace_all_uses_with(clone);
-        }
+        // Uses of a prior declaration (e.g. by vectorized callers) now reach
+        // the body. Functions are `ptr` values, so this holds even when the
+        // declaration had another type (its calls keep their own type).
+        decl.replace_all_uses_with(clone);
         decl.delete_function();
         clone.set_name(&spec.vector_name);
     }
@@ -40,10 +55,11 @@ pub fn create_clone_function(module: Module, scalar: Value, spec: &CloneSpec, ft
 /// Verifies the module and optimises the clone.
 pub fn finish(module: Module, clone: Value, spec: &CloneSpec, opts: &crate::Options) -> Result<()> {
     let internal = |message: String| Error::Internal { function: spec.scalar_name.clone(), message };
-    module.verify().map_err(internal)?;
-    if let Some(p) = pipeline(opts.opt_level) {
-        crate::llvm::run_function_passes(clone, p).map_err(internal)?;
-        module.verify().map_err(internal)?;
+    if std::env::var_os("BATCHIFY_DEBUG_DUMP").is_some() {
+        eprintln!("{}", clone.print_function());
     }
+    module.verify().map_err(internal)?;
+    crate::llvm::run_function_passes(clone, pipeline(opts.opt_level)).map_err(internal)?;
+    module.verify().map_err(internal)?;
     Ok(())
 }

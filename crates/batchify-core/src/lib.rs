@@ -26,8 +26,8 @@ pub mod vfabi;
 pub use error::{Error, Result};
 pub use spec::{CloneSpec, MaskAbi};
 
-use analysis::{cfg::Cfg, uniformity::Uniformity};
-use llvm::Module;
+use analysis::{cfg::Cfg, divergence::Divergence, dominance::Dominators, loops::Loops};
+use llvm::{Module, Value};
 use transform::widen::WidenStats;
 
 /// Options of one batchify run.
@@ -35,11 +35,14 @@ use transform::widen::WidenStats;
 pub struct Options {
     /// Optimisation level applied to the clones (0..=3).
     pub opt_level: u8,
+    /// Build a per-lane loop (and report why) when a function holds
+    /// something the vectorizer does not handle; otherwise that is an error.
+    pub allow_fallback: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { opt_level: 2 }
+        Options { opt_level: 2, allow_fallback: true }
     }
 }
 
@@ -48,17 +51,23 @@ impl Default for Options {
 pub struct CloneReport {
     /// The request.
     pub spec: CloneSpec,
-    /// Widening statistics.
+    /// Widening statistics (empty for a fallback).
     pub stats: WidenStats,
+    /// Why the clone is a per-lane loop over the scalar function, if it is.
+    pub fallback: Option<String>,
 }
 
 impl CloneReport {
     /// Human-readable lines for `--report`.
     pub fn lines(&self) -> Vec<String> {
         let s = &self.stats;
+        let head = format!("{} -> {}: {} lanes", self.spec.scalar_name, self.spec.vector_name, self.spec.width);
+        if let Some(why) = &self.fallback {
+            return vec![format!("{head}, per-lane fallback: {why}")];
+        }
         let mut out = vec![format!(
-            "{} -> {}: {} lanes, {} vector instruction(s), {} uniform, {} per-lane",
-            self.spec.scalar_name, self.spec.vector_name, self.spec.width, s.vectorized, s.uniform, s.serialized
+            "{head}, {} vector instruction(s), {} uniform, {} per-lane, {} divergent loop(s), {} linearized level(s)",
+            s.vectorized, s.uniform, s.serialized, s.divergent_loops, s.linearized_levels
         )];
         for what in &s.serialized_what {
             out.push(format!("  per-lane: {what}"));
@@ -98,31 +107,45 @@ fn batchify_one(module: Module, spec: &CloneSpec, opts: &Options) -> Result<Clon
             reason: "it is only declared here; batchify needs its body".into(),
         });
     }
-    if module.function(&spec.vector_name).is_some_and(|f| !f.is_declaration()) {
-        return Err(Error::VariantMismatch {
-            variant: spec.vector_name.clone(),
-            reason: "a function of that name already has a body in the module".into(),
-        });
-    }
-    if spec.mask.is_some() {
-        return Err(Error::Unsupported {
-            function: spec.scalar_name.clone(),
-            what: format!("masked variant `{}` is not supported yet", spec.vector_name),
-        });
-    }
+    cleanup::check_clone_name(module, spec)?;
     let fty = transform::signature::clone_type(scalar, spec)?;
-    let scratch = transform::prepare::prepare(module, scalar, &spec.scalar_name)?;
-    let cfg = Cfg::new(scratch.function);
-    let uni = Uniformity::new(scratch.function, &cfg, &spec.params);
     let clone = cleanup::create_clone_function(module, scalar, spec, fty);
-    let result = transform::widen::widen(module, scratch.function, clone, spec, &cfg, &uni)
-        .and_then(|stats| cleanup::finish(module, clone, spec, opts).map(|_| stats));
-    drop(scratch);
-    match result {
-        Ok(stats) => Ok(CloneReport { spec: spec.clone(), stats }),
+    let (stats, fallback) = match vectorize(module, scalar, clone, spec) {
+        Ok(stats) => (stats, None),
+        Err(Error::Unsupported { what, .. }) if opts.allow_fallback => {
+            clone.delete_function();
+            let clone = cleanup::create_clone_function(module, scalar, spec, fty);
+            transform::fallback::build(module, scalar, clone, spec);
+            (WidenStats::default(), Some(what))
+        }
         Err(e) => {
             clone.delete_function();
-            Err(e)
+            return Err(e);
         }
+    };
+    let clone = module.function(&spec.vector_name).expect("the clone was just created");
+    if let Err(e) = cleanup::finish(module, clone, spec, opts) {
+        clone.delete_function();
+        return Err(e);
     }
+    Ok(CloneReport { spec: spec.clone(), stats, fallback })
+}
+
+/// Prepares, analyses and widens; the clone's body is built on success.
+fn vectorize(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) -> Result<WidenStats> {
+    let scratch = transform::prepare::prepare(module, scalar, &spec.scalar_name)?;
+    let f = scratch.function;
+    let cfg = Cfg::new(f);
+    let dom = Dominators::new(&cfg);
+    let loops = Loops::new(&cfg, &dom).map_err(|irr| Error::Unsupported {
+        function: spec.scalar_name.clone(),
+        what: format!("irreducible control flow (a cycle entered at `{}` has several entries)", irr.block.name()),
+    })?;
+    let div = Divergence::new(f, &cfg, &loops, &spec.params);
+    let an = transform::widen::Analyses { cfg: &cfg, loops: &loops, uni: &div.uniformity, plan: &div.plan };
+    let r = transform::widen::widen(module, f, clone, spec, &an);
+    if std::env::var_os("BATCHIFY_DEBUG_DUMP").is_some() {
+        eprintln!("{}\n{}", f.print_function(), clone.print_function());
+    }
+    r
 }

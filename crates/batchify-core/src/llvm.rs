@@ -57,6 +57,14 @@ impl Module {
         let f = unsafe { LLVMGetNamedFunction(self.0, c.as_ptr()) };
         (!f.is_null()).then_some(Value(f))
     }
+    /// Whether a global variable or alias has this name.
+    pub fn has_global_named(self, name: &str) -> bool {
+        let c = cstring(name);
+        unsafe {
+            !LLVMGetNamedGlobal(self.0, c.as_ptr()).is_null()
+                || !LLVMGetNamedGlobalAlias(self.0, c.as_ptr(), name.len()).is_null()
+        }
+    }
     /// Adds a function with the given name and type.
     pub fn add_function(self, name: &str, ty: Type) -> Value {
         let c = cstring(name);
@@ -266,9 +274,15 @@ impl Value {
     pub fn set_name(self, name: &str) {
         unsafe { LLVMSetValueName2(self.0, name.as_ptr() as *const _, name.len()) }
     }
-    /// Textual form of the value (an instruction prints as one line).
+    /// Textual form of the value on one line (multi-line instructions such
+    /// as `switch` are joined), for diagnostics.
     pub fn print(self) -> String {
-        owned_message(unsafe { LLVMPrintValueToString(self.0) }).trim().to_string()
+        let text = owned_message(unsafe { LLVMPrintValueToString(self.0) });
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+    /// Multi-line textual form (a whole function), for debugging.
+    pub fn print_function(self) -> String {
+        owned_message(unsafe { LLVMPrintValueToString(self.0) })
     }
     /// Whether this is an instruction.
     pub fn is_instruction(self) -> bool {
@@ -424,6 +438,17 @@ impl Value {
     pub fn successors(self) -> Vec<Block> {
         let n = unsafe { LLVMGetNumSuccessors(self.0) };
         (0..n).map(|i| Block(unsafe { LLVMGetSuccessor(self.0, i) })).collect()
+    }
+    /// Switch: `(case value, destination)` pairs, default excluded.
+    pub fn switch_cases(self) -> Vec<(Value, Block)> {
+        let succs = self.successors();
+        (1..succs.len())
+            .map(|i| (Value(unsafe { LLVMGetSwitchCaseValue(self.0, i as u32) }), succs[i]))
+            .collect()
+    }
+    /// Switch: the default destination.
+    pub fn switch_default(self) -> Block {
+        Block(unsafe { LLVMGetSwitchDefaultDest(self.0) })
     }
     /// Load/store: volatile flag.
     pub fn is_volatile(self) -> bool {
@@ -767,6 +792,18 @@ impl Builder {
     /// Conditional `br`.
     pub fn cond_br(&self, c: Value, t: Block, f: Block) -> Value {
         Value(unsafe { LLVMBuildCondBr(self.raw, c.0, t.0, f.0) })
+    }
+    /// `switch` with a default destination; add cases with [`Builder::add_case`].
+    pub fn switch(&self, v: Value, default: Block, cases: u32) -> Value {
+        Value(unsafe { LLVMBuildSwitch(self.raw, v.0, default.0, cases) })
+    }
+    /// Adds a case to a `switch`.
+    pub fn add_case(&self, switch: Value, on: Value, dest: Block) {
+        unsafe { LLVMAddCase(switch.0, on.0, dest.0) }
+    }
+    /// `unreachable`.
+    pub fn unreachable(&self) -> Value {
+        Value(unsafe { LLVMBuildUnreachable(self.raw) })
     }
     /// `alloca` (placed at the builder's position).
     pub fn alloca(&self, ty: Type) -> Value {

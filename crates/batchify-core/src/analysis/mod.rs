@@ -2,4 +2,7 @@
 //! immutable result from the IR; after the IR changes, recompute.
 
 pub mod cfg;
+pub mod divergence;
+pub mod dominance;
+pub mod loops;
 pub mod uniformity;

@@ -1,15 +1,13 @@
-//! Uniformity analysis: which values are the same in every lane.
+//! Uniformity: which values are the same in every active lane.
 //!
 //! A value is *varying* if it depends, through operands or phi inputs, on a
-//! varying (non-uniform) parameter, or if it is the result of something that
-//! runs once per lane with possibly different results (calls that may write
-//! memory or have other side effects, private allocations). Everything else
-//! is *uniform* and stays scalar in the clone. Loads from a uniform address
-//! are uniform: lanes run in lock step, so they read the same memory state.
-//!
-//! This first version assumes uniform control flow; the transform rejects
-//! functions with a varying branch before relying on it. Sync dependence
-//! (phis at the join of a divergent branch) comes with divergent control flow.
+//! varying value; if it is produced once per lane with possibly different
+//! results (calls that may write memory, private allocations); or if it is
+//! a *sync-dependent* phi (seeded by [`super::divergence`]): a phi where
+//! lanes that took different paths join, or a loop live-out of a loop that
+//! lanes leave at different iterations. Everything else is *uniform* and
+//! stays scalar in the clone. A load from a uniform address is uniform:
+//! lanes run in lock step and read the same memory state.
 
 use crate::llvm::Value;
 use crate::vfabi::ParamKind;
@@ -25,23 +23,20 @@ pub struct Uniformity {
 }
 
 impl Uniformity {
-    /// Computes uniformity for `f` whose parameters have the given kinds.
-    pub fn new(f: Value, cfg: &Cfg, params: &[ParamKind]) -> Uniformity {
-        let mut varying = HashSet::new();
+    /// Computes uniformity for `f` whose parameters have the given kinds,
+    /// with `seeds` (sync-dependent phis) forced varying.
+    pub fn new(f: Value, cfg: &Cfg, params: &[ParamKind], seeds: &HashSet<Value>) -> Uniformity {
+        let mut varying: HashSet<Value> = seeds.clone();
         for (p, kind) in f.params().into_iter().zip(params) {
             if *kind != ParamKind::Uniform {
                 varying.insert(p);
             }
         }
-        // Fixed point over the blocks in RPO (phis in loops need iteration).
         loop {
             let mut changed = false;
             for b in &cfg.rpo {
                 for i in b.instructions() {
-                    if varying.contains(&i) {
-                        continue;
-                    }
-                    if Self::is_varying_inst(i, &varying) {
+                    if !varying.contains(&i) && Self::is_varying_inst(i, &varying) {
                         varying.insert(i);
                         changed = true;
                     }
@@ -70,5 +65,15 @@ impl Uniformity {
     /// Whether a value differs between lanes.
     pub fn is_varying(&self, v: Value) -> bool {
         self.varying.contains(&v)
+    }
+
+    /// Number of varying values (for the fixed point in [`super::divergence`]).
+    pub fn len(&self) -> usize {
+        self.varying.len()
+    }
+
+    /// Whether no value is varying.
+    pub fn is_empty(&self) -> bool {
+        self.varying.is_empty()
     }
 }

@@ -1,6 +1,8 @@
 //! The transform: prepare a scratch copy, analyse it, and build the clone.
 
 pub mod calls;
+pub mod control;
+pub mod fallback;
 pub mod prepare;
 pub mod signature;
 pub mod widen;

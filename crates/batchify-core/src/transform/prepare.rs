@@ -1,5 +1,6 @@
 //! Preparation: a private scratch copy of the scalar function, normalised by
-//! LLVM's own passes (mem2reg, loop-simplify, lcssa) so that the analyses see
+//! LLVM's own passes (mem2reg, one return block, irreducible cycles made
+//! reducible, loop-simplify, lcssa) so that the analyses see
 //! SSA values instead of stack slots. The user's function is never modified;
 //! the scratch copy is deleted once the clone is built.
 
@@ -9,7 +10,7 @@ use llvm_sys::LLVMOpcode;
 use std::collections::HashMap;
 
 /// Pipeline run on the scratch copy.
-pub const PREPARE_PIPELINE: &str = "mem2reg,loop-simplify,lcssa";
+pub const PREPARE_PIPELINE: &str = "mem2reg,mergereturn,fix-irreducible,loop-simplify,lcssa";
 
 /// A scratch copy that deletes itself when dropped.
 pub struct Scratch {

@@ -1,27 +1,30 @@
-//! Widening: builds the N-lane clone from the prepared scalar function.
+//! Widening: the per-instruction rules that build the clone's body.
 //!
-//! Blocks are visited in reverse post-order, so every operand is mapped
-//! before its use (phis are filled in at the end). Each scalar value maps to
-//! one value in the clone: uniform values to a scalar copy, varying values
-//! to their vector (or lane-array) form. The rules per instruction:
+//! Each scalar value maps to one value in the clone: uniform values to a
+//! scalar copy, varying values to their vector (or lane-array) form. Every
+//! instruction is emitted under the current block's execution mask:
 //!
-//! * uniform, lane-invariant instructions are copied as they are;
-//! * varying arithmetic, comparisons, casts, `select`, `freeze`, `getelementptr`
-//!   and lane-wise intrinsics get their vector form;
-//! * everything else that is varying, and calls that may have side effects,
-//!   run once per lane in lane order ("serialized").
+//! * uniform, side-effect-free instructions are copied as they are; uniform
+//!   loads, stores and calls run only if some lane is active (a guard
+//!   block), and a uniform divisor becomes 1 when no lane is active;
+//! * varying arithmetic, comparisons, casts, `select`, `freeze`,
+//!   `getelementptr` and lane-wise intrinsics get their vector form; a
+//!   varying divisor is 1 in inactive lanes; varying loads and stores become
+//!   masked gathers and scatters;
+//! * everything else that is varying runs once per active lane, in lane
+//!   order ("serialized").
 //!
-//! Control flow must be uniform in this version: a branch on a varying
-//! condition is reported as unsupported.
+//! Control flow (masks, linearization, loops) is in [`super::control`].
 
 use crate::analysis::cfg::Cfg;
+use crate::analysis::divergence::ControlPlan;
+use crate::analysis::loops::Loops;
 use crate::analysis::uniformity::Uniformity;
 use crate::error::{Error, Result};
 use crate::llvm::{constant, copy_flags, Block, Builder, Module, Type, Value};
 use crate::spec::CloneSpec;
 use crate::transform::calls;
 use crate::transform::signature::varying_type;
-use crate::vfabi::ParamKind;
 use llvm_sys::LLVMOpcode::{self, *};
 use std::collections::HashMap;
 
@@ -34,138 +37,107 @@ pub struct WidenStats {
     pub uniform: usize,
     /// Instructions run once per lane.
     pub serialized: usize,
+    /// Divergent loops (run while any lane is active).
+    pub divergent_loops: usize,
+    /// Linearized levels (function body or loop bodies with divergent branches).
+    pub linearized_levels: usize,
     /// One line per serialized instruction kind, for `--report`.
     pub serialized_what: Vec<String>,
 }
 
+/// The analyses the widener reads.
+pub struct Analyses<'a> {
+    /// CFG of the prepared scalar function.
+    pub cfg: &'a Cfg,
+    /// Its loops.
+    pub loops: &'a Loops,
+    /// Value uniformity.
+    pub uni: &'a Uniformity,
+    /// Control plan.
+    pub plan: &'a ControlPlan,
+}
+
 /// Builds the body of `clone` from the prepared scalar function `scalar`.
-pub fn widen(
-    module: Module,
-    scalar: Value,
-    clone: Value,
-    spec: &CloneSpec,
-    cfg: &Cfg,
-    uni: &Uniformity,
-) -> Result<WidenStats> {
+pub fn widen(module: Module, scalar: Value, clone: Value, spec: &CloneSpec, an: &Analyses<'_>) -> Result<WidenStats> {
+    let ctx = module.context();
     let mut w = Widener {
         module,
         spec,
         n: spec.width,
-        uni,
-        b: Builder::new(module.context()),
-        aux: Builder::new(module.context()),
+        an,
+        b: Builder::new(ctx),
+        aux: Builder::new(ctx),
         vmap: HashMap::new(),
-        bmap: HashMap::new(),
         splats: HashMap::new(),
         stats: WidenStats::default(),
         function_name: spec.scalar_name.clone(),
+        clone,
+        entry: None,
+        mask: constant::null(Type::int(ctx, 1).vector_of(spec.width)),
+        full: true,
+        mask_slots: HashMap::new(),
+        phi_slots: HashMap::new(),
+        ret_slot: None,
+        frames: Vec::new(),
     };
-    w.run(scalar, clone, cfg)?;
+    w.run(scalar)?;
     Ok(w.stats)
 }
 
-struct Widener<'a> {
-    module: Module,
-    spec: &'a CloneSpec,
-    n: u32,
-    uni: &'a Uniformity,
-    /// Main builder, at the end of the block being emitted.
-    b: Builder,
-    /// Builder for out-of-line insertions (splats).
-    aux: Builder,
-    vmap: HashMap<Value, Value>,
-    bmap: HashMap<Block, Block>,
-    splats: HashMap<Value, Value>,
-    stats: WidenStats,
-    function_name: String,
+pub(crate) struct Widener<'a> {
+    pub(crate) module: Module,
+    pub(crate) spec: &'a CloneSpec,
+    pub(crate) n: u32,
+    pub(crate) an: &'a Analyses<'a>,
+    /// Main builder.
+    pub(crate) b: Builder,
+    /// Builder for out-of-line insertions (splats, slots).
+    pub(crate) aux: Builder,
+    pub(crate) vmap: HashMap<Value, Value>,
+    pub(crate) splats: HashMap<Value, Value>,
+    pub(crate) stats: WidenStats,
+    pub(crate) function_name: String,
+    pub(crate) clone: Value,
+    /// The clone's first block (allocas, parameter set-up).
+    pub(crate) entry: Option<Block>,
+    /// Execution mask of the block being emitted (`<N x i1>`).
+    pub(crate) mask: Value,
+    /// Whether every lane is known active (no masking needed).
+    pub(crate) full: bool,
+    /// Stack slot holding each scalar block's incoming mask.
+    pub(crate) mask_slots: HashMap<Block, Value>,
+    /// Stack slot holding each scalar phi's incoming value.
+    pub(crate) phi_slots: HashMap<Value, Value>,
+    /// Stack slot for the return value of a linearized function body.
+    pub(crate) ret_slot: Option<Value>,
+    /// Emission frames of the levels being emitted (see `control`).
+    pub(crate) frames: Vec<super::control::Frame>,
 }
 
 impl Widener<'_> {
-    fn unsupported(&self, what: impl Into<String>) -> Error {
+    pub(crate) fn unsupported(&self, what: impl Into<String>) -> Error {
         Error::Unsupported { function: self.function_name.clone(), what: what.into() }
     }
 
-    fn run(&mut self, scalar: Value, clone: Value, cfg: &Cfg) -> Result<()> {
-        for b in &cfg.rpo {
-            let nb = clone.append_block(&b.name());
-            self.bmap.insert(*b, nb);
-        }
-        let entry = self.bmap[&cfg.rpo[0]];
-        self.b.position_at_end(entry);
-        self.map_params(scalar, clone);
-        let mut phis = Vec::new();
-        for sb in &cfg.rpo {
-            self.b.position_at_end(self.bmap[sb]);
-            for i in sb.instructions() {
-                if i.opcode() == LLVMPHI {
-                    let ty = self.mapped_type(i);
-                    let p = self.b.phi(ty);
-                    p.set_name(&i.name());
-                    self.vmap.insert(i, p);
-                    phis.push(i);
-                } else {
-                    self.emit(i, cfg)?;
-                }
-            }
-        }
-        for i in phis {
-            let p = self.vmap[&i];
-            let varying = self.uni.is_varying(i);
-            for (v, pred) in i.incoming() {
-                let Some(&npred) = self.bmap.get(&pred) else { continue };
-                let nv = if varying { self.varying_value(v) } else { self.uniform_value(v) };
-                p.add_incoming(nv, npred);
-            }
-        }
-        Ok(())
+    pub(crate) fn ctx(&self) -> llvm_sys::prelude::LLVMContextRef {
+        self.module.context()
     }
 
-    fn map_params(&mut self, scalar: Value, clone: Value) {
-        let ctx = self.module.context();
-        let cparams = clone.params();
-        for (k, p) in scalar.params().into_iter().enumerate() {
-            let q = cparams[k];
-            q.set_name(&p.name());
-            let mapped = match self.spec.params[k] {
-                ParamKind::Linear { step } => self.linear_vector(q, constant::int(Type::int(ctx, 64), step as u64)),
-                ParamKind::LinearVarStep { param } => {
-                    let step = cparams[param];
-                    let step64 = if step.ty().int_width() == 64 {
-                        step
-                    } else {
-                        self.b.cast(LLVMSExt, step, Type::int(ctx, 64))
-                    };
-                    self.linear_vector(q, step64)
-                }
-                _ => q,
-            };
-            self.vmap.insert(p, mapped);
-        }
+    pub(crate) fn mask_type(&self) -> Type {
+        Type::int(self.ctx(), 1).vector_of(self.n)
     }
 
-    /// `<base, base+step, base+2*step, ...>` for an integer or pointer base
-    /// (pointer steps are in bytes, as the Vector Function ABI says).
-    fn linear_vector(&mut self, base: Value, step64: Value) -> Value {
-        let ctx = self.module.context();
-        let i64t = Type::int(ctx, 64);
-        let lanes: Vec<Value> = (0..self.n).map(|k| constant::int(i64t, k as u64)).collect();
-        let lane_ids = constant::vector(&lanes);
-        let steps = self.splat_here(step64);
-        let offsets = self.b.binop(LLVMMul, lane_ids, steps);
-        let ty = base.ty();
-        if ty.int_width() > 0 {
-            let offs =
-                if ty.int_width() == 64 { offsets } else { self.b.cast(LLVMTrunc, offsets, ty.vector_of(self.n)) };
-            let vb = self.splat_here(base);
-            self.b.binop(LLVMAdd, vb, offs)
-        } else {
-            self.b.gep(Type::int(ctx, 8), base, &[offsets], llvm_sys::LLVMGEPNoWrapFlags::default())
-        }
+    pub(crate) fn all_true(&self) -> Value {
+        constant::all_ones(self.mask_type())
+    }
+
+    pub(crate) fn all_false(&self) -> Value {
+        constant::null(self.mask_type())
     }
 
     /// Type of the clone's value for scalar value `v`.
-    fn mapped_type(&self, v: Value) -> Type {
-        if self.uni.is_varying(v) {
+    pub(crate) fn mapped_type(&self, v: Value) -> Type {
+        if self.an.uni.is_varying(v) {
             varying_type(v.ty(), self.n)
         } else {
             v.ty()
@@ -173,10 +145,7 @@ impl Widener<'_> {
     }
 
     /// The clone's scalar value for a uniform operand.
-    fn uniform_value(&self, v: Value) -> Value {
-        if v.is_block() {
-            return self.bmap[&v.as_block()].as_value();
-        }
+    pub(crate) fn uniform_value(&self, v: Value) -> Value {
         if let Some(m) = self.vmap.get(&v) {
             return *m;
         }
@@ -184,9 +153,18 @@ impl Widener<'_> {
         v
     }
 
+    /// The clone's value for an operand in its own shape (vector if varying).
+    pub(crate) fn mapped_value(&mut self, v: Value) -> Value {
+        if self.an.uni.is_varying(v) {
+            self.vmap[&v]
+        } else {
+            self.uniform_value(v)
+        }
+    }
+
     /// The clone's varying form of an operand (splatting uniform values).
-    fn varying_value(&mut self, v: Value) -> Value {
-        if self.uni.is_varying(v) {
+    pub(crate) fn varying_value(&mut self, v: Value) -> Value {
+        if self.an.uni.is_varying(v) {
             return self.vmap[&v];
         }
         if let Some(s) = self.splats.get(&v) {
@@ -200,46 +178,42 @@ impl Widener<'_> {
             if u.is_instruction() {
                 self.aux.position_after(u);
             } else {
-                let first = self.entry_block();
-                match first.first_non_phi() {
-                    Some(i) => self.aux.position_before(i),
-                    None => self.aux.position_at_end(first),
-                }
+                self.position_aux_in_entry();
             }
-            self.splat_with_aux(u)
+            splat(&self.aux, u, self.n)
         };
         self.splats.insert(v, s);
         s
     }
 
-    fn entry_block(&self) -> Block {
-        // The clone's entry is the first block appended.
-        let any = *self.bmap.values().next().expect("clone has blocks");
-        any.parent().blocks()[0]
-    }
-
-    fn splat_with_aux(&self, u: Value) -> Value {
-        splat(&self.aux, u, self.n)
-    }
-
-    fn splat_here(&self, u: Value) -> Value {
-        splat(&self.b, u, self.n)
+    /// Positions the auxiliary builder before the entry block's terminator
+    /// (or at its end while it has none).
+    pub(crate) fn position_aux_in_entry(&self) {
+        let entry = self.entry.expect("entry block exists");
+        match entry.terminator() {
+            Some(t) => self.aux.position_before(t),
+            None => self.aux.position_at_end(entry),
+        }
     }
 
     /// Lane `k` of an operand, as a scalar.
     fn lane_value(&mut self, v: Value, k: u32) -> Value {
-        if !self.uni.is_varying(v) {
+        if !self.an.uni.is_varying(v) {
             return self.uniform_value(v);
         }
         let vv = self.vmap[&v];
         extract_lane(&self.b, vv, k)
     }
 
-    fn emit(&mut self, i: Value, cfg: &Cfg) -> Result<()> {
+    /// `any(mask)` as an `i1`.
+    pub(crate) fn any(&self, m: Value) -> Value {
+        let f = self.module.intrinsic("llvm.vector.reduce.or", &[m.ty()]).expect("llvm.vector.reduce.or exists");
+        self.b.call(f.function_type(), f, &[m])
+    }
+
+    /// Emits a non-terminator instruction under the current mask.
+    pub(crate) fn emit_instruction(&mut self, i: Value) -> Result<()> {
         let op = i.opcode();
-        if is_terminator(op) {
-            return self.emit_terminator(i, cfg);
-        }
         if matches!(op, LLVMAlloca) {
             return Err(self.unsupported(format!(
                 "stack memory (`{}`) that mem2reg cannot remove is not supported yet",
@@ -251,17 +225,21 @@ impl Widener<'_> {
         {
             return Err(self.unsupported(format!("`{}` is not supported yet", i.print())));
         }
-        if op == LLVMCall {
-            let callee = i.called_value();
-            if callee.is_inline_asm() {
-                return Err(self.unsupported(format!("inline assembly `{}` is not supported", i.print())));
-            }
+        if op == LLVMCall && i.called_value().is_inline_asm() {
+            return Err(self.unsupported(format!("inline assembly `{}` is not supported", i.print())));
         }
-        let varying = self.uni.is_varying(i);
-        if !varying {
-            self.copy_uniform(i);
+        if !self.an.uni.is_varying(i) {
+            let c = self.emit_uniform(i);
             self.stats.uniform += 1;
+            self.vmap.insert(i, c);
             return Ok(());
+        }
+        if op == LLVMCall {
+            if let Some(base) = calls::called_intrinsic(i) {
+                if calls::is_droppable_hint(&base) {
+                    return Ok(()); // a hint on varying values: drop it
+                }
+            }
         }
         let v = match self.vector_form(i) {
             Some(v) => {
@@ -269,13 +247,6 @@ impl Widener<'_> {
                 v
             }
             None => {
-                if op == LLVMCall {
-                    if let Some(base) = calls::called_intrinsic(i) {
-                        if calls::is_droppable_hint(&base) {
-                            return Ok(()); // a hint on varying values: drop it
-                        }
-                    }
-                }
                 self.stats.serialized += 1;
                 let what = describe(i);
                 if !self.stats.serialized_what.contains(&what) {
@@ -284,54 +255,64 @@ impl Widener<'_> {
                 self.serialize(i)
             }
         };
-        if !v.is_block() {
+        if !i.ty().is_void() {
             v.set_name(&i.name());
+            self.vmap.insert(i, v);
         }
-        self.vmap.insert(i, v);
         Ok(())
     }
 
-    /// Copies a uniform instruction with its operands remapped.
-    fn copy_uniform(&mut self, i: Value) {
+    /// Copies a uniform instruction with its operands remapped; guards it
+    /// if it may trap or has effects and some lanes may be inactive.
+    fn emit_uniform(&mut self, i: Value) -> Value {
+        let op = i.opcode();
         let c = i.clone_instruction();
         for k in 0..c.num_operands() {
-            let op = c.operand(k);
-            c.set_operand(k, self.uniform_value(op));
+            let o = c.operand(k);
+            c.set_operand(k, self.uniform_value(o));
         }
         c.clear_debug_location();
+        if !self.full && matches!(op, LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem) {
+            // No active lane: divide by 1 instead of a possibly bad divisor.
+            let any = self.any(self.mask);
+            let one = constant::int(i.ty(), 1);
+            let d = self.b.select(any, c.operand(1), one);
+            c.set_operand(1, d);
+        }
+        let needs_guard = !self.full && may_trap_or_write(i);
+        if needs_guard {
+            let any = self.any(self.mask);
+            let r = self.guarded(any, |w| {
+                w.b.insert(c);
+                c
+            });
+            c.set_name(&i.name());
+            return r.unwrap_or(c);
+        }
         self.b.insert(c);
         c.set_name(&i.name());
-        self.vmap.insert(i, c);
+        c
     }
 
-    fn emit_terminator(&mut self, i: Value, _cfg: &Cfg) -> Result<()> {
-        match i.opcode() {
-            LLVMRet => {
-                if i.num_operands() == 0 {
-                    self.b.ret(None);
-                } else {
-                    let v = self.varying_value(i.operand(0));
-                    self.b.ret(Some(v));
-                }
-                Ok(())
-            }
-            LLVMBr | LLVMSwitch => {
-                let cond = i.operand(0);
-                if (i.opcode() == LLVMSwitch || i.is_conditional()) && self.uni.is_varying(cond) {
-                    return Err(self.unsupported(format!(
-                        "divergent branch `{}` (its condition differs between lanes) is not supported yet",
-                        i.print()
-                    )));
-                }
-                self.copy_uniform(i);
-                Ok(())
-            }
-            LLVMUnreachable => {
-                self.copy_uniform(i);
-                Ok(())
-            }
-            _ => Err(self.unsupported(format!("terminator `{}` is not supported", i.print()))),
+    /// Runs `body` only when `cond` holds; returns its value (poison when
+    /// skipped) if it produced a non-void one.
+    pub(crate) fn guarded(&mut self, cond: Value, body: impl FnOnce(&mut Self) -> Value) -> Option<Value> {
+        let then_b = self.clone.append_block("guard.then");
+        let cont = self.clone.append_block("guard.cont");
+        let from = self.b.current_block();
+        self.b.cond_br(cond, then_b, cont);
+        self.b.position_at_end(then_b);
+        let v = body(self);
+        let then_end = self.b.current_block();
+        self.b.br(cont);
+        self.b.position_at_end(cont);
+        if v.ty().is_void() {
+            return None;
         }
+        let p = self.b.phi(v.ty());
+        p.add_incoming(v, then_end);
+        p.add_incoming(constant::poison(v.ty()), from);
+        Some(p)
     }
 
     /// The vector form of a varying instruction, or `None` if it must be serialized.
@@ -350,15 +331,16 @@ impl Widener<'_> {
                 copy_flags(i, r);
                 Some(r)
             }
-            // Integer division traps on zero and overflow: only with a
-            // divisor that is uniform or known nonzero-and-not-minus-one would
-            // the vector form be as safe as the scalar code. The scalar code
-            // runs it on every lane anyway (uniform control flow), so the
-            // vector form traps exactly when some lane's scalar call would.
+            // Inactive lanes divide by 1: they must not trap on a zero or
+            // `INT_MIN / -1` divisor that the scalar code never sees.
             LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem if result_ty.is_vector_element() => {
                 let a = self.varying_value(i.operand(0));
-                let c = self.varying_value(i.operand(1));
-                let r = self.b.binop(op, a, c);
+                let mut d = self.varying_value(i.operand(1));
+                if !self.full {
+                    let ones = constant::vector(&vec![constant::int(result_ty, 1); n as usize]);
+                    d = self.b.select(self.mask, d, ones);
+                }
+                let r = self.b.binop(op, a, d);
                 copy_flags(i, r);
                 Some(r)
             }
@@ -393,7 +375,7 @@ impl Widener<'_> {
                 if c.ty().is_vector() {
                     return None;
                 }
-                let cond = if self.uni.is_varying(c) { self.vmap[&c] } else { self.uniform_value(c) };
+                let cond = self.mapped_value(c);
                 let a = self.varying_value(i.operand(1));
                 let d = self.varying_value(i.operand(2));
                 let r = self.b.select(cond, a, d);
@@ -409,18 +391,47 @@ impl Widener<'_> {
                 if ops.iter().any(|o| o.ty().is_vector()) {
                     return None;
                 }
-                let base = if self.uni.is_varying(ops[0]) { self.vmap[&ops[0]] } else { self.uniform_value(ops[0]) };
-                let idx: Vec<Value> = ops[1..]
-                    .iter()
-                    .map(|o| if self.uni.is_varying(*o) { self.vmap[o] } else { self.uniform_value(*o) })
-                    .collect();
-                let r = self.b.gep(i.gep_source_type(), base, &idx, i.gep_flags());
-                // A GEP whose operands are all scalar here cannot happen (it would be uniform).
-                Some(r)
+                let base = self.mapped_value(ops[0]);
+                let idx: Vec<Value> = ops[1..].iter().map(|o| self.mapped_value(*o)).collect();
+                Some(self.b.gep(i.gep_source_type(), base, &idx, i.gep_flags()))
+            }
+            LLVMLoad if result_ty.is_vector_element() => {
+                let ptrs = self.varying_value(i.operand(0));
+                Some(self.gather(result_ty, ptrs, i.alignment()))
+            }
+            LLVMStore if i.operand(0).ty().is_vector_element() => {
+                let vals = self.varying_value(i.operand(0));
+                let ptrs = self.varying_value(i.operand(1));
+                Some(self.scatter(vals, ptrs, i.alignment()))
             }
             LLVMCall => self.vector_call(i),
             _ => None,
         }
+    }
+
+    fn current_mask_or_true(&self) -> Value {
+        if self.full {
+            self.all_true()
+        } else {
+            self.mask
+        }
+    }
+
+    fn gather(&mut self, elem: Type, ptrs: Value, align: u32) -> Value {
+        let vty = elem.vector_of(self.n);
+        let f = self.module.intrinsic("llvm.masked.gather", &[vty, ptrs.ty()]).expect("llvm.masked.gather exists");
+        let m = self.current_mask_or_true();
+        let r = self.b.call(f.function_type(), f, &[ptrs, m, constant::null(vty)]);
+        set_param_align(r, 0, align);
+        r
+    }
+
+    fn scatter(&mut self, vals: Value, ptrs: Value, align: u32) -> Value {
+        let f = self.module.intrinsic("llvm.masked.scatter", &[vals.ty(), ptrs.ty()]).expect("llvm.masked.scatter exists");
+        let m = self.current_mask_or_true();
+        let r = self.b.call(f.function_type(), f, &[vals, ptrs, m]);
+        set_param_align(r, 1, align);
+        r
     }
 
     fn vector_call(&mut self, i: Value) -> Option<Value> {
@@ -434,7 +445,7 @@ impl Widener<'_> {
         let mut vargs = Vec::new();
         for (k, a) in args.iter().enumerate() {
             if lw.scalar_args.contains(&(k as u32)) {
-                if self.uni.is_varying(*a) {
+                if self.an.uni.is_varying(*a) {
                     return None; // e.g. a varying powi exponent
                 }
                 vargs.push(self.uniform_value(*a));
@@ -452,28 +463,68 @@ impl Widener<'_> {
     }
 
     /// Runs `i` once per lane, in lane order, and gathers the results.
+    /// Lanes that are inactive skip it if it may trap or has effects.
     fn serialize(&mut self, i: Value) -> Value {
         let ty = i.ty();
+        let guard = !self.full && may_trap_or_write(i);
         let mut acc = (!ty.is_void()).then(|| constant::poison(varying_type(ty, self.n)));
         for k in 0..self.n {
-            let c = i.clone_instruction();
             let ops = i.operands();
             let lanes: Vec<Value> = ops.iter().map(|o| self.lane_value(*o, k)).collect();
-            for (j, l) in lanes.into_iter().enumerate() {
-                c.set_operand(j as u32, l);
-            }
-            c.clear_debug_location();
-            self.b.insert(c);
-            if let Some(a) = acc {
-                acc = Some(insert_lane(&self.b, a, c, k));
+            let make = |w: &mut Self| {
+                let c = i.clone_instruction();
+                for (j, l) in lanes.iter().enumerate() {
+                    c.set_operand(j as u32, *l);
+                }
+                c.clear_debug_location();
+                w.b.insert(c);
+                c
+            };
+            let r = if guard {
+                let bit = self.b.extract_element(self.mask, k);
+                self.guarded(bit, make)
+            } else {
+                Some(make(self))
+            };
+            if let (Some(a), Some(r)) = (acc, r) {
+                acc = Some(insert_lane(&self.b, a, r, k));
             }
         }
-        // `void` calls produce no value; map them to themselves' last copy.
-        acc.unwrap_or_else(|| constant::poison(Type::int(self.module.context(), 1)))
+        acc.unwrap_or_else(|| constant::poison(Type::int(self.ctx(), 1)))
     }
 }
 
-fn is_terminator(op: LLVMOpcode) -> bool {
+/// Whether an instruction may trap or has side effects, so that it must not
+/// run for lanes that are inactive.
+fn may_trap_or_write(i: Value) -> bool {
+    match i.opcode() {
+        LLVMLoad | LLVMStore | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem => true,
+        LLVMCall => {
+            !(calls::is_lane_invariant_call(i)
+                && (i.call_has_fn_attribute("speculatable")
+                    || (i.called_value().is_function() && i.called_value().has_fn_attribute("speculatable"))))
+        }
+        _ => false,
+    }
+}
+
+fn set_param_align(call: Value, arg: u32, align: u32) {
+    if align == 0 {
+        return;
+    }
+    let kind = crate::llvm::enum_attribute_kind("align");
+    unsafe {
+        let a = llvm_sys::core::LLVMCreateEnumAttribute(
+            llvm_sys::core::LLVMGetTypeContext(llvm_sys::core::LLVMTypeOf(call.0)),
+            kind,
+            align as u64,
+        );
+        llvm_sys::core::LLVMAddCallSiteAttribute(call.0, arg + 1, a);
+    }
+}
+
+/// Whether an opcode ends a block.
+pub(crate) fn is_terminator(op: LLVMOpcode) -> bool {
     matches!(
         op,
         LLVMRet
@@ -493,8 +544,7 @@ fn is_terminator(op: LLVMOpcode) -> bool {
 /// Short description of an instruction kind for the report.
 fn describe(i: Value) -> String {
     if i.opcode() == LLVMCall {
-        let callee = i.called_value();
-        let name = callee.name();
+        let name = i.called_value().name();
         if !name.is_empty() {
             return format!("call to `{name}`");
         }

@@ -1,0 +1,230 @@
+//! Divergence: which branches and loops lanes disagree about, and the
+//! control plan the emitter follows.
+//!
+//! The function and each loop body form a *level*: a DAG whose nodes are
+//! the level's own blocks and its immediate child loops (a child loop is one
+//! node, entered at its header, left through its exit blocks). A node
+//! *splits* when lanes may take different targets: a branch or switch on a
+//! varying condition with two or more distinct targets, or a divergent child
+//! loop with two or more exit targets. A level without splits is emitted
+//! with its real control flow ("real" level); a level with a split is
+//! linearized ("linear" level): its nodes run in topological order under
+//! masks. A loop whose level is linear is a *divergent loop*: it runs while
+//! any lane is active.
+//!
+//! Uniformity and the plan depend on each other (a split makes join phis
+//! varying, which can make more branches varying), so both are computed to
+//! a fixed point. The result is conservative: it may linearize more than
+//! necessary, never less.
+
+use super::cfg::Cfg;
+use super::loops::{LoopId, Loops};
+use super::uniformity::Uniformity;
+use crate::llvm::{Block, Value};
+use crate::vfabi::ParamKind;
+use llvm_sys::LLVMOpcode;
+use std::collections::{HashMap, HashSet};
+
+/// A node of a level's DAG.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Node {
+    /// A block of the level itself.
+    Block(Block),
+    /// A child loop.
+    Loop(LoopId),
+}
+
+/// Where an edge out of a node goes, seen from the node's level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// A node of the same level.
+    Node(Node),
+    /// The level's loop header (a back edge).
+    Back,
+    /// A block outside the level's loop.
+    Exit(Block),
+}
+
+/// How one level is emitted.
+#[derive(Debug, Clone)]
+pub struct LevelPlan {
+    /// Linearized (true) or real control flow (false).
+    pub linear: bool,
+    /// The level's nodes in topological order, entry first.
+    pub nodes: Vec<Node>,
+}
+
+/// The control plan of a function.
+#[derive(Debug, Clone)]
+pub struct ControlPlan {
+    /// Plan per level (`None`: the function body).
+    pub levels: HashMap<Option<LoopId>, LevelPlan>,
+}
+
+impl ControlPlan {
+    /// Whether a loop is divergent (its level is linear).
+    pub fn is_divergent(&self, l: LoopId) -> bool {
+        self.levels[&Some(l)].linear
+    }
+}
+
+/// Uniformity and control plan of a function.
+pub struct Divergence {
+    /// Value uniformity, sync dependence included.
+    pub uniformity: Uniformity,
+    /// The control plan.
+    pub plan: ControlPlan,
+}
+
+/// The condition a terminator branches on, if it is a two-way branch or a switch.
+pub fn branch_condition(term: Value) -> Option<Value> {
+    match term.opcode() {
+        LLVMOpcode::LLVMBr if term.is_conditional() => Some(term.operand(0)),
+        LLVMOpcode::LLVMSwitch => Some(term.operand(0)),
+        _ => None,
+    }
+}
+
+/// Classifies a successor block as seen from `level`.
+pub fn classify(loops: &Loops, level: Option<LoopId>, s: Block) -> Target {
+    if let Some(l) = level {
+        if loops.loops[l.0].header == s {
+            return Target::Back;
+        }
+        if !loops.contains(l, s) {
+            return Target::Exit(s);
+        }
+    }
+    if loops.innermost.get(&s).copied() == level {
+        Target::Node(Node::Block(s))
+    } else {
+        let child = loops.child_containing(level, s).expect("a block below the level is in a child loop");
+        Target::Node(Node::Loop(child))
+    }
+}
+
+/// Exit blocks of a loop: blocks outside it with a predecessor inside, in
+/// a deterministic order.
+pub fn exit_blocks(cfg: &Cfg, loops: &Loops, l: LoopId) -> Vec<Block> {
+    let mut out = Vec::new();
+    for b in &cfg.rpo {
+        if loops.contains(l, *b) {
+            for s in &cfg.succs[b] {
+                if !loops.contains(l, *s) && !out.contains(s) {
+                    out.push(*s);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Distinct targets of a node, in a deterministic order.
+pub fn node_targets(cfg: &Cfg, loops: &Loops, level: Option<LoopId>, n: Node) -> Vec<Target> {
+    let succs: Vec<Block> = match n {
+        Node::Block(b) => cfg.succs[&b].clone(),
+        Node::Loop(l) => exit_blocks(cfg, loops, l),
+    };
+    let mut out = Vec::new();
+    for s in succs {
+        let t = classify(loops, level, s);
+        if !out.contains(&t) {
+            out.push(t);
+        }
+    }
+    out
+}
+
+fn level_nodes(cfg: &Cfg, loops: &Loops, level: Option<LoopId>) -> Vec<Node> {
+    let mut nodes = Vec::new();
+    for b in &cfg.rpo {
+        let inner = loops.innermost.get(b).copied();
+        if inner == level {
+            nodes.push(Node::Block(*b));
+        } else if let Some(l) = inner {
+            if loops.loops[l.0].header == *b && loops.loops[l.0].parent == level {
+                nodes.push(Node::Loop(l));
+            }
+        }
+    }
+    nodes
+}
+
+/// Topological order of a level's DAG (RPO restricted to the level: the
+/// function's RPO already orders a reducible level's nodes topologically).
+fn topological(cfg: &Cfg, loops: &Loops, level: Option<LoopId>) -> Vec<Node> {
+    level_nodes(cfg, loops, level)
+}
+
+fn splits(cfg: &Cfg, loops: &Loops, uni: &Uniformity, divergent: &HashSet<LoopId>, level: Option<LoopId>, n: Node) -> bool {
+    let targets = node_targets(cfg, loops, level, n);
+    if targets.len() < 2 {
+        return false;
+    }
+    match n {
+        Node::Block(b) => {
+            let term = b.terminator().expect("blocks have terminators");
+            branch_condition(term).is_some_and(|c| uni.is_varying(c))
+        }
+        Node::Loop(l) => divergent.contains(&l),
+    }
+}
+
+impl Divergence {
+    /// Computes uniformity and the control plan to a fixed point.
+    pub fn new(f: Value, cfg: &Cfg, loops: &Loops, params: &[ParamKind]) -> Divergence {
+        let mut levels_list: Vec<Option<LoopId>> = vec![None];
+        levels_list.extend((0..loops.loops.len()).map(|i| Some(LoopId(i))));
+        let mut seeds: HashSet<Value> = HashSet::new();
+        loop {
+            let uni = Uniformity::new(f, cfg, params, &seeds);
+            // Innermost loops first, so a child's divergence is known to its parent.
+            let mut divergent: HashSet<LoopId> = HashSet::new();
+            let mut linear: HashMap<Option<LoopId>, bool> = HashMap::new();
+            let mut order = levels_list.clone();
+            order.sort_by_key(|l| std::cmp::Reverse(l.map_or(0, |l| loops.loops[l.0].depth)));
+            for level in &order {
+                let nodes = level_nodes(cfg, loops, *level);
+                let lin = nodes.iter().any(|n| splits(cfg, loops, &uni, &divergent, *level, *n));
+                if lin {
+                    if let Some(l) = level {
+                        divergent.insert(*l);
+                    }
+                }
+                linear.insert(*level, lin);
+            }
+            let mut new_seeds = seeds.clone();
+            for level in &levels_list {
+                if linear[level] {
+                    for n in level_nodes(cfg, loops, *level) {
+                        if let Node::Block(b) = n {
+                            if cfg.preds[&b].len() >= 2 {
+                                for phi in b.instructions().into_iter().take_while(|i| i.opcode() == LLVMOpcode::LLVMPHI) {
+                                    let inc = phi.incoming();
+                                    if inc.iter().any(|(v, _)| *v != inc[0].0) {
+                                        new_seeds.insert(phi);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            for l in &divergent {
+                for x in exit_blocks(cfg, loops, *l) {
+                    for phi in x.instructions().into_iter().take_while(|i| i.opcode() == LLVMOpcode::LLVMPHI) {
+                        new_seeds.insert(phi);
+                    }
+                }
+            }
+            if new_seeds.len() == seeds.len() {
+                let levels = levels_list
+                    .iter()
+                    .map(|l| (*l, LevelPlan { linear: linear[l], nodes: topological(cfg, loops, *l) }))
+                    .collect();
+                return Divergence { uniformity: uni, plan: ControlPlan { levels } };
+            }
+            seeds = new_seeds;
+        }
+    }
+}

@@ -1,0 +1,531 @@
+//! Control flow of the clone: execution masks, linearization of divergent
+//! levels, and loops that run while any lane is active.
+//!
+//! Design (documented in `docs/architecture.md`):
+//!
+//! * **Masks and phis live in stack slots.** Every scalar block has a mask
+//!   slot and every phi a value slot. Taking an edge `B -> S` with edge mask
+//!   `em` ORs `em` into `S`'s mask slot and blends the phi inputs into `S`'s
+//!   phi slots (`select(em, v, old)`); entering `S` reads (and clears) its
+//!   mask and reads its phis. This one rule serves real branches, linearized
+//!   joins, loop back edges and loop exits at any depth (an exit slot keeps
+//!   accumulating the lanes that left, with their live-out values, until the
+//!   exit block runs). `mem2reg` in the cleanup turns the slots back into SSA.
+//! * **Real levels** (no node splits; see [`crate::analysis::divergence`])
+//!   keep their branches: uniform branches and uniform loops stay scalar
+//!   control flow. **Linear levels** run their nodes in topological order;
+//!   branches become edge masks.
+//! * **Divergent loops** run while any lane is active: the loop jumps back
+//!   while the header's mask slot (filled by the back edges) has a lane set;
+//!   lanes that exit only add themselves to their exit block's slots.
+//! * A loop that some lanes may not reach is entered only if its entry mask
+//!   has an active lane, so a uniform loop never runs with a bound that no
+//!   lane computed.
+
+use crate::analysis::divergence::{branch_condition, classify, exit_blocks, Node, Target};
+use crate::analysis::loops::LoopId;
+use crate::error::Result;
+use crate::llvm::{constant, Block, Type, Value};
+use crate::spec::MaskAbi;
+use crate::transform::widen::{is_terminator, Widener};
+use crate::vfabi::ParamKind;
+use llvm_sys::LLVMOpcode::*;
+use std::collections::HashMap;
+
+/// One level being emitted.
+pub(crate) struct Frame {
+    level: Option<LoopId>,
+    real: bool,
+    /// Real levels: the clone block of each block node.
+    blocks: HashMap<Block, Block>,
+    /// Real levels: the block where each child loop node starts.
+    loop_entry: HashMap<LoopId, Block>,
+    /// Loop levels inside a linear parent: where the parent continues.
+    after: Option<Block>,
+}
+
+impl Widener<'_> {
+    /// Builds the whole clone body.
+    pub(crate) fn run(&mut self, scalar: Value) -> Result<()> {
+        let entry = self.clone.append_block("entry");
+        self.entry = Some(entry);
+        self.b.position_at_end(entry);
+        self.map_params(scalar);
+        self.create_slots();
+        let m0 = self.entry_mask();
+        self.full = self.spec.mask.is_none();
+        self.mask = m0;
+        let scalar_entry = self.an.cfg.rpo[0];
+        let slot = self.mask_slots[&scalar_entry];
+        self.b.store(m0, slot, 0);
+        if self.spec.mask.is_some() {
+            // No lane active: return at once (nothing may run, not even a uniform loop).
+            let start = self.clone.append_block("start");
+            let none = self.clone.append_block("no.active.lane");
+            let any = self.any(m0);
+            self.b.cond_br(any, start, none);
+            self.b.position_at_end(none);
+            self.return_poison();
+            self.b.position_at_end(start);
+        }
+        let top = &self.an.plan.levels[&None];
+        if top.linear {
+            self.stats.linearized_levels += 1;
+            let body = self.clone.append_block("body");
+            self.b.br(body);
+            self.b.position_at_end(body);
+            self.full = false;
+            self.frames.push(Frame { level: None, real: false, blocks: HashMap::new(), loop_entry: HashMap::new(), after: None });
+            self.emit_linear(None)?;
+            self.frames.pop();
+            match self.ret_slot {
+                Some(slot) => {
+                    let ty = self.clone.function_type().return_type();
+                    let v = self.b.load(ty, slot, 0);
+                    self.b.ret(Some(v));
+                }
+                None => {
+                    self.b.ret(None);
+                }
+            }
+        } else {
+            self.emit_real(None, None)?;
+        }
+        Ok(())
+    }
+
+    fn return_poison(&self) {
+        let ty = self.clone.function_type().return_type();
+        if ty.is_void() {
+            self.b.ret(None);
+        } else {
+            self.b.ret(Some(constant::poison(ty)));
+        }
+    }
+
+    /// The function's execution mask as `<N x i1>`.
+    fn entry_mask(&mut self) -> Value {
+        let Some(abi) = self.spec.mask else { return self.all_true() };
+        let m = *self.clone.params().last().expect("masked clones have a mask parameter");
+        let ctx = self.ctx();
+        match abi {
+            MaskAbi::LaneBits => m,
+            MaskAbi::CharacteristicVector => {
+                let elem = m.ty().element();
+                let bits = crate::transform::signature::scalar_bits(elem);
+                let ity = Type::int(ctx, bits).vector_of(self.n);
+                let as_int = if elem.int_width() > 0 { m } else { self.b.cast(LLVMBitCast, m, ity) };
+                self.b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntNE, as_int, constant::null(ity))
+            }
+            MaskAbi::IntegerBitmask => {
+                let bits = Type::int(ctx, self.n);
+                let t = if m.ty().int_width() == self.n { m } else { self.b.cast(LLVMTrunc, m, bits) };
+                self.b.cast(LLVMBitCast, t, self.mask_type())
+            }
+        }
+    }
+
+    fn map_params(&mut self, scalar: Value) {
+        let ctx = self.ctx();
+        let cparams = self.clone.params();
+        for (k, p) in scalar.params().into_iter().enumerate() {
+            let q = cparams[k];
+            q.set_name(&p.name());
+            let mapped = match self.spec.params[k] {
+                ParamKind::Linear { step } => self.linear_vector(q, constant::int(Type::int(ctx, 64), step as u64)),
+                ParamKind::LinearVarStep { param } => {
+                    let step = cparams[param];
+                    let step64 =
+                        if step.ty().int_width() == 64 { step } else { self.b.cast(LLVMSExt, step, Type::int(ctx, 64)) };
+                    self.linear_vector(q, step64)
+                }
+                _ => q,
+            };
+            self.vmap.insert(p, mapped);
+        }
+        if let Some(m) = cparams.get(scalar.params().len()) {
+            m.set_name("mask");
+        }
+    }
+
+    /// `<base, base+step, base+2*step, ...>` for an integer or pointer base
+    /// (pointer steps are in bytes, as the Vector Function ABI says).
+    fn linear_vector(&mut self, base: Value, step64: Value) -> Value {
+        let ctx = self.ctx();
+        let i64t = Type::int(ctx, 64);
+        let lanes: Vec<Value> = (0..self.n).map(|k| constant::int(i64t, k as u64)).collect();
+        let lane_ids = constant::vector(&lanes);
+        let steps = crate::transform::widen::splat(&self.b, step64, self.n);
+        let offsets = self.b.binop(LLVMMul, lane_ids, steps);
+        let ty = base.ty();
+        if ty.int_width() > 0 {
+            let offs =
+                if ty.int_width() == 64 { offsets } else { self.b.cast(LLVMTrunc, offsets, ty.vector_of(self.n)) };
+            let vb = crate::transform::widen::splat(&self.b, base, self.n);
+            self.b.binop(LLVMAdd, vb, offs)
+        } else {
+            self.b.gep(Type::int(ctx, 8), base, &[offsets], llvm_sys::LLVMGEPNoWrapFlags::default())
+        }
+    }
+
+    /// One mask slot per block, one value slot per phi, all in the entry block.
+    fn create_slots(&mut self) {
+        let mt = self.mask_type();
+        for b in self.an.cfg.rpo.clone() {
+            let s = self.b.alloca(mt);
+            s.set_name(&format!("mask.{}", b.name()));
+            self.b.store(self.all_false(), s, 0);
+            self.mask_slots.insert(b, s);
+            for phi in b.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
+                let s = self.b.alloca(self.mapped_type(phi));
+                self.phi_slots.insert(phi, s);
+            }
+        }
+        let ret = self.clone.function_type().return_type();
+        if !ret.is_void() && self.an.plan.levels[&None].linear {
+            let s = self.b.alloca(ret);
+            s.set_name("ret.slot");
+            self.ret_slot = Some(s);
+        }
+    }
+
+    /// Enters scalar block `b`: its mask and its phis.
+    fn begin_block(&mut self, b: Block) {
+        if self.full {
+            self.mask = self.all_true();
+        } else {
+            let slot = self.mask_slots[&b];
+            let m = self.b.load(self.mask_type(), slot, 0);
+            m.set_name(&format!("mask.{}", b.name()));
+            self.b.store(self.all_false(), slot, 0);
+            self.mask = m;
+        }
+        for phi in b.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
+            let v = self.b.load(self.mapped_type(phi), self.phi_slots[&phi], 0);
+            v.set_name(&phi.name());
+            self.vmap.insert(phi, v);
+        }
+    }
+
+    /// Emits the non-phi, non-terminator instructions of `b`.
+    fn emit_body(&mut self, b: Block) -> Result<()> {
+        for i in b.instructions() {
+            let op = i.opcode();
+            if op == LLVMPHI || is_terminator(op) {
+                continue;
+            }
+            self.emit_instruction(i)?;
+        }
+        Ok(())
+    }
+
+    /// Takes the edge `from -> to` for the lanes in `em`.
+    fn write_edge(&mut self, from: Block, to: Block, em: Value) {
+        let slot = self.mask_slots[&to];
+        let old = self.b.load(self.mask_type(), slot, 0);
+        let new = self.b.binop(LLVMOr, old, em);
+        self.b.store(new, slot, 0);
+        for phi in to.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
+            let Some((v, _)) = phi.incoming().into_iter().find(|(_, p)| *p == from) else { continue };
+            let pslot = self.phi_slots[&phi];
+            if self.an.uni.is_varying(phi) {
+                let val = self.varying_value(v);
+                let old = self.b.load(val.ty(), pslot, 0);
+                let blended = self.blend(em, val, old);
+                self.b.store(blended, pslot, 0);
+            } else {
+                let val = self.uniform_value(v);
+                self.b.store(val, pslot, 0);
+            }
+        }
+    }
+
+    /// `select(em, a, b)` lane by lane, for vectors and lane arrays alike.
+    fn blend(&self, em: Value, a: Value, b: Value) -> Value {
+        if a.ty().is_vector() {
+            return self.b.select(em, a, b);
+        }
+        let mut acc = b;
+        for k in 0..self.n {
+            let bit = self.b.extract_element(em, k);
+            let x = self.b.extract_value(a, k);
+            let y = self.b.extract_value(acc, k);
+            let pick = self.b.select(bit, x, y);
+            acc = self.b.insert_value(acc, pick, k);
+        }
+        acc
+    }
+
+    fn and_mask(&self, m: Value, c: Value) -> Value {
+        self.b.select(m, c, self.all_false())
+    }
+
+    fn and_not_mask(&self, m: Value, c: Value) -> Value {
+        let not_c = self.b.binop(LLVMXor, c, self.all_true());
+        self.b.select(m, not_c, self.all_false())
+    }
+
+    /// Edge masks of `b`'s terminator, one per distinct successor.
+    fn edge_masks(&mut self, term: Value) -> Vec<(Block, Value)> {
+        let m = self.mask;
+        let succs = term.successors();
+        let mut out: Vec<(Block, Value)> = Vec::new();
+        let add = |out: &mut Vec<(Block, Value)>, w: &Self, s: Block, em: Value| match out.iter_mut().find(|(b, _)| *b == s) {
+            Some((_, acc)) => *acc = w.b.binop(LLVMOr, *acc, em),
+            None => out.push((s, em)),
+        };
+        match term.opcode() {
+            LLVMBr if term.is_conditional() && succs[0] != succs[1] => {
+                let c = term.operand(0);
+                let (t, f) = if self.an.uni.is_varying(c) {
+                    let cv = self.vmap[&c];
+                    (self.and_mask(m, cv), self.and_not_mask(m, cv))
+                } else {
+                    let cu = self.b.freeze(self.uniform_value(c));
+                    (self.b.select(cu, m, self.all_false()), self.b.select(cu, self.all_false(), m))
+                };
+                add(&mut out, self, succs[0], t);
+                add(&mut out, self, succs[1], f);
+            }
+            LLVMSwitch => {
+                let x = term.operand(0);
+                let varying = self.an.uni.is_varying(x);
+                let xv = if varying { self.vmap[&x] } else { self.b.freeze(self.uniform_value(x)) };
+                let mut any_case = self.all_false();
+                for (val, dest) in term.switch_cases() {
+                    let em = if varying {
+                        let splat = constant::vector(&vec![val; self.n as usize]);
+                        let hit = self.b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, xv, splat);
+                        self.and_mask(m, hit)
+                    } else {
+                        let hit = self.b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, xv, val);
+                        self.b.select(hit, m, self.all_false())
+                    };
+                    any_case = self.b.binop(LLVMOr, any_case, em);
+                    add(&mut out, self, dest, em);
+                }
+                let default = term.switch_default();
+                let dm = self.b.select(any_case, self.all_false(), m);
+                add(&mut out, self, default, dm);
+            }
+            _ => {
+                for s in succs {
+                    add(&mut out, self, s, m);
+                }
+            }
+        }
+        out
+    }
+
+    /// Emits a linear level: nodes in topological order under masks.
+    fn emit_linear(&mut self, level: Option<LoopId>) -> Result<()> {
+        let nodes = self.an.plan.levels[&level].nodes.clone();
+        for node in nodes {
+            match node {
+                Node::Block(b) => {
+                    self.begin_block(b);
+                    self.emit_body(b)?;
+                    let term = b.terminator().expect("blocks have terminators");
+                    match term.opcode() {
+                        LLVMRet => {
+                            if term.num_operands() > 0 {
+                                let v = self.varying_value(term.operand(0));
+                                let slot = self.ret_slot.expect("non-void linear functions have a return slot");
+                                // The one return block (mergereturn) runs once.
+                                self.b.store(v, slot, 0);
+                            }
+                        }
+                        LLVMUnreachable => {}
+                        LLVMBr | LLVMSwitch => {
+                            for (s, em) in self.edge_masks(term) {
+                                self.write_edge(b, s, em);
+                            }
+                        }
+                        _ => return Err(self.unsupported(format!("terminator `{}` is not supported", term.print()))),
+                    }
+                }
+                Node::Loop(l) => self.emit_loop(l, false)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Emits a child loop. In a linear parent (or for divergent loops) the
+    /// emission ends at a fresh block where the parent continues.
+    fn emit_loop(&mut self, l: LoopId, parent_real: bool) -> Result<()> {
+        let header = self.an.loops.loops[l.0].header;
+        let divergent = self.an.plan.is_divergent(l);
+        if !divergent && parent_real {
+            return self.emit_real(Some(l), None);
+        }
+        let pre = self.clone.append_block("loop.enter");
+        let after = self.clone.append_block("loop.after");
+        let m = self.b.load(self.mask_type(), self.mask_slots[&header], 0);
+        let any = self.any(m);
+        self.b.cond_br(any, pre, after);
+        self.b.position_at_end(pre);
+        if divergent {
+            self.stats.divergent_loops += 1;
+            self.stats.linearized_levels += 1;
+            let saved_full = self.full;
+            self.full = false;
+            let top = self.clone.append_block("loop.top");
+            self.b.br(top);
+            self.b.position_at_end(top);
+            self.frames.push(Frame {
+                level: Some(l),
+                real: false,
+                blocks: HashMap::new(),
+                loop_entry: HashMap::new(),
+                after: Some(after),
+            });
+            self.emit_linear(Some(l))?;
+            self.frames.pop();
+            let cm = self.b.load(self.mask_type(), self.mask_slots[&header], 0);
+            let again = self.any(cm);
+            self.b.cond_br(again, top, after);
+            self.full = saved_full;
+        } else {
+            let saved_full = self.full;
+            self.full = false;
+            self.emit_real(Some(l), Some(after))?;
+            self.full = saved_full;
+        }
+        self.b.position_at_end(after);
+        Ok(())
+    }
+
+    /// Emits a real level: its blocks keep their (uniform) branches.
+    fn emit_real(&mut self, level: Option<LoopId>, after: Option<Block>) -> Result<()> {
+        let nodes = self.an.plan.levels[&level].nodes.clone();
+        let mut frame = Frame { level, real: true, blocks: HashMap::new(), loop_entry: HashMap::new(), after };
+        for n in &nodes {
+            match n {
+                Node::Block(b) => {
+                    frame.blocks.insert(*b, self.clone.append_block(&b.name()));
+                }
+                Node::Loop(l) => {
+                    frame.loop_entry.insert(*l, self.clone.append_block("loop.node"));
+                }
+            }
+        }
+        let first = match nodes[0] {
+            Node::Block(b) => frame.blocks[&b],
+            Node::Loop(l) => frame.loop_entry[&l],
+        };
+        self.b.br(first);
+        self.frames.push(frame);
+        for node in nodes {
+            match node {
+                Node::Block(b) => {
+                    let cb = self.frames.last().expect("frame").blocks[&b];
+                    self.b.position_at_end(cb);
+                    self.begin_block(b);
+                    self.emit_body(b)?;
+                    self.emit_real_terminator(b)?;
+                }
+                Node::Loop(l) => {
+                    let start = self.frames.last().expect("frame").loop_entry[&l];
+                    self.b.position_at_end(start);
+                    let divergent = self.an.plan.is_divergent(l);
+                    self.emit_loop(l, true)?;
+                    if divergent {
+                        // A divergent loop in a real level has one target (else the level would split).
+                        let exits = exit_blocks(self.an.cfg, self.an.loops, l);
+                        match exits.first() {
+                            Some(x) => {
+                                let d = self.dest(*x);
+                                self.b.br(d);
+                            }
+                            None => {
+                                self.b.unreachable();
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.frames.pop();
+        Ok(())
+    }
+
+    /// Clone block that an edge to scalar block `s` leads to, from the top frame (real).
+    fn dest(&self, s: Block) -> Block {
+        let mut i = self.frames.len() - 1;
+        loop {
+            let f = &self.frames[i];
+            match classify(self.an.loops, f.level, s) {
+                Target::Node(Node::Block(b)) => return f.blocks[&b],
+                Target::Node(Node::Loop(l)) => return f.loop_entry[&l],
+                Target::Back => {
+                    let h = self.an.loops.loops[f.level.expect("back edges are in loops").0].header;
+                    return f.blocks[&h];
+                }
+                Target::Exit(_) => {
+                    let parent = &self.frames[i - 1];
+                    if !parent.real {
+                        return f.after.expect("loops in linear levels have an after block");
+                    }
+                    i -= 1;
+                }
+            }
+        }
+    }
+
+    fn emit_real_terminator(&mut self, b: Block) -> Result<()> {
+        let term = b.terminator().expect("blocks have terminators");
+        match term.opcode() {
+            LLVMRet => {
+                if term.num_operands() == 0 {
+                    self.b.ret(None);
+                } else {
+                    let v = self.varying_value(term.operand(0));
+                    self.b.ret(Some(v));
+                }
+                return Ok(());
+            }
+            LLVMUnreachable => {
+                self.b.unreachable();
+                return Ok(());
+            }
+            LLVMBr | LLVMSwitch => {}
+            _ => return Err(self.unsupported(format!("terminator `{}` is not supported", term.print()))),
+        }
+        let from = self.b.current_block();
+        // One edge block per distinct successor: writes the edge, then jumps.
+        let mut edges: Vec<(Block, Block)> = Vec::new();
+        for s in term.successors() {
+            if edges.iter().any(|(t, _)| *t == s) {
+                continue;
+            }
+            let e = self.clone.append_block("edge");
+            self.b.position_at_end(e);
+            self.write_edge(b, s, self.mask);
+            let d = self.dest(s);
+            self.b.br(d);
+            edges.push((s, e));
+        }
+        self.b.position_at_end(from);
+        let edge_of = |s: Block| edges.iter().find(|(t, _)| *t == s).expect("edge exists").1;
+        let cond = branch_condition(term);
+        match term.opcode() {
+            LLVMBr if term.is_conditional() && term.successors()[0] != term.successors()[1] => {
+                let c = self.uniform_value(cond.expect("conditional"));
+                let s = term.successors();
+                self.b.cond_br(c, edge_of(s[0]), edge_of(s[1]));
+            }
+            LLVMSwitch if edges.len() > 1 => {
+                let x = self.uniform_value(term.operand(0));
+                let cases = term.switch_cases();
+                let sw = self.b.switch(x, edge_of(term.switch_default()), cases.len() as u32);
+                for (val, dest) in cases {
+                    self.b.add_case(sw, val, edge_of(dest));
+                }
+            }
+            _ => {
+                self.b.br(edges[0].1);
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,89 @@
+//! The per-lane fallback: a clone whose body calls the scalar function once
+//! per active lane, in lane order. Correct for anything the vectorizer does
+//! not handle yet (it is exactly the semantics contract), and reported.
+
+use crate::llvm::{constant, Builder, Module, Type, Value};
+use crate::spec::{CloneSpec, MaskAbi};
+use crate::transform::signature::{scalar_bits, varying_type};
+use crate::transform::widen::{extract_lane, insert_lane};
+use crate::vfabi::ParamKind;
+use llvm_sys::LLVMOpcode::*;
+
+/// Fills `clone` (which has no body) with the per-lane loop over `scalar`.
+pub fn build(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) {
+    let ctx = module.context();
+    let b = Builder::new(ctx);
+    let entry = clone.append_block("entry");
+    b.position_at_end(entry);
+    let n = spec.width;
+    let sty = scalar.function_type();
+    let ret = sty.return_type();
+    let cparams = clone.params();
+    let nparams = sty.param_types().len();
+    let i64t = Type::int(ctx, 64);
+    let mask_bit = |k: u32| -> Option<Value> {
+        let abi = spec.mask?;
+        let m = cparams[nparams];
+        Some(match abi {
+            MaskAbi::LaneBits => b.extract_element(m, k),
+            MaskAbi::CharacteristicVector => {
+                let e = b.extract_element(m, k);
+                let bits = scalar_bits(e.ty());
+                let ity = Type::int(ctx, bits);
+                let as_int = if e.ty().int_width() > 0 { e } else { b.cast(LLVMBitCast, e, ity) };
+                b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntNE, as_int, constant::null(ity))
+            }
+            MaskAbi::IntegerBitmask => {
+                let sh = b.binop(LLVMLShr, m, constant::int(m.ty(), k as u64));
+                b.cast(LLVMTrunc, sh, Type::int(ctx, 1))
+            }
+        })
+    };
+    let mut acc = (!ret.is_void()).then(|| constant::poison(varying_type(ret, n)));
+    for k in 0..n {
+        let mut args = Vec::new();
+        for (i, t) in sty.param_types().iter().enumerate() {
+            let p = cparams[i];
+            args.push(match spec.params[i] {
+                ParamKind::Vector => extract_lane(&b, p, k),
+                ParamKind::Linear { step } => offset(&b, p, *t, constant::int(i64t, (k as i64 * step) as u64)),
+                ParamKind::LinearVarStep { param } => {
+                    let s = cparams[param];
+                    let s64 = if s.ty().int_width() == 64 { s } else { b.cast(LLVMSExt, s, i64t) };
+                    let off = b.binop(LLVMMul, s64, constant::int(i64t, k as u64));
+                    offset(&b, p, *t, off)
+                }
+                _ => p,
+            });
+        }
+        let call_block = clone.append_block("lane");
+        let next = clone.append_block("lane.next");
+        let from = b.current_block();
+        match mask_bit(k) {
+            Some(bit) => b.cond_br(bit, call_block, next),
+            None => b.br(call_block),
+        };
+        b.position_at_end(call_block);
+        let r = b.call(sty, scalar, &args);
+        b.br(next);
+        b.position_at_end(next);
+        if let Some(a) = acc {
+            let phi = b.phi(ret);
+            phi.add_incoming(r, call_block);
+            if from != call_block && spec.mask.is_some() {
+                phi.add_incoming(constant::poison(ret), from);
+            }
+            acc = Some(insert_lane(&b, a, phi, k));
+        }
+    }
+    b.ret(acc);
+}
+
+fn offset(b: &Builder, base: Value, t: Type, off64: Value) -> Value {
+    if t.int_width() > 0 {
+        let off = if t.int_width() == 64 { off64 } else { b.cast(LLVMTrunc, off64, t) };
+        b.binop(LLVMAdd, base, off)
+    } else {
+        b.gep(Type::int(b.context(), 8), base, &[off64], Default::default())
+    }
+}
