@@ -6,12 +6,16 @@
 #     /usr/lib/llvm-22/bin/lit -sv lit-tests
 #
 # Substitutions:
-#     %batchify   the batchify binary: $BATCHIFY if set, else <repo>/target/debug/batchify
+#     %batchify   the batchify binary: $BATCHIFY if set, else
+#                 <target>/debug/batchify, <target> being $CARGO_TARGET_DIR
+#                 (relative to the repository root, as cargo takes it) or
+#                 <repo>/target
 #     %clang      clang-22
 #     %opt        opt-22
 #     %llvm-dis   llvm-dis-22
 #     %llvm-as    llvm-as-22
-# FileCheck, not and count are found through PATH; /usr/lib/llvm-22/bin is
+# FileCheck, not and count are found through PATH; the LLVM tools folder
+# ($LLVM_BIN, else $LLVM_SYS_221_PREFIX/bin, else /usr/lib/llvm-22/bin) is
 # prefixed to it here, so a plain `lit lit-tests` works too.
 
 import os
@@ -27,10 +31,16 @@ config.excludes = ["Inputs", "Output"]
 
 config.test_source_root = os.path.dirname(os.path.abspath(__file__))
 repo_root = os.path.dirname(config.test_source_root)
+target_dir = os.path.join(repo_root, os.environ.get("CARGO_TARGET_DIR") or "target")
 # Keep `Output/` folders out of the source tree.
-config.test_exec_root = os.path.join(repo_root, "target", "lit-tests")
+config.test_exec_root = os.path.join(target_dir, "lit-tests")
 
-llvm_bin = os.environ.get("LLVM_BIN", "/usr/lib/llvm-22/bin")
+if os.environ.get("LLVM_BIN"):
+    llvm_bin = os.environ["LLVM_BIN"]
+elif os.environ.get("LLVM_SYS_221_PREFIX"):
+    llvm_bin = os.path.join(os.environ["LLVM_SYS_221_PREFIX"], "bin")
+else:
+    llvm_bin = "/usr/lib/llvm-22/bin"
 path = os.environ.get("PATH", "")
 config.environment["PATH"] = os.pathsep.join([llvm_bin, path]) if path else llvm_bin
 
@@ -47,7 +57,7 @@ def find_tool(names):
     )
 
 
-batchify = os.environ.get("BATCHIFY") or os.path.join(repo_root, "target", "debug", "batchify")
+batchify = os.environ.get("BATCHIFY") or os.path.join(target_dir, "debug", "batchify")
 batchify = os.path.abspath(batchify)
 if not (os.path.isfile(batchify) and os.access(batchify, os.X_OK)):
     lit_config.fatal(
@@ -58,7 +68,7 @@ if not (os.path.isfile(batchify) and os.access(batchify, os.X_OK)):
 for tool in ("FileCheck", "not", "count"):
     find_tool([tool])
 
-# Longer names first, so that no substitution is a prefix of a later one.
+# No substitution name is a prefix of another one.
 config.substitutions.append(("%batchify", batchify))
 config.substitutions.append(("%clang", find_tool(["clang-22", "clang"])))
 config.substitutions.append(("%llvm-dis", find_tool(["llvm-dis-22", "llvm-dis"])))

@@ -12,8 +12,8 @@ pub fn pipeline(opt_level: u8) -> &'static str {
     match opt_level {
         // Mask and phi slots always become SSA values again.
         0 => "mem2reg",
-        1 => "sroa,early-cse,instcombine,simplifycfg",
-        _ => "sroa,early-cse,instcombine,simplifycfg,gvn,instcombine,dce,simplifycfg",
+        1 => "sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg",
+        _ => "sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,gvn,instcombine<no-verify-fixpoint>,dce,simplifycfg",
     }
 }
 

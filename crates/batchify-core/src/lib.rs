@@ -136,13 +136,28 @@ fn vectorize(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) -> R
     let scratch = transform::prepare::prepare(module, scalar, &spec.scalar_name)?;
     let f = scratch.function;
     let cfg = Cfg::new(f);
-    let dom = Dominators::new(&cfg);
-    let loops = Loops::new(&cfg, &dom).map_err(|irr| Error::Unsupported {
+    let loops = Loops::new(&cfg, &Dominators::new(&cfg)).map_err(|irr| Error::Unsupported {
         function: spec.scalar_name.clone(),
         what: format!("irreducible control flow (a cycle entered at `{}` has several entries)", irr.block.name()),
     })?;
     let div = Divergence::new(f, &cfg, &loops, &spec.params);
     let an = transform::widen::Analyses { cfg: &cfg, loops: &loops, uni: &div.uniformity, plan: &div.plan };
+    if std::env::var_os("BATCHIFY_DEBUG_DUMP").is_some() {
+        for (i, l) in loops.loops.iter().enumerate() {
+            eprintln!("loop {i}: header {} parent {:?} blocks {}", l.header.name(), l.parent, l.blocks.len());
+        }
+        for (level, p) in &div.plan.levels {
+            let names: Vec<String> = p
+                .nodes
+                .iter()
+                .map(|n| match n {
+                    analysis::divergence::Node::Block(b) => b.name(),
+                    analysis::divergence::Node::Loop(l) => format!("loop{}", l.0),
+                })
+                .collect();
+            eprintln!("level {level:?}: linear {} nodes {names:?}", p.linear);
+        }
+    }
     let r = transform::widen::widen(module, f, clone, spec, &an);
     if std::env::var_os("BATCHIFY_DEBUG_DUMP").is_some() {
         eprintln!("{}\n{}", f.print_function(), clone.print_function());

@@ -17,13 +17,17 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// How a C file is compiled.
+/// How a corpus file is compiled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CLevel {
-    /// `clang-22 -O2`.
+    /// C: `clang-22 -O2`; `.ll`: as written.
     O2,
-    /// `clang-22 -O0 -Xclang -disable-O0-optnone`, then `opt-22 -passes=mem2reg`.
+    /// C: `clang-22 -O0 -Xclang -disable-O0-optnone`, then `opt-22 -passes=mem2reg`.
     O0Mem2Reg,
+    /// Rust: `rustc -C opt-level=1 --emit=llvm-bc`.
+    RustO1,
+    /// Rust: `rustc -C opt-level=2 --emit=llvm-bc`.
+    RustO2,
 }
 
 fn run_tool(cmd: &mut Command, input: Option<&[u8]>) -> Result<Vec<u8>, String> {
@@ -48,19 +52,101 @@ fn run_tool(cmd: &mut Command, input: Option<&[u8]>) -> Result<Vec<u8>, String> 
 pub fn compile_c(path: &Path, level: CLevel, extra: &[&str]) -> Result<Vec<u8>, String> {
     let mut clang = Command::new("clang-22");
     clang.args(["-c", "-emit-llvm", "-fno-math-errno", "-o", "-"]).args(extra);
-    match level {
-        CLevel::O2 => {
-            clang.arg("-O2");
-        }
-        CLevel::O0Mem2Reg => {
-            clang.args(["-O0", "-Xclang", "-disable-O0-optnone"]);
-        }
+    if level == CLevel::O0Mem2Reg {
+        clang.args(["-O0", "-Xclang", "-disable-O0-optnone"]);
+    } else {
+        clang.arg("-O2");
     }
     clang.arg(path);
     let bc = run_tool(&mut clang, None)?;
     match level {
-        CLevel::O2 => Ok(bc),
         CLevel::O0Mem2Reg => run_tool(Command::new("opt-22").args(["-passes=mem2reg", "-o", "-"]), Some(&bc)),
+        _ => Ok(bc),
+    }
+}
+
+/// Compiles a Rust file (a library of `#[no_mangle] extern "C"` functions) to bitcode.
+pub fn compile_rust(path: &Path, level: CLevel) -> Result<Vec<u8>, String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let out = dir.path().join("out.bc");
+    let opt = if level == CLevel::RustO1 { "opt-level=1" } else { "opt-level=2" };
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    run_tool(
+        Command::new(rustc)
+            .args(["--edition", "2021", "--crate-type=lib", "--emit=llvm-bc", "-C", opt, "-C", "panic=abort", "-o"])
+            .arg(&out)
+            .arg(path),
+        None,
+    )?;
+    std::fs::read(&out).map_err(|e| e.to_string())
+}
+
+/// Reads or compiles one corpus file at a level.
+pub fn load_file(path: &Path, level: CLevel) -> Result<Vec<u8>, String> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("c") => compile_c(path, level, &[]),
+        Some("rs") => compile_rust(path, level),
+        _ => std::fs::read(path).map_err(|e| e.to_string()),
+    }
+}
+
+/// Batches every function of one corpus file at one level and width and
+/// checks it with the oracle; returns the number of functions checked.
+pub fn check_file(path: &Path, level: CLevel, width: u32, masked: bool, trials: usize) -> Result<usize, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let dirs = Directives::parse(&text);
+    let bytes = load_file(path, level)?;
+    let ctx = Context::create();
+    let module = parse_module(&ctx, &bytes, &path.to_string_lossy())?;
+    let specs = specs_for_module(&module, &dirs, width, level, masked);
+    let reports = batchify_core::batchify_inkwell(&module, &specs, &batchify_core::Options::default())
+        .map_err(|e| e.to_string())?;
+    for r in &reports {
+        match (&r.fallback, dirs.expect_fallback.contains(&r.spec.scalar_name)) {
+            (Some(why), false) => return Err(format!("{}: unexpected per-lane fallback: {why}", r.spec.vector_name)),
+            (None, true) => return Err(format!("{}: expected the per-lane fallback", r.spec.vector_name)),
+            _ => {}
+        }
+    }
+    let oracle = crate::Oracle::new(&module, &specs).map_err(|e| e.to_string())?;
+    oracle.check_all(&crate::CheckConfig { trials, ..Default::default() }).map_err(|e| e.to_string())?;
+    Ok(specs.len())
+}
+
+/// Runs [`check_file`] over every file with one of `exts` in `dir`, at each
+/// of `levels` that applies to the file kind, for each width; returns the
+/// number of (function, level, width) combinations checked, or every failure.
+pub fn run_corpus(dir: &Path, exts: &[&str], levels: &[CLevel], widths: &[u32], masked: bool, trials: usize) -> Result<usize, String> {
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().and_then(|e| e.to_str()).is_some_and(|e| exts.contains(&e)))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("no {exts:?} files in {}", dir.display()));
+    }
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for f in &files {
+        let is_rust = f.extension().is_some_and(|e| e == "rs");
+        for &level in levels {
+            let rust_level = matches!(level, CLevel::RustO1 | CLevel::RustO2);
+            if is_rust != rust_level {
+                continue;
+            }
+            for &width in widths {
+                match check_file(f, level, width, masked, trials) {
+                    Ok(n) => checked += n,
+                    Err(e) => failures.push(format!("{} {level:?} N={width}: {e}", f.display())),
+                }
+            }
+        }
+    }
+    if failures.is_empty() {
+        Ok(checked)
+    } else {
+        Err(format!("{} failure(s):\n{}", failures.len(), failures.join("\n")))
     }
 }
 
@@ -81,6 +167,9 @@ pub struct Directives {
     pub params: HashMap<String, String>,
     /// Functions not tested at `-O0`.
     pub o0_skip: HashSet<String>,
+    /// Functions expected to get the per-lane fallback (irreducible control
+    /// flow): `EXPECT-FALLBACK: <function>` or `CHECK-IRREDUCIBLE: <function>`.
+    pub expect_fallback: HashSet<String>,
 }
 
 impl Directives {
@@ -92,6 +181,11 @@ impl Directives {
                 let mut it = rest.split_whitespace();
                 if let (Some(f), Some(t)) = (it.next(), it.next()) {
                     d.params.insert(f.to_string(), t.to_string());
+                }
+            }
+            for key in ["EXPECT-FALLBACK:", "CHECK-IRREDUCIBLE:"] {
+                if let Some(f) = line.split(key).nth(1).and_then(|r| r.split_whitespace().next()) {
+                    d.expect_fallback.insert(f.to_string());
                 }
             }
             if let Some(rest) = line.split("O0-SKIP:").nth(1) {
@@ -106,7 +200,7 @@ impl Directives {
 
 /// Clone specs (`_ZGV_LLVM_N<width>..`) for every externally visible
 /// function defined in the module.
-pub fn specs_for_module(module: &Module<'_>, dirs: &Directives, width: u32, level: CLevel) -> Vec<CloneSpec> {
+pub fn specs_for_module(module: &Module<'_>, dirs: &Directives, width: u32, level: CLevel, masked: bool) -> Vec<CloneSpec> {
     let mut out = Vec::new();
     for f in module.get_functions() {
         if f.count_basic_blocks() == 0 || matches!(f.get_linkage(), Linkage::Internal | Linkage::Private) {
@@ -118,7 +212,7 @@ pub fn specs_for_module(module: &Module<'_>, dirs: &Directives, width: u32, leve
         }
         let n = f.count_params() as usize;
         let spec = match dirs.params.get(&name) {
-            None => CloneSpec::all_varying(&name, n, width, Isa::Llvm, false),
+            None => CloneSpec::all_varying(&name, n, width, Isa::Llvm, masked),
             Some(tokens) => {
                 let params: Vec<Param> = tokens
                     .chars()
@@ -131,7 +225,7 @@ pub fn specs_for_module(module: &Module<'_>, dirs: &Directives, width: u32, leve
                         align: None,
                     })
                     .collect();
-                let mangled = VariantName::mangle(Isa::Llvm, false, width, &params, &name);
+                let mangled = VariantName::mangle(Isa::Llvm, masked, width, &params, &name);
                 let v = VariantName::parse(&mangled).expect("mangled names parse");
                 CloneSpec::from_variant(&v).expect("corpus directives are valid")
             }

@@ -13,6 +13,8 @@
 use batchify_llvm_link as _;
 
 pub mod corpus;
+pub mod fuzz;
+pub mod gen;
 pub mod inputs;
 pub mod jit;
 pub mod oracle;

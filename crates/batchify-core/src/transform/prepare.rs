@@ -1,6 +1,11 @@
 //! Preparation: a private scratch copy of the scalar function, normalised by
-//! LLVM's own passes (mem2reg, one return block, irreducible cycles made
-//! reducible, loop-simplify, lcssa) so that the analyses see
+//! LLVM's own passes (mem2reg, one return block, loop-simplify, lcssa).
+//!
+//! Irreducible control flow is not made reducible here: LLVM 22's
+//! `fix-irreducible` crashed on a `switch` into an irreducible cycle, and
+//! after `lower-switch` it produced a function that loops forever where
+//! the original returns (corpus `irreducible_states`). Such functions get
+//! the per-lane fallback instead. so that the analyses see
 //! SSA values instead of stack slots. The user's function is never modified;
 //! the scratch copy is deleted once the clone is built.
 
@@ -10,7 +15,7 @@ use llvm_sys::LLVMOpcode;
 use std::collections::HashMap;
 
 /// Pipeline run on the scratch copy.
-pub const PREPARE_PIPELINE: &str = "mem2reg,mergereturn,fix-irreducible,loop-simplify,lcssa";
+pub const PREPARE_PIPELINE: &str = "mem2reg,mergereturn,loop-simplify,lcssa";
 
 /// A scratch copy that deletes itself when dropped.
 pub struct Scratch {

@@ -1,0 +1,75 @@
+//! `batchify-check FILE [--level o2|o0|rust1|rust2] [--width N] [--masked] [--function NAME] [--trials T]`:
+//! batches the functions of one corpus file and runs the oracle on each,
+//! printing one line per function. A debugging aid for corpus failures.
+
+use batchify_testkit::corpus::{load_file, parse_module, specs_for_module, CLevel, Directives};
+use batchify_testkit::{CheckConfig, Oracle};
+use inkwell::context::Context;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let mut file = None;
+    let (mut level, mut width, mut masked, mut only, mut trials) = (CLevel::O2, 8u32, false, None, 100usize);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--level" => {
+                level = match args.next().as_deref() {
+                    Some("o0") => CLevel::O0Mem2Reg,
+                    Some("rust1") => CLevel::RustO1,
+                    Some("rust2") => CLevel::RustO2,
+                    _ => CLevel::O2,
+                }
+            }
+            "--width" => width = args.next().and_then(|s| s.parse().ok()).unwrap_or(8),
+            "--trials" => trials = args.next().and_then(|s| s.parse().ok()).unwrap_or(100),
+            "--masked" => masked = true,
+            "--function" => only = args.next(),
+            _ => file = Some(PathBuf::from(a)),
+        }
+    }
+    let Some(file) = file else {
+        eprintln!("usage: batchify-check FILE [--level o2|o0|rust1|rust2] [--width N] [--masked] [--function NAME]");
+        return ExitCode::from(2);
+    };
+    let text = std::fs::read_to_string(&file).unwrap_or_default();
+    let dirs = Directives::parse(&text);
+    let bytes = match load_file(&file, level) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut failed = false;
+    let ctx = Context::create();
+    let module = parse_module(&ctx, &bytes, "input").expect("parses");
+    let specs = specs_for_module(&module, &dirs, width, level, masked);
+    for spec in specs {
+        if only.as_ref().is_some_and(|o| *o != spec.scalar_name) {
+            continue;
+        }
+        eprint!("{} ... ", spec.vector_name);
+        let ctx = Context::create();
+        let module = parse_module(&ctx, &bytes, "input").expect("parses");
+        let opt_level = std::env::var("BATCHIFY_OPT").ok().and_then(|s| s.parse().ok()).unwrap_or(2);
+        let opts = batchify_core::Options { allow_fallback: true, opt_level };
+        let r = batchify_core::batchify_inkwell(&module, std::slice::from_ref(&spec), &opts)
+            .map_err(|e| e.to_string())
+            .and_then(|_| Oracle::new(&module, std::slice::from_ref(&spec)).map_err(|e| e.to_string()))
+            .and_then(|o| o.check_all(&CheckConfig { trials, ..Default::default() }).map_err(|e| e.to_string()));
+        match r {
+            Ok(s) => eprintln!("ok ({} lanes)", s.lanes_compared),
+            Err(e) => {
+                failed = true;
+                eprintln!("FAILED: {e}");
+            }
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,189 @@
+//! `batchify-fuzz`: random programs, batched and checked by the oracle.
+//!
+//! ```text
+//! batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--opt-fraction F]
+//!               [--trials T] [--straight-line] [--max-depth D] [--max-stmts N]
+//!               [--max-total-stmts N] [--max-trip K] [--arrays P]
+//!               [--self-test] [--threads N] [--timeout SECS] [--dump]
+//! ```
+//!
+//! Prints progress every 1000 programs and the summary line
+//! (`N programs, M mismatches, K invalid IR, ...`), then every kept failure
+//! with the command that reproduces it. Exits 1 if any program gave a
+//! mismatch, invalid IR or a panic; 2 on bad usage.
+//!
+//! `--dump` prints each program (and its `default<O2>` form when it is
+//! optimised) with its outcome: `batchify-fuzz --seed S --count 1 --dump`
+//! reproduces one program of a larger run.
+
+use batchify_testkit::fuzz::{self, Engine, FuzzOptions};
+use batchify_testkit::gen::GenConfig;
+use std::process::ExitCode;
+use std::time::Duration;
+
+const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--opt-fraction F] \
+[--trials T] [--straight-line] [--max-depth D] [--max-stmts N] [--max-total-stmts N] [--max-trip K] [--arrays P] \
+[--self-test] [--threads N] [--timeout SECS] [--dump]
+
+  --count N          programs to run (default 1000)
+  --seed S           seed of the first program (decimal or 0x hex); program i uses S+i (default 0)
+  --width W          lanes of the clones (default 8)
+  --unmasked         build unmasked clones (default: masked, with random masks)
+  --opt-fraction F   fraction of programs run through default<O2> first (default 0.25)
+  --trials T         oracle trials per program (default 20)
+  --straight-line    generate programs without control flow
+  --max-depth D      nesting bound of if/loop/switch (default 3)
+  --max-stmts N      statements per block (default 4)
+  --max-total-stmts N  statements per program (default 24)
+  --max-trip K       iteration cap of every loop (default 6)
+  --arrays P         probability that a program has private arrays (default 0: batchify
+                     does not vectorize stack memory yet)
+  --self-test        check a per-lane reference clone instead of batchify (tests the generator)
+  --threads N        worker threads (default: all CPUs)
+  --timeout SECS     abort if one program runs longer (default 120, 0 = never)
+  --dump             print every program and its outcome";
+
+struct Args {
+    opts: FuzzOptions,
+    dump: bool,
+}
+
+fn value<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
+    let v = v.ok_or_else(|| format!("{flag} needs a value"))?;
+    v.parse().map_err(|_| format!("{flag}: cannot parse `{v}`"))
+}
+
+fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
+    let mut opts = FuzzOptions {
+        threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        ..FuzzOptions::default()
+    };
+    let mut dump = false;
+    let mut straight = false;
+    let (mut max_depth, mut max_stmts, mut max_total_stmts, mut max_trip, mut arrays) = (None, None, None, None, None);
+    let mut args = args;
+    while let Some(a) = args.next() {
+        let (flag, inline) = match a.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (a.clone(), None),
+        };
+        let mut next = || inline.clone().or_else(|| args.next());
+        match flag.as_str() {
+            "--count" => opts.count = value(&flag, next())?,
+            "--seed" => {
+                let v: String = value(&flag, next())?;
+                let parsed = match v.strip_prefix("0x") {
+                    Some(hex) => u64::from_str_radix(hex, 16),
+                    None => v.parse(),
+                };
+                opts.seed = parsed.map_err(|_| format!("--seed: cannot parse `{v}`"))?;
+            }
+            "--width" => {
+                opts.width = value(&flag, next())?;
+                if !(1..=1024).contains(&opts.width) {
+                    return Err("--width must be in 1..=1024".into());
+                }
+            }
+            "--unmasked" => opts.masked = false,
+            "--opt-fraction" => {
+                opts.optimize_fraction = value(&flag, next())?;
+                if !(0.0..=1.0).contains(&opts.optimize_fraction) {
+                    return Err("--opt-fraction must be in 0..=1".into());
+                }
+            }
+            "--trials" => opts.trials = value(&flag, next())?,
+            "--straight-line" => straight = true,
+            "--max-depth" => max_depth = Some(value(&flag, next())?),
+            "--max-stmts" => max_stmts = Some(value(&flag, next())?),
+            "--max-total-stmts" => max_total_stmts = Some(value(&flag, next())?),
+            "--max-trip" => max_trip = Some(value(&flag, next())?),
+            "--arrays" => {
+                let p: f64 = value(&flag, next())?;
+                if !(0.0..=1.0).contains(&p) {
+                    return Err("--arrays must be in 0..=1".into());
+                }
+                arrays = Some(p);
+            }
+            "--self-test" => opts.engine = Engine::ScalarLoop,
+            "--timeout" => {
+                let secs: u64 = value(&flag, next())?;
+                opts.timeout = (secs > 0).then(|| Duration::from_secs(secs));
+            }
+            "--threads" => {
+                opts.threads = value(&flag, next())?;
+                if opts.threads == 0 {
+                    return Err("--threads must be at least 1".into());
+                }
+            }
+            "--dump" => dump = true,
+            "-h" | "--help" => return Ok(None),
+            _ => return Err(format!("unknown argument `{a}`")),
+        }
+    }
+    let base = if straight { GenConfig::straight_line() } else { GenConfig::default() };
+    opts.gen = GenConfig {
+        max_depth: max_depth.unwrap_or(base.max_depth),
+        max_stmts: max_stmts.unwrap_or(base.max_stmts),
+        max_total_stmts: max_total_stmts.unwrap_or(base.max_total_stmts),
+        max_trip: max_trip.unwrap_or(base.max_trip),
+        p_array: arrays.unwrap_or(base.p_array),
+        ..base
+    };
+    Ok(Some(Args { opts, dump }))
+}
+
+fn dump(opts: &FuzzOptions) -> bool {
+    let mut failed = false;
+    for i in 0..opts.count {
+        let seed = fuzz::program_seed(opts.seed, i);
+        // Print the program before checking it, in case LLVM aborts the process.
+        print!("{}", batchify_testkit::gen::generate(seed, &opts.gen).ir);
+        let _ = std::io::Write::flush(&mut std::io::stdout());
+        let (program, checked) = fuzz::check_seed(seed, opts);
+        if let Some(opt) = &checked.optimized_ir {
+            println!("; ---- after default<O2> ----");
+            for line in opt.lines() {
+                println!(";   {line}");
+            }
+        }
+        let spec = fuzz::spec_for(&program, opts);
+        println!(
+            "; clone {} (width {}, {})",
+            spec.vector_name,
+            spec.width,
+            if opts.masked { "masked" } else { "unmasked" }
+        );
+        println!(
+            "; outcome: {}{}",
+            checked.outcome,
+            if checked.message.is_empty() { String::new() } else { format!(": {}", checked.message) }
+        );
+        println!();
+        failed |= checked.outcome.is_failure();
+    }
+    failed
+}
+
+fn main() -> ExitCode {
+    let args = match parse(std::env::args().skip(1)) {
+        Ok(Some(a)) => a,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("batchify-fuzz: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.dump {
+        return if dump(&args.opts) { ExitCode::FAILURE } else { ExitCode::SUCCESS };
+    }
+    let summary = fuzz::run_with_progress(&args.opts, 1000, &mut |s| eprintln!("{s}"));
+    print!("{}", summary.report());
+    if summary.failed() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

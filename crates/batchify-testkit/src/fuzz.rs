@@ -1,0 +1,661 @@
+//! The fuzzer: random programs from [`crate::gen`], optionally optimised by
+//! LLVM's `default<O2>` pipeline, batched by batchify with every parameter
+//! varying, and checked by the [`crate::oracle`] on random inputs (and
+//! random masks for masked clones).
+//!
+//! Program `i` of a run with seed `S` is generated from seed `S + i`
+//! (wrapping), and everything else about it (whether it is optimised, the
+//! oracle's inputs) derives from that seed only, so any program reproduces
+//! alone with `batchify-fuzz --seed S+i --count 1` and the same
+//! `--width`, `--unmasked` and `--opt-fraction` flags.
+//!
+//! Everything runs in the calling process (on [`FuzzOptions::threads`]
+//! worker threads), one LLVM context per program, dropped before the next
+//! one, so memory stays bounded over long runs. A clone that never returns
+//! cannot be interrupted in process; with [`FuzzOptions::timeout`] the
+//! calling thread watches the workers and, past the limit, prints the
+//! program and its reproduction command and aborts instead of hanging.
+
+use crate::gen::{generate, GenConfig, Program, Ty};
+use crate::{CheckConfig, Oracle, OracleError};
+use batchify_core::vfabi::Isa;
+use batchify_core::{CloneReport, CloneSpec, Error, Options};
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use std::collections::BTreeMap;
+use std::fmt::{self, Write as _};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// What builds the N-lane clone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// batchify (the thing under test).
+    Batchify,
+    /// A hand-written reference clone that calls the scalar function once
+    /// per lane: checks the generator and the harness, not batchify.
+    ScalarLoop,
+}
+
+/// What to fuzz.
+#[derive(Debug, Clone)]
+pub struct FuzzOptions {
+    /// Number of programs.
+    pub count: usize,
+    /// Seed of the first program (program `i` uses `seed + i`).
+    pub seed: u64,
+    /// Lanes of the clones.
+    pub width: u32,
+    /// Build masked clones (`<N x i1>` mask); the oracle then draws random masks.
+    pub masked: bool,
+    /// Fraction of programs run through LLVM's `default<O2>` before batchify.
+    pub optimize_fraction: f64,
+    /// Oracle trials per program (each is one clone call and `width` scalar calls).
+    pub trials: usize,
+    /// Generator bounds.
+    pub gen: GenConfig,
+    /// What builds the clones.
+    pub engine: Engine,
+    /// Failures kept (with their IR) in the summary.
+    pub keep_failures: usize,
+    /// Abort the process (after printing the program) if one program takes
+    /// longer than this: a clone that never returns would otherwise hang the run.
+    pub timeout: Option<Duration>,
+    /// Worker threads (programs are independent; each has its own LLVM context).
+    pub threads: usize,
+}
+
+impl Default for FuzzOptions {
+    fn default() -> Self {
+        FuzzOptions {
+            count: 1000,
+            seed: 0,
+            width: 8,
+            masked: true,
+            optimize_fraction: 0.25,
+            trials: 20,
+            gen: GenConfig::default(),
+            engine: Engine::Batchify,
+            keep_failures: 5,
+            timeout: Some(Duration::from_secs(120)),
+            threads: 1,
+        }
+    }
+}
+
+/// The class of one program's result. Every program gets exactly one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Outcome {
+    /// Batched and checked: every active lane matched.
+    Ok,
+    /// The oracle found a lane whose clone result differs.
+    Mismatch,
+    /// batchify reported an internal error (its output did not verify, or
+    /// an LLVM pass failed).
+    InvalidIr,
+    /// batchify declined the program (`Unsupported` and other user-facing errors).
+    Unsupported,
+    /// The oracle could not build or run its wrappers.
+    OracleSetupError,
+    /// batchify (or the harness) panicked.
+    Panic,
+}
+
+impl Outcome {
+    /// Whether this outcome is a bug that fails a run.
+    pub fn is_failure(self) -> bool {
+        matches!(self, Outcome::Mismatch | Outcome::InvalidIr | Outcome::Panic)
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Mismatch => "mismatch",
+            Outcome::InvalidIr => "invalid IR",
+            Outcome::Unsupported => "unsupported",
+            Outcome::OracleSetupError => "oracle setup error",
+            Outcome::Panic => "panic",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The result of checking one program.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// Its class.
+    pub outcome: Outcome,
+    /// Whether it went through `default<O2>` first.
+    pub optimized: bool,
+    /// The error or mismatch, one line (empty when ok).
+    pub message: String,
+    /// Lanes the oracle compared.
+    pub lanes_compared: usize,
+    /// The module's IR after `default<O2>` (optimised programs only).
+    pub optimized_ir: Option<String>,
+    /// batchify's report on the clone, when it built one.
+    pub report: Option<CloneReport>,
+}
+
+/// Message prefix of programs whose clone is batchify's per-lane fallback.
+const FALLBACK: &str = "per-lane fallback: ";
+
+impl Checked {
+    fn new(outcome: Outcome, optimized: bool, message: String, optimized_ir: Option<String>) -> Checked {
+        Checked { outcome, optimized, message: one_line(&message), lanes_compared: 0, optimized_ir, report: None }
+    }
+}
+
+/// A kept failure, with what it takes to reproduce it.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    /// Its class.
+    pub outcome: Outcome,
+    /// The program's own seed.
+    pub seed: u64,
+    /// Whether it went through `default<O2>` first.
+    pub optimized: bool,
+    /// The error or mismatch.
+    pub message: String,
+    /// The generated program (before any optimisation).
+    pub ir: String,
+    /// A command line that reruns just this program and prints it.
+    pub repro: String,
+}
+
+/// Counts of a run, and its first failures.
+#[derive(Debug, Clone, Default)]
+pub struct FuzzSummary {
+    /// Programs run.
+    pub programs: usize,
+    /// Programs batched and checked without a mismatch.
+    pub ok: usize,
+    /// Oracle mismatches.
+    pub mismatches: usize,
+    /// batchify internal errors (invalid IR).
+    pub invalid_ir: usize,
+    /// Programs batchify declined.
+    pub unsupported: usize,
+    /// Oracle setup errors.
+    pub oracle_setup_errors: usize,
+    /// Panics.
+    pub panics: usize,
+    /// Programs optimised with `default<O2>` before batching.
+    pub optimized: usize,
+    /// Lanes compared by the oracle, over all programs.
+    pub lanes_compared: usize,
+    /// Unsupported programs that batchify built as a per-lane fallback
+    /// (checked by the oracle all the same).
+    pub fallbacks: usize,
+    /// Ok programs whose clone has divergent control flow (a divergent loop
+    /// or a linearized level): the ones that exercise masks.
+    pub divergent: usize,
+    /// Divergent loops over all ok programs.
+    pub divergent_loops: usize,
+    /// Why programs were unsupported: message prefix -> count.
+    pub unsupported_reasons: BTreeMap<String, usize>,
+    /// The first failures (mismatch, invalid IR, panic), up to
+    /// [`FuzzOptions::keep_failures`].
+    pub failures: Vec<Failure>,
+    /// Wall time of the run.
+    pub elapsed: Duration,
+}
+
+impl FuzzSummary {
+    /// Whether the run found a bug (mismatch, invalid IR or panic).
+    pub fn failed(&self) -> bool {
+        self.mismatches + self.invalid_ir + self.panics > 0
+    }
+
+    /// Programs per second.
+    pub fn rate(&self) -> f64 {
+        self.programs as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    fn count(&mut self, c: &Checked) {
+        self.programs += 1;
+        self.optimized += c.optimized as usize;
+        self.lanes_compared += c.lanes_compared;
+        if let Some(r) = &c.report {
+            if c.outcome == Outcome::Ok {
+                self.divergent += (r.stats.divergent_loops + r.stats.linearized_levels > 0) as usize;
+                self.divergent_loops += r.stats.divergent_loops;
+            }
+        }
+        match c.outcome {
+            Outcome::Ok => self.ok += 1,
+            Outcome::Mismatch => self.mismatches += 1,
+            Outcome::InvalidIr => self.invalid_ir += 1,
+            Outcome::Unsupported => {
+                self.unsupported += 1;
+                let key = match c.message.strip_prefix(FALLBACK) {
+                    Some(why) => {
+                        self.fallbacks += 1;
+                        format!("{FALLBACK}{}", reason_key(why))
+                    }
+                    None => reason_key(&c.message),
+                };
+                *self.unsupported_reasons.entry(key).or_default() += 1;
+            }
+            Outcome::OracleSetupError => self.oracle_setup_errors += 1,
+            Outcome::Panic => self.panics += 1,
+        }
+    }
+
+    /// The summary line, then every kept failure with its reproduction
+    /// command and IR, then the most common reasons for unsupported programs.
+    pub fn report(&self) -> String {
+        let mut s = format!("{self}\n");
+        for f in &self.failures {
+            let _ = writeln!(
+                s,
+                "\n{} in program seed {}{}: {}\n  reproduce: {}\n{}",
+                f.outcome,
+                f.seed,
+                if f.optimized { " (after default<O2>)" } else { "" },
+                f.message,
+                f.repro,
+                f.ir
+            );
+        }
+        if !self.unsupported_reasons.is_empty() {
+            let mut reasons: Vec<(&String, &usize)> = self.unsupported_reasons.iter().collect();
+            reasons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            let _ = writeln!(s, "unsupported, by reason:");
+            for (r, n) in reasons.into_iter().take(8) {
+                let _ = writeln!(s, "  {n:6}  {r}");
+            }
+        }
+        s
+    }
+}
+
+impl fmt::Display for FuzzSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} programs, {} mismatches, {} invalid IR, {} panics, {} unsupported ({} per-lane fallbacks), {} oracle \
+             setup errors, {} ok ({} with divergent control flow, {} divergent loops; {} optimized with default<O2>, \
+             {} lanes compared, {:.1} programs/s)",
+            self.programs,
+            self.mismatches,
+            self.invalid_ir,
+            self.panics,
+            self.unsupported,
+            self.fallbacks,
+            self.oracle_setup_errors,
+            self.ok,
+            self.divergent,
+            self.divergent_loops,
+            self.optimized,
+            self.lanes_compared,
+            self.rate()
+        )
+    }
+}
+
+/// The error text up to its first quoted instruction: groups unsupported
+/// programs by reason.
+fn reason_key(message: &str) -> String {
+    // "cannot batchify `f`: what": drop the function's name.
+    let m = match message.find("`: ") {
+        Some(i) if message.starts_with("cannot batchify") => &message[i + 3..],
+        _ => message,
+    };
+    let head = m.split('`').next().unwrap_or(m).trim();
+    head.chars().take(100).collect()
+}
+
+/// Seed of program `index` of a run seeded with `run_seed`.
+pub fn program_seed(run_seed: u64, index: usize) -> u64 {
+    run_seed.wrapping_add(index as u64)
+}
+
+fn mix(mut z: u64) -> u64 {
+    // splitmix64's finaliser.
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Whether the program of `seed` is optimised, for a given fraction.
+pub fn should_optimize(seed: u64, fraction: f64) -> bool {
+    fraction > 0.0 && ((mix(seed ^ 0x0f7) >> 11) as f64 / (1u64 << 53) as f64) < fraction
+}
+
+/// The `batchify-fuzz` flags that select a generator configuration, if
+/// the CLI can express it: `--straight-line` and the bound flags.
+pub fn gen_flags(gen: &GenConfig) -> Option<String> {
+    for (base, flag) in [(GenConfig::default(), ""), (GenConfig::straight_line(), " --straight-line")] {
+        let tuned = GenConfig {
+            max_depth: gen.max_depth,
+            max_stmts: gen.max_stmts,
+            max_total_stmts: gen.max_total_stmts,
+            max_trip: gen.max_trip,
+            p_array: gen.p_array,
+            ..base.clone()
+        };
+        if tuned != *gen {
+            continue;
+        }
+        let mut s = flag.to_string();
+        let mut num = |name: &str, a: u32, b: u32| {
+            if a != b {
+                let _ = write!(s, " --{name} {a}");
+            }
+        };
+        num("max-depth", gen.max_depth, base.max_depth);
+        num("max-stmts", gen.max_stmts, base.max_stmts);
+        num("max-total-stmts", gen.max_total_stmts, base.max_total_stmts);
+        num("max-trip", gen.max_trip, base.max_trip);
+        if gen.p_array != base.p_array {
+            let _ = write!(s, " --arrays {}", gen.p_array);
+        }
+        return Some(s);
+    }
+    None
+}
+
+/// The command line that reruns one program and prints it.
+pub fn repro_command(seed: u64, opts: &FuzzOptions) -> String {
+    let mut s = format!("batchify-fuzz --seed {seed} --count 1 --width {}", opts.width);
+    if !opts.masked {
+        s.push_str(" --unmasked");
+    }
+    let _ = write!(s, " --opt-fraction {}", opts.optimize_fraction);
+    if opts.trials != FuzzOptions::default().trials {
+        let _ = write!(s, " --trials {}", opts.trials);
+    }
+    match gen_flags(&opts.gen) {
+        Some(flags) => s.push_str(&flags),
+        None => s.push_str(" (with the run's custom GenConfig)"),
+    }
+    if opts.engine == Engine::ScalarLoop {
+        s.push_str(" --self-test");
+    }
+    s.push_str(" --dump");
+    s
+}
+
+/// The clone spec the fuzzer asks for.
+pub fn spec_for(program: &Program, opts: &FuzzOptions) -> CloneSpec {
+    CloneSpec::all_varying(&program.name, program.params.len(), opts.width, Isa::Llvm, opts.masked)
+}
+
+/// IR of a reference clone named as `spec` asks: it calls the scalar
+/// function once per lane (inactive lanes included: generated programs are
+/// total) and assembles the results.
+pub fn scalar_loop_clone_ir(program: &Program, spec: &CloneSpec) -> String {
+    let n = spec.width;
+    let vt = |t: Ty| format!("<{n} x {}>", t.ir());
+    let mut params: Vec<String> = program.params.iter().enumerate().map(|(i, t)| format!("{} %a{i}", vt(*t))).collect();
+    if spec.mask.is_some() {
+        params.push(format!("<{n} x i1> %mask"));
+    }
+    let mut s = format!("\ndefine {} @{}({}) {{\nentry:\n", vt(program.ret), spec.vector_name, params.join(", "));
+    let mut acc = "poison".to_string();
+    for k in 0..n {
+        let mut args = Vec::new();
+        for (i, t) in program.params.iter().enumerate() {
+            let _ = writeln!(s, "  %a{i}.{k} = extractelement {} %a{i}, i32 {k}", vt(*t));
+            args.push(format!("{} %a{i}.{k}", t.ir()));
+        }
+        // `noinline` at the call: inlined copies would meet LLVM 22's SLP
+        // vectorizer under `default<O2>`, which miscompiles
+        // `uitofp (sext i32 to i64)` into `uitofp <N x i32>`.
+        let _ = writeln!(s, "  %r.{k} = call {} @{}({}) #0", program.ret.ir(), program.name, args.join(", "));
+        let _ = writeln!(s, "  %v.{k} = insertelement {} {acc}, {} %r.{k}, i32 {k}", vt(program.ret), program.ret.ir());
+        acc = format!("%v.{k}");
+    }
+    let _ = writeln!(s, "  ret {} {acc}\n}}\n\nattributes #0 = {{ noinline }}", vt(program.ret));
+    s
+}
+
+/// Runs LLVM's `default<O2>` pipeline on a whole module.
+pub fn optimize_o2(module: &inkwell::module::Module<'_>) -> Result<(), String> {
+    use llvm_sys::transforms::pass_builder::*;
+    unsafe {
+        let opts = LLVMCreatePassBuilderOptions();
+        let err = LLVMRunPasses(module.as_mut_ptr(), c"default<O2>".as_ptr(), std::ptr::null_mut(), opts);
+        LLVMDisposePassBuilderOptions(opts);
+        if err.is_null() {
+            Ok(())
+        } else {
+            let msg = llvm_sys::error::LLVMGetErrorMessage(err);
+            let s = std::ffi::CStr::from_ptr(msg).to_string_lossy().into_owned();
+            llvm_sys::error::LLVMDisposeErrorMessage(msg);
+            Err(s)
+        }
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" | ")
+}
+
+/// Checks one program (the program of `seed`, already generated).
+/// Panics only if the generator produced IR that does not parse or verify
+/// (a bug in [`crate::gen`], which its tests rule out).
+pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checked {
+    let optimized = should_optimize(seed, opts.optimize_fraction);
+    let spec = spec_for(program, opts);
+    let ctx = Context::create();
+    let mut text = program.ir.clone();
+    if opts.engine == Engine::ScalarLoop {
+        text.push_str(&scalar_loop_clone_ir(program, &spec));
+    }
+    let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), &program.name);
+    let module = ctx
+        .create_module_from_ir(buf)
+        .unwrap_or_else(|e| panic!("generated program (seed {seed}) does not parse: {e}\n{}", program.ir));
+    if let Err(e) = module.verify() {
+        panic!("generated program (seed {seed}) does not verify: {e}\n{}", program.ir);
+    }
+    let mut optimized_ir = None;
+    if optimized {
+        if let Err(e) = optimize_o2(&module).and_then(|_| module.verify().map_err(|e| e.to_string())) {
+            return Checked::new(Outcome::OracleSetupError, optimized, format!("default<O2> failed: {e}"), None);
+        }
+        optimized_ir = Some(module.print_to_string().to_string());
+    }
+    let fail = |outcome, message: String| Checked::new(outcome, optimized, message, optimized_ir.clone());
+    let specs = [spec];
+    let mut report = None;
+    if opts.engine == Engine::Batchify {
+        match batchify_core::batchify_inkwell(&module, &specs, &Options::default()) {
+            Ok(mut reports) => report = reports.pop(),
+            Err(e @ Error::Internal { .. }) => {
+                let full = match &e {
+                    Error::Internal { message, .. } => format!("{e}: {message}"),
+                    _ => e.to_string(),
+                };
+                return fail(Outcome::InvalidIr, full);
+            }
+            Err(e) => return fail(Outcome::Unsupported, e.to_string()),
+        }
+    }
+    let oracle = match Oracle::new(&module, &specs) {
+        Ok(o) => o,
+        Err(e) => return fail(Outcome::OracleSetupError, e.to_string()),
+    };
+    let cfg = CheckConfig { trials: opts.trials, seed: mix(seed) };
+    match oracle.check_all(&cfg) {
+        Ok(stats) => {
+            // A per-lane fallback clone is checked too, but it does not count
+            // as vectorized.
+            let fallback = report.as_ref().and_then(|r| r.fallback.clone());
+            let (outcome, message) = match &fallback {
+                Some(why) => (Outcome::Unsupported, format!("{FALLBACK}{why}")),
+                None => (Outcome::Ok, String::new()),
+            };
+            Checked { lanes_compared: stats.lanes_compared, report, ..fail(outcome, message) }
+        }
+        Err(e @ OracleError::Mismatch(_)) => fail(Outcome::Mismatch, e.to_string()),
+        Err(e @ OracleError::Setup(_)) => fail(Outcome::OracleSetupError, e.to_string()),
+    }
+}
+
+/// Generates and checks program `seed`, turning a panic into [`Outcome::Panic`].
+/// Should LLVM abort the process (`LLVM ERROR: ...`), the program's seed
+/// and reproduction command are printed first.
+pub fn check_seed(seed: u64, opts: &FuzzOptions) -> (Program, Checked) {
+    let _current = CurrentProgram::enter(repro_command(seed, opts));
+    let program = generate(seed, &opts.gen);
+    let optimized = should_optimize(seed, opts.optimize_fraction);
+    let checked = catch_unwind(AssertUnwindSafe(|| check_program(&program, seed, opts))).unwrap_or_else(|p| {
+        let msg = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "non-string panic payload".into());
+        Checked::new(Outcome::Panic, optimized, msg, None)
+    });
+    (program, checked)
+}
+
+/// Runs the fuzzer.
+pub fn run(opts: &FuzzOptions) -> FuzzSummary {
+    run_with_progress(opts, 0, &mut |_| {})
+}
+
+/// Runs the fuzzer, calling `progress` each time another `every` programs
+/// are done (never if 0). Programs are spread over [`FuzzOptions::threads`]
+/// worker threads; the counts do not depend on the number of threads, and
+/// the kept failures are those of the lowest program indices.
+pub fn run_with_progress(opts: &FuzzOptions, every: usize, progress: &mut dyn FnMut(&FuzzSummary)) -> FuzzSummary {
+    let start = Instant::now();
+    let threads = opts.threads.clamp(1, opts.count.max(1));
+    let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
+    let summary = Mutex::new(FuzzSummary::default());
+    let failures: Mutex<Vec<(usize, Failure)>> = Mutex::new(Vec::new());
+    // What each worker is checking, and since when (for the timeout).
+    let running: Vec<Mutex<Option<(Instant, u64)>>> = (0..threads).map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for slot in &running {
+            let (next, finished, summary, failures) = (&next, &finished, &summary, &failures);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= opts.count {
+                        break;
+                    }
+                    let seed = program_seed(opts.seed, i);
+                    *lock(slot) = Some((Instant::now(), seed));
+                    let (program, checked) = check_seed(seed, opts);
+                    *lock(slot) = None;
+                    if checked.outcome.is_failure() {
+                        let mut f = lock(failures);
+                        f.push((
+                            i,
+                            Failure {
+                                outcome: checked.outcome,
+                                seed,
+                                optimized: checked.optimized,
+                                message: checked.message.clone(),
+                                ir: program.ir,
+                                repro: repro_command(seed, opts),
+                            },
+                        ));
+                        f.sort_by_key(|(i, _)| *i);
+                        f.truncate(opts.keep_failures);
+                    }
+                    lock(summary).count(&checked);
+                }
+                finished.fetch_add(1, Ordering::SeqCst);
+            });
+        }
+        // This thread reports progress and watches for programs that never end.
+        let mut reported = 0;
+        loop {
+            let done = finished.load(Ordering::SeqCst) == threads;
+            if every > 0 {
+                let mut snapshot = lock(&summary).clone();
+                if snapshot.programs >= reported + every {
+                    reported = snapshot.programs - snapshot.programs % every;
+                    snapshot.elapsed = start.elapsed();
+                    progress(&snapshot);
+                }
+            }
+            if done {
+                break;
+            }
+            if let Some(limit) = opts.timeout {
+                for slot in &running {
+                    if let Some((since, seed)) = *lock(slot) {
+                        if since.elapsed() > limit {
+                            eprintln!(
+                                "batchify-fuzz: program seed {seed} still running after {limit:?} (a clone or scalar \
+                                 function that never returns?); aborting.\n  reproduce: {}\n{}",
+                                repro_command(seed, opts),
+                                generate(seed, &opts.gen).ir
+                            );
+                            std::process::abort();
+                        }
+                    }
+                }
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    });
+    let mut s = summary.into_inner().unwrap_or_else(|e| e.into_inner());
+    s.failures = failures.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().map(|(_, f)| f).collect();
+    s.elapsed = start.elapsed();
+    s
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The programs being checked right now, per thread, for the LLVM
+/// fatal-error handler (LLVM exits the process after calling it).
+static CURRENT: Mutex<Vec<(std::thread::ThreadId, String)>> = Mutex::new(Vec::new());
+
+extern "C" fn on_llvm_fatal_error(reason: *const std::ffi::c_char) {
+    let reason = if reason.is_null() {
+        String::new()
+    } else {
+        // SAFETY: LLVM passes a NUL-terminated string.
+        unsafe { std::ffi::CStr::from_ptr(reason) }.to_string_lossy().into_owned()
+    };
+    eprintln!("LLVM ERROR: {reason}");
+    if let Ok(current) = CURRENT.try_lock() {
+        for (_, repro) in current.iter() {
+            eprintln!("batchify-fuzz: LLVM aborted while checking a program; reproduce: {repro}");
+        }
+    }
+}
+
+/// Registers the current thread's program for the fatal-error handler
+/// (installed once per process) until dropped.
+struct CurrentProgram;
+
+impl CurrentProgram {
+    fn enter(repro: String) -> CurrentProgram {
+        static INSTALL: std::sync::Once = std::sync::Once::new();
+        // SAFETY: the handler only formats and prints.
+        INSTALL
+            .call_once(|| unsafe { llvm_sys::error_handling::LLVMInstallFatalErrorHandler(Some(on_llvm_fatal_error)) });
+        let id = std::thread::current().id();
+        let mut current = CURRENT.lock().unwrap_or_else(|e| e.into_inner());
+        current.retain(|(t, _)| *t != id);
+        current.push((id, repro));
+        CurrentProgram
+    }
+}
+
+impl Drop for CurrentProgram {
+    fn drop(&mut self) {
+        let id = std::thread::current().id();
+        CURRENT.lock().unwrap_or_else(|e| e.into_inner()).retain(|(t, _)| *t != id);
+    }
+}

@@ -1,0 +1,70 @@
+//! Bounded fuzzing runs: random programs from `batchify_testkit::gen`,
+//! batched and checked by the oracle (longer runs: the `batchify-fuzz` binary).
+
+use batchify_testkit::fuzz::{self, Engine, FuzzOptions, FuzzSummary};
+use batchify_testkit::gen::GenConfig;
+
+fn assert_clean(s: &FuzzSummary, min_ok_fraction: f64) {
+    eprintln!("{}", s.report());
+    assert!(!s.failed(), "{}", s.report());
+    assert_eq!(s.oracle_setup_errors, 0, "{}", s.report());
+    assert!(
+        s.ok as f64 >= min_ok_fraction * s.programs as f64,
+        "only {} of {} programs were checked:\n{}",
+        s.ok,
+        s.programs,
+        s.report()
+    );
+}
+
+/// Straight-line programs (a single basic block after mem2reg, also after
+/// `default<O2>`): what batchify handles without divergent control flow.
+#[test]
+fn straight_line_programs_batch_and_check() {
+    let opts = FuzzOptions {
+        count: 300,
+        seed: 0x5_7a1,
+        width: 8,
+        masked: false,
+        optimize_fraction: 0.3,
+        gen: GenConfig::straight_line(),
+        ..FuzzOptions::default()
+    };
+    let s = fuzz::run(&opts);
+    assert_eq!(s.programs, 300);
+    assert!(s.optimized > 30, "too few optimised programs: {s}");
+    assert_clean(&s, 1.0);
+}
+
+/// The full generator against a per-lane reference clone: every program
+/// parses, verifies, terminates and gives the same results twice, masked and
+/// optimised or not. This tests the generator and the harness, not batchify.
+#[test]
+fn full_programs_run_against_a_reference_clone() {
+    let opts = FuzzOptions {
+        count: 200,
+        seed: 0xf0_0d,
+        width: 4,
+        masked: true,
+        optimize_fraction: 0.3,
+        engine: Engine::ScalarLoop,
+        ..FuzzOptions::default()
+    };
+    let s = fuzz::run(&opts);
+    assert_clean(&s, 1.0);
+}
+
+/// The bounded CI run: default generator (divergent branches, loops,
+/// switches, early returns, irreducible cycles, helper calls), random masks.
+#[test]
+fn fuzz_width8_masked() {
+    let opts = FuzzOptions { count: 2000, seed: 0xba7c, width: 8, masked: true, ..FuzzOptions::default() };
+    assert_clean(&fuzz::run(&opts), 0.9);
+}
+
+/// Unmasked clones at another width.
+#[test]
+fn fuzz_width4_unmasked() {
+    let opts = FuzzOptions { count: 300, seed: 0x4_0000, width: 4, masked: false, ..FuzzOptions::default() };
+    assert_clean(&fuzz::run(&opts), 0.9);
+}

@@ -1,0 +1,139 @@
+// Divergent-control-flow corpus: mixed types and parameter kinds.
+//
+// u8/i16/i64/double/bool variants of divergent loops, a linear parameter
+// driving a branch, a uniform tolerance in a divergent Newton loop, and
+// range-checked float->int conversions.
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+// Linear lane index selects the branch: alternate lanes take alternate arms.
+// VARIANT-PARAMS: linear_divergent ul
+int linear_divergent(int base, int idx) {
+  unsigned r = (unsigned)base;
+  if (idx & 1)
+    r = r * 3u + (unsigned)idx;
+  else
+    r = (r >> 2) ^ (unsigned)idx;
+  return (int)r;
+}
+
+// Trial-division primality test, bool result. The loop has two exits and a
+// varying trip count, capped at 300 odd divisors (so large n may be reported
+// prime wrongly; only determinism matters here).
+bool is_prime_capped(unsigned n) {
+  if (n < 2u)
+    return false;
+  if (n < 4u)
+    return true;
+  if ((n & 1u) == 0u)
+    return false;
+  for (unsigned d = 3u; d < 600u; d += 2u) {
+    if (d * d > n)
+      return true;
+    if (n % d == 0u)
+      return false;
+  }
+  return true;
+}
+
+// unsigned char loop: repeatedly subtract until below y (capped).
+unsigned char u8_loop(unsigned char x, unsigned char y) {
+  int it = 0;
+  while (x >= y && it < 300) {
+    x = (unsigned char)(x - y - 1u);
+    it++;
+  }
+  return (unsigned char)(x + it);
+}
+
+// int16 loop: average towards a target, varying exit.
+short i16_converge(short x, short target) {
+  int v = x;
+  for (int it = 0; it < 20; it++) {
+    if (v == target)
+      break;
+    v = (v + target) / 2;
+  }
+  return (short)v;
+}
+
+// int64 loop: Collatz-like on a 64-bit value, step count folded in.
+int64_t i64_collatz(int64_t x) {
+  uint64_t u = (uint64_t)x;
+  int64_t steps = 0;
+  while (u > 1u && steps < 300) {
+    if (u & 1u)
+      u = u * 3u + 1u;
+    else
+      u >>= 1;
+    steps++;
+  }
+  return steps * 1000000 + (int64_t)(u & 0xfffu);
+}
+
+// Newton for sqrt on doubles with a uniform tolerance scale and a varying
+// convergence exit.
+// VARIANT-PARAMS: newton_sqrt_tol vu
+double newton_sqrt_tol(double a, int tol_exp) {
+  if (!(a >= 0.0) || a == __builtin_inf())
+    return a;
+  if (a == 0.0)
+    return 0.0;
+  double eps = 1e-14 * (double)((tol_exp & 31) + 1);
+  double x = a > 1.0 ? a : 1.0;
+  for (int it = 0; it < 1100; it++) {
+    double nx = 0.5 * (x + a / x);
+    if (fabs(nx - x) < eps)
+      return nx;
+    x = nx;
+  }
+  return x;
+}
+
+// Float NaN/inf classification inside a loop with divergent selects.
+float nan_loop(float x, float y) {
+  float acc = 0.0f;
+  for (int i = 0; i < 8; i++) {
+    if (x != x) {
+      acc += 1.0f;
+      x = y;
+    } else if (fabsf(x) > 1e30f) {
+      acc -= 2.0f;
+      x = x * 0.0f;
+    } else {
+      acc = acc * 0.5f + x;
+      x = x * y;
+    }
+  }
+  return acc;
+}
+
+// Range-checked float->int conversion that feeds a varying loop bound.
+int float_count_loop(float x) {
+  if (!(x >= -1e9f && x <= 1e9f))
+    return -1;
+  int n = (int)x;
+  unsigned acc = 0u;
+  for (int i = 0; i < (n & 63); i++)
+    acc += (unsigned)i * 2654435761u;
+  return (int)(acc >> 3);
+}
+
+// double -> int64 conversion after a range check, then a branchy digit loop.
+int64_t double_digit_sum(double x) {
+  if (!(x > -1e15 && x < 1e15))
+    return -1;
+  int64_t v = (int64_t)x;
+  uint64_t u = v < 0 ? 0u - (uint64_t)v : (uint64_t)v;
+  int64_t s = 0;
+  for (int it = 0; u != 0u && it < 20; it++) {
+    int64_t d = (int64_t)(u % 10u);
+    if (d & 1)
+      s += d;
+    else
+      s -= d;
+    u /= 10u;
+  }
+  return v < 0 ? -s : s;
+}
