@@ -66,8 +66,9 @@ impl CloneReport {
             return vec![format!("{head}, per-lane fallback: {why}")];
         }
         let mut out = vec![format!(
-            "{head}, {} vector instruction(s), {} uniform, {} per-lane, {} divergent loop(s), {} linearized level(s)",
-            s.vectorized, s.uniform, s.serialized, s.divergent_loops, s.linearized_levels
+            "{head}, {} vector instruction(s), {} uniform, {} per-lane, {} divergent loop(s), {} linearized level(s), \
+             {} uniform branch region(s) kept",
+            s.vectorized, s.uniform, s.serialized, s.divergent_loops, s.linearized_levels, s.uniform_regions
         )];
         for what in &s.serialized_what {
             out.push(format!("  per-lane: {what}"));

@@ -174,7 +174,8 @@ impl Default for GenConfig {
             p_branch_guard: 0.4,
             p_short_circuit: 0.4,
             p_outer_exit: 0.3,
-            p_irreducible: 0.03,
+            // Rare: batchify builds a per-lane fallback for irreducible cycles.
+            p_irreducible: 0.01,
             p_helper: 0.25,
             // Off until batchify handles stack memory mem2reg cannot remove
             // (it builds a per-lane fallback for it today).

@@ -45,6 +45,18 @@ pub enum Target {
     Exit(Block),
 }
 
+/// A uniform branch inside a linear level whose region can keep real
+/// control flow: every lane active at `head` takes the same way through
+/// `blocks` (single entry `head`, single exit `join`, no divergent branch,
+/// no loop, no edge leaving the level), so no lane needs masking apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UniformRegion {
+    /// The blocks strictly between the branch and the join, in topological order.
+    pub blocks: Vec<Block>,
+    /// Where the paths meet again.
+    pub join: Block,
+}
+
 /// How one level is emitted.
 #[derive(Debug, Clone)]
 pub struct LevelPlan {
@@ -52,6 +64,8 @@ pub struct LevelPlan {
     pub linear: bool,
     /// The level's nodes in topological order, entry first.
     pub nodes: Vec<Node>,
+    /// Linear levels: uniform branches that keep real control flow, by branch block.
+    pub regions: HashMap<Block, UniformRegion>,
 }
 
 /// The control plan of a function.
@@ -220,11 +234,105 @@ impl Divergence {
             if new_seeds.len() == seeds.len() {
                 let levels = levels_list
                     .iter()
-                    .map(|l| (*l, LevelPlan { linear: linear[l], nodes: topological(cfg, loops, *l) }))
+                    .map(|l| {
+                        let nodes = topological(cfg, loops, *l);
+                        let regions =
+                            if linear[l] { uniform_regions(cfg, loops, &uni, *l, &nodes) } else { HashMap::new() };
+                        (*l, LevelPlan { linear: linear[l], nodes, regions })
+                    })
                     .collect();
                 return Divergence { uniformity: uni, plan: ControlPlan { levels } };
             }
             seeds = new_seeds;
         }
     }
+}
+
+/// Finds the uniform branches of a linear level whose regions can keep
+/// real control flow (see [`UniformRegion`]). Regions do not overlap: a
+/// block inside one region does not head another (it is emitted as real
+/// control flow anyway).
+fn uniform_regions(
+    cfg: &Cfg,
+    loops: &Loops,
+    uni: &Uniformity,
+    level: Option<LoopId>,
+    nodes: &[Node],
+) -> HashMap<Block, UniformRegion> {
+    let order: HashMap<Node, usize> = nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+    let succs = |n: Node| -> Vec<Target> { node_targets(cfg, loops, level, n) };
+    let reach = |start: Node| -> HashSet<Node> {
+        let mut seen = HashSet::from([start]);
+        let mut work = vec![start];
+        while let Some(n) = work.pop() {
+            for t in succs(n) {
+                if let Target::Node(m) = t {
+                    if seen.insert(m) {
+                        work.push(m);
+                    }
+                }
+            }
+        }
+        seen
+    };
+    let mut out: HashMap<Block, UniformRegion> = HashMap::new();
+    let mut inside: HashSet<Block> = HashSet::new();
+    for n in nodes {
+        let Node::Block(head) = *n else { continue };
+        if inside.contains(&head) {
+            continue;
+        }
+        let term = head.terminator().expect("blocks have terminators");
+        let Some(cond) = branch_condition(term) else { continue };
+        let targets = succs(*n);
+        if uni.is_varying(cond) || targets.len() < 2 {
+            continue;
+        }
+        let mut tnodes = Vec::new();
+        for t in &targets {
+            match t {
+                Target::Node(m) => tnodes.push(*m),
+                _ => break,
+            }
+        }
+        if tnodes.len() != targets.len() {
+            continue;
+        }
+        let reaches: Vec<HashSet<Node>> = tnodes.iter().map(|t| reach(*t)).collect();
+        // The join: the first node (in topological order) every target reaches.
+        let Some(join) = nodes.iter().copied().find(|m| order[m] > order[n] && reaches.iter().all(|r| r.contains(m)))
+        else {
+            continue;
+        };
+        let from_join = reach(join);
+        let mut region: Vec<Node> =
+            reaches.iter().flatten().copied().filter(|m| *m != join && !from_join.contains(m)).collect();
+        region.sort_by_key(|m| order[m]);
+        region.dedup();
+        let members: HashSet<Node> = region.iter().copied().collect();
+        let ok = region.iter().all(|m| {
+            let Node::Block(b) = *m else { return false };
+            let t = b.terminator().expect("blocks have terminators");
+            let ts = succs(*m);
+            !ts.is_empty()
+                && matches!(t.opcode(), LLVMOpcode::LLVMBr | LLVMOpcode::LLVMSwitch)
+                && ts.iter().all(|x| matches!(x, Target::Node(y) if members.contains(y) || *y == join))
+                && (ts.len() < 2 || branch_condition(t).is_some_and(|c| !uni.is_varying(c)))
+                && cfg.preds[&b].iter().all(|p| *p == head || members.contains(&Node::Block(*p)))
+        }) && matches!(join, Node::Block(_));
+        if !ok {
+            continue;
+        }
+        let Node::Block(join) = join else { continue };
+        let blocks: Vec<Block> = region
+            .iter()
+            .map(|m| match m {
+                Node::Block(b) => *b,
+                Node::Loop(_) => unreachable!("checked above"),
+            })
+            .collect();
+        inside.extend(blocks.iter().copied());
+        out.insert(head, UniformRegion { blocks, join });
+    }
+    out
 }

@@ -22,7 +22,7 @@
 //!   has an active lane, so a uniform loop never runs with a bound that no
 //!   lane computed.
 
-use crate::analysis::divergence::{branch_condition, classify, exit_blocks, Node, Target};
+use crate::analysis::divergence::{branch_condition, classify, exit_blocks, Node, Target, UniformRegion};
 use crate::analysis::loops::LoopId;
 use crate::error::Result;
 use crate::llvm::{constant, Block, Type, Value};
@@ -30,7 +30,7 @@ use crate::spec::MaskAbi;
 use crate::transform::widen::{is_terminator, Widener};
 use crate::vfabi::ParamKind;
 use llvm_sys::LLVMOpcode::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// One level being emitted.
 pub(crate) struct Frame {
@@ -319,12 +319,20 @@ impl Widener<'_> {
 
     /// Emits a linear level: nodes in topological order under masks.
     fn emit_linear(&mut self, level: Option<LoopId>) -> Result<()> {
-        let nodes = self.an.plan.levels[&level].nodes.clone();
+        let plan = &self.an.plan.levels[&level];
+        let nodes = plan.nodes.clone();
+        let mut emitted_real: HashSet<Block> = HashSet::new();
         for node in nodes {
             match node {
+                Node::Block(b) if emitted_real.contains(&b) => {}
                 Node::Block(b) => {
                     self.begin_block(b);
                     self.emit_body(b)?;
+                    if let Some(region) = self.an.plan.levels[&level].regions.get(&b).cloned() {
+                        self.emit_uniform_region(level, b, &region)?;
+                        emitted_real.extend(region.blocks.iter().copied());
+                        continue;
+                    }
                     let term = b.terminator().expect("blocks have terminators");
                     match term.opcode() {
                         LLVMRet => {
@@ -347,6 +355,30 @@ impl Widener<'_> {
                 Node::Loop(l) => self.emit_loop(l, false)?,
             }
         }
+        Ok(())
+    }
+
+    /// Emits the region of a uniform branch inside a linear level with real
+    /// control flow; the chain continues in a fresh block where the paths meet.
+    fn emit_uniform_region(&mut self, level: Option<LoopId>, head: Block, region: &UniformRegion) -> Result<()> {
+        let join = self.clone.append_block("uniform.join");
+        let mut frame = Frame { level, real: true, blocks: HashMap::new(), loop_entry: HashMap::new(), after: None };
+        for b in &region.blocks {
+            frame.blocks.insert(*b, self.clone.append_block(&b.name()));
+        }
+        frame.blocks.insert(region.join, join);
+        self.frames.push(frame);
+        self.emit_real_terminator(head)?;
+        for b in &region.blocks {
+            let cb = self.frames.last().expect("frame").blocks[b];
+            self.b.position_at_end(cb);
+            self.begin_block(*b);
+            self.emit_body(*b)?;
+            self.emit_real_terminator(*b)?;
+        }
+        self.frames.pop();
+        self.stats.uniform_regions += 1;
+        self.b.position_at_end(join);
         Ok(())
     }
 

@@ -41,6 +41,8 @@ pub struct WidenStats {
     pub divergent_loops: usize,
     /// Linearized levels (function body or loop bodies with divergent branches).
     pub linearized_levels: usize,
+    /// Uniform branches inside linearized levels that kept real control flow.
+    pub uniform_regions: usize,
     /// One line per serialized instruction kind, for `--report`.
     pub serialized_what: Vec<String>,
 }
