@@ -24,7 +24,7 @@ use std::process::ExitCode;
 struct Cli {
     /// Input module (`.bc` or `.ll`; the format is detected from the content).
     input: PathBuf,
-    /// Output module. Bitcode, unless `-S` is given or the name ends in `.ll`.
+    /// Output module (`-` for standard output). Bitcode, unless `-S` is given or the name ends in `.ll`.
     #[arg(short = 'o', long = "output")]
     output: PathBuf,
     /// Number of lanes for `--function` clones.
@@ -161,12 +161,27 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
 /// then renamed over it.
 fn write_module(module: &Module<'_>, out: &Path, force_text: bool) -> Result<(), String> {
     let text = force_text || out.extension().is_some_and(|e| e == "ll");
+    if out.as_os_str() == "-" {
+        let mut stdout = std::io::stdout().lock();
+        let res = if text {
+            stdout.write_all(module.print_to_string().to_bytes())
+        } else {
+            stdout.write_all(module.write_bitcode_to_memory().as_slice())
+        };
+        return res.map_err(|e| format!("cannot write to standard output: {e}"));
+    }
     let dir = match out.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
     let fail = |e: &dyn std::fmt::Display| format!("cannot write `{}`: {e}", out.display());
-    let mut tmp = tempfile::Builder::new().prefix(".batchify-").tempfile_in(&dir).map_err(|e| fail(&e))?;
+    // Mode 0666 before the umask, like any file a compiler writes.
+    use std::os::unix::fs::PermissionsExt;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".batchify-")
+        .permissions(std::fs::Permissions::from_mode(0o666))
+        .tempfile_in(&dir)
+        .map_err(|e| fail(&e))?;
     if text {
         tmp.write_all(module.print_to_string().to_bytes()).map_err(|e| fail(&e))?;
     } else {

@@ -221,18 +221,27 @@ impl Widener<'_> {
 
     /// Takes the edge `from -> to` for the lanes in `em`.
     fn write_edge(&mut self, from: Block, to: Block, em: Value) {
+        let all = em == self.all_true();
         let slot = self.mask_slots[&to];
-        let old = self.b.load(self.mask_type(), slot, 0);
-        let new = self.b.binop(LLVMOr, old, em);
-        self.b.store(new, slot, 0);
+        if all {
+            self.b.store(em, slot, 0);
+        } else {
+            let old = self.b.load(self.mask_type(), slot, 0);
+            let new = self.b.binop(LLVMOr, old, em);
+            self.b.store(new, slot, 0);
+        }
         for phi in to.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
             let Some((v, _)) = phi.incoming().into_iter().find(|(_, p)| *p == from) else { continue };
             let pslot = self.phi_slots[&phi];
             if self.an.uni.is_varying(phi) {
                 let val = self.varying_value(v);
-                let old = self.b.load(val.ty(), pslot, 0);
-                let blended = self.blend(em, val, old);
-                self.b.store(blended, pslot, 0);
+                if all {
+                    self.b.store(val, pslot, 0);
+                } else {
+                    let old = self.b.load(val.ty(), pslot, 0);
+                    let blended = self.blend(em, val, old);
+                    self.b.store(blended, pslot, 0);
+                }
             } else {
                 let val = self.uniform_value(v);
                 self.b.store(val, pslot, 0);

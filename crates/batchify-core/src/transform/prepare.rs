@@ -52,6 +52,7 @@ fn copy_function(module: Module, f: Value, name: &str) -> Value {
     }
     let mut map: HashMap<Value, Value> = HashMap::new();
     for (p, q) in f.params().into_iter().zip(g.params()) {
+        q.set_name(&p.name());
         map.insert(p, q);
     }
     let mut bmap: HashMap<Block, Block> = HashMap::new();

@@ -123,10 +123,17 @@ pub fn copy_attributes(scalar: Value, clone: Value, spec: &CloneSpec) {
         }
     }
     if let Some(features) = spec.isa.target_features() {
-        let merged = match clone.string_attribute(FN, "target-features") {
-            Some(old) if !old.is_empty() => format!("{old},{features}"),
-            _ => features.to_string(),
-        };
+        let mut list: Vec<String> = clone
+            .string_attribute(FN, "target-features")
+            .map(|old| old.split(',').filter(|f| !f.is_empty()).map(str::to_string).collect())
+            .unwrap_or_default();
+        for f in features.split(',') {
+            // The ISA's feature wins over a `-feature` of the scalar function.
+            let name = f.trim_start_matches(['+', '-']);
+            list.retain(|g| g.trim_start_matches(['+', '-']) != name);
+            list.push(f.to_string());
+        }
+        let merged = list.join(",");
         clone.set_string_attribute(FN, "target-features", &merged);
     }
     // Vector arguments must travel in full-width registers (GCC's ABI).
