@@ -5,6 +5,7 @@
 //! std only: this crate must build before LLVM is installed (it installs it).
 
 mod demo;
+mod fuzz;
 mod setup;
 mod test;
 mod util;
@@ -41,6 +42,13 @@ const COMMANDS: &[Command] = &[
         about: "setup, then build, cargo test, lit suite, rustfmt check and clippy, stopping at \
                 the first failure; --quick skips rustfmt and clippy",
         run: test::run,
+    },
+    Command {
+        name: "fuzz",
+        usage: "[--count N] [--seed S] [...]",
+        about: "build and run the random-program fuzzer (release); every option goes to \
+                batchify-fuzz, e.g. --count 100000; prints `N programs, M mismatches, K invalid IR`",
+        run: fuzz::run,
     },
     Command { name: "help", usage: "", about: "print this list", run: help },
 ];

@@ -548,15 +548,24 @@ impl Widener<'_> {
         }
         self.b.position_at_end(from);
         let edge_of = |s: Block| edges.iter().find(|(t, _)| *t == s).expect("edge exists").1;
-        let cond = branch_condition(term);
+        // Without a known-full mask, no lane may be active here and the
+        // uniform condition may be poison (computed for no lane): freeze it.
+        let cond = branch_condition(term).map(|c| {
+            let c = self.uniform_value(c);
+            if self.full {
+                c
+            } else {
+                self.b.freeze(c)
+            }
+        });
         match term.opcode() {
             LLVMBr if term.is_conditional() && term.successors()[0] != term.successors()[1] => {
-                let c = self.uniform_value(cond.expect("conditional"));
+                let c = cond.expect("conditional");
                 let s = term.successors();
                 self.b.cond_br(c, edge_of(s[0]), edge_of(s[1]));
             }
             LLVMSwitch if edges.len() > 1 => {
-                let x = self.uniform_value(term.operand(0));
+                let x = cond.expect("switch condition");
                 let cases = term.switch_cases();
                 let sw = self.b.switch(x, edge_of(term.switch_default()), cases.len() as u32);
                 for (val, dest) in cases {
