@@ -112,7 +112,12 @@ fn read_module<'c>(ctx: &'c Context, path: &Path) -> Result<Module<'c>, String> 
         ctx.create_module_from_ir(buf).map_err(|e| e.to_string())
     };
     let kind = if is_bitcode { "bitcode" } else { "textual IR" };
-    parsed.map_err(|e| format!("cannot parse `{}` as LLVM {kind}: {}", path.display(), first_line(&e)))
+    let module =
+        parsed.map_err(|e| format!("cannot parse `{}` as LLVM {kind}: {}", path.display(), first_line(&e)))?;
+    // Reject invalid input up front, so that verifier failures later on are
+    // batchify's own bugs and are reported as such.
+    module.verify().map_err(|e| format!("`{}` is not valid LLVM IR: {}", path.display(), first_line(&e.to_string())))?;
+    Ok(module)
 }
 
 fn collect_specs(cli: &Cli, module: &Module<'_>) -> Result<Vec<CloneSpec>, String> {
@@ -161,14 +166,25 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
 /// then renamed over it.
 fn write_module(module: &Module<'_>, out: &Path, force_text: bool) -> Result<(), String> {
     let text = force_text || out.extension().is_some_and(|e| e == "ll");
+    let bytes: Vec<u8> = if text {
+        module.print_to_string().to_bytes().to_vec()
+    } else {
+        module.write_bitcode_to_memory().as_slice().to_vec()
+    };
     if out.as_os_str() == "-" {
-        let mut stdout = std::io::stdout().lock();
-        let res = if text {
-            stdout.write_all(module.print_to_string().to_bytes())
-        } else {
-            stdout.write_all(module.write_bitcode_to_memory().as_slice())
-        };
-        return res.map_err(|e| format!("cannot write to standard output: {e}"));
+        return std::io::stdout()
+            .lock()
+            .write_all(&bytes)
+            .map_err(|e| format!("cannot write to standard output: {e}"));
+    }
+    // A device or pipe (`/dev/null`, a FIFO) is written in place: renaming a
+    // file over it would replace the device.
+    if std::fs::metadata(out).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .open(out)
+            .and_then(|mut f| f.write_all(&bytes))
+            .map_err(|e| format!("cannot write `{}`: {e}", out.display()));
     }
     let dir = match out.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -182,12 +198,7 @@ fn write_module(module: &Module<'_>, out: &Path, force_text: bool) -> Result<(),
         .permissions(std::fs::Permissions::from_mode(0o666))
         .tempfile_in(&dir)
         .map_err(|e| fail(&e))?;
-    if text {
-        tmp.write_all(module.print_to_string().to_bytes()).map_err(|e| fail(&e))?;
-    } else {
-        let buf = module.write_bitcode_to_memory();
-        tmp.write_all(buf.as_slice()).map_err(|e| fail(&e))?;
-    }
+    tmp.write_all(&bytes).map_err(|e| fail(&e))?;
     tmp.persist(out).map_err(|e| fail(&e.error))?;
     Ok(())
 }

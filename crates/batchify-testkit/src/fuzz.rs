@@ -22,6 +22,7 @@ use batchify_core::vfabi::Isa;
 use batchify_core::{CloneReport, CloneSpec, Error, Options};
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::values::AnyValue;
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -65,6 +66,9 @@ pub struct FuzzOptions {
     pub timeout: Option<Duration>,
     /// Worker threads (programs are independent; each has its own LLVM context).
     pub threads: usize,
+    /// Keep the `default<O2>` form of optimised programs and the clone's IR
+    /// in [`Checked`] (for `--dump`).
+    pub keep_ir: bool,
 }
 
 impl Default for FuzzOptions {
@@ -81,6 +85,7 @@ impl Default for FuzzOptions {
             keep_failures: 5,
             timeout: Some(Duration::from_secs(120)),
             threads: 1,
+            keep_ir: false,
         }
     }
 }
@@ -138,10 +143,13 @@ pub struct Checked {
     pub message: String,
     /// Lanes the oracle compared.
     pub lanes_compared: usize,
-    /// The module's IR after `default<O2>` (optimised programs only).
+    /// The module's IR after `default<O2>` (optimised programs, with
+    /// [`FuzzOptions::keep_ir`]).
     pub optimized_ir: Option<String>,
     /// batchify's report on the clone, when it built one.
     pub report: Option<CloneReport>,
+    /// The clone's IR (with [`FuzzOptions::keep_ir`]), when there is one.
+    pub clone_ir: Option<String>,
 }
 
 /// Message prefix of programs whose clone is batchify's per-lane fallback.
@@ -149,7 +157,15 @@ const FALLBACK: &str = "per-lane fallback: ";
 
 impl Checked {
     fn new(outcome: Outcome, optimized: bool, message: String, optimized_ir: Option<String>) -> Checked {
-        Checked { outcome, optimized, message: one_line(&message), lanes_compared: 0, optimized_ir, report: None }
+        Checked {
+            outcome,
+            optimized,
+            message: one_line(&message),
+            lanes_compared: 0,
+            optimized_ir,
+            report: None,
+            clone_ir: None,
+        }
     }
 }
 
@@ -464,7 +480,9 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
         if let Err(e) = optimize_o2(&module).and_then(|_| module.verify().map_err(|e| e.to_string())) {
             return Checked::new(Outcome::OracleSetupError, optimized, format!("default<O2> failed: {e}"), None);
         }
-        optimized_ir = Some(module.print_to_string().to_string());
+        if opts.keep_ir {
+            optimized_ir = Some(module.print_to_string().to_string());
+        }
     }
     let fail = |outcome, message: String| Checked::new(outcome, optimized, message, optimized_ir.clone());
     let specs = [spec];
@@ -482,6 +500,12 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
             Err(e) => return fail(Outcome::Unsupported, e.to_string()),
         }
     }
+    let clone_ir = if opts.keep_ir {
+        module.get_function(&specs[0].vector_name).map(|f| f.print_to_string().to_string())
+    } else {
+        None
+    };
+    let fail = |outcome, message: String| Checked { clone_ir: clone_ir.clone(), ..fail(outcome, message) };
     let oracle = match Oracle::new(&module, &specs) {
         Ok(o) => o,
         Err(e) => return fail(Outcome::OracleSetupError, e.to_string()),
@@ -498,7 +522,7 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
             };
             Checked { lanes_compared: stats.lanes_compared, report, ..fail(outcome, message) }
         }
-        Err(e @ OracleError::Mismatch(_)) => fail(Outcome::Mismatch, e.to_string()),
+        Err(OracleError::Mismatch(m)) => fail(Outcome::Mismatch, m.to_string()),
         Err(e @ OracleError::Setup(_)) => fail(Outcome::OracleSetupError, e.to_string()),
     }
 }

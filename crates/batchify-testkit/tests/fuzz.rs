@@ -58,7 +58,8 @@ fn full_programs_run_against_a_reference_clone() {
 /// switches, early returns, irreducible cycles, helper calls), random masks.
 #[test]
 fn fuzz_width8_masked() {
-    let opts = FuzzOptions { count: 2000, seed: 0xba7c, width: 8, masked: true, ..FuzzOptions::default() };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let opts = FuzzOptions { count: 2000, seed: 0xba7c, width: 8, masked: true, threads, ..FuzzOptions::default() };
     assert_clean(&fuzz::run(&opts), 0.9);
 }
 

@@ -41,7 +41,7 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
   --self-test        check a per-lane reference clone instead of batchify (tests the generator)
   --threads N        worker threads (default: all CPUs)
   --timeout SECS     abort if one program runs longer (default 120, 0 = never)
-  --dump             print every program and its outcome";
+  --dump             print every program, its clone and its outcome";
 
 struct Args {
     opts: FuzzOptions,
@@ -146,6 +146,17 @@ fn dump(opts: &FuzzOptions) -> bool {
                 println!(";   {line}");
             }
         }
+        if let Some(r) = &checked.report {
+            for line in r.lines() {
+                println!("; batchify: {line}");
+            }
+        }
+        if let Some(clone) = &checked.clone_ir {
+            println!("; ---- the clone ----");
+            for line in clone.lines() {
+                println!(";   {line}");
+            }
+        }
         let spec = fuzz::spec_for(&program, opts);
         println!(
             "; clone {} (width {}, {})",
@@ -177,7 +188,8 @@ fn main() -> ExitCode {
         }
     };
     if args.dump {
-        return if dump(&args.opts) { ExitCode::FAILURE } else { ExitCode::SUCCESS };
+        let opts = FuzzOptions { keep_ir: true, ..args.opts };
+        return if dump(&opts) { ExitCode::FAILURE } else { ExitCode::SUCCESS };
     }
     let summary = fuzz::run_with_progress(&args.opts, 1000, &mut |s| eprintln!("{s}"));
     print!("{}", summary.report());
