@@ -44,10 +44,7 @@ pub fn create_clone_function(module: Module, scalar: Value, spec: &CloneSpec, ft
         decl.delete_function();
         clone.set_name(&spec.vector_name);
     }
-    unsafe {
-        llvm_sys::core::LLVMSetLinkage(clone.0, llvm_sys::core::LLVMGetLinkage(scalar.0));
-        llvm_sys::core::LLVMSetVisibility(clone.0, llvm_sys::core::LLVMGetVisibility(scalar.0));
-    }
+    clone.copy_linkage_from(scalar);
     signature::copy_attributes(scalar, clone, spec);
     clone
 }

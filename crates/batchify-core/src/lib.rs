@@ -5,8 +5,10 @@
 //!    from explicit requests or the module's `declare simd` attributes;
 //! 2. **prepare** ([`transform::prepare`]): a scratch copy of the scalar
 //!    function, normalised by LLVM passes (mem2reg, loop-simplify, lcssa);
-//! 3. **analyse** ([`analysis`]): CFG, uniformity;
-//! 4. **widen** ([`transform::widen`]): the clone's body, per-instruction rules;
+//! 3. **analyse** ([`analysis`]): CFG, dominators, loops, uniformity and
+//!    divergence (to a fixed point), the control plan;
+//! 4. **widen and linearize** ([`transform::widen`], [`transform::control`]):
+//!    the clone's body, per-instruction rules under execution masks;
 //! 5. **ABI** ([`transform::signature`]): vector signature, masks, attributes;
 //! 6. **cleanup** ([`cleanup`]): verify and optimise the clone.
 //!

@@ -490,6 +490,37 @@ impl Value {
         kind != 0
             && unsafe { !LLVMGetCallSiteEnumAttribute(self.0, llvm_sys::LLVMAttributeFunctionIndex, kind).is_null() }
     }
+    /// Integer value of an enum function attribute (e.g. `memory`), on a
+    /// call site if `self` is a call, else on a function.
+    pub fn fn_attribute_value(self, name: &str) -> Option<u64> {
+        let kind = enum_attribute_kind(name);
+        if kind == 0 {
+            return None;
+        }
+        let a = unsafe {
+            if LLVMIsACallInst(self.0).is_null() {
+                LLVMGetEnumAttributeAtIndex(self.0, llvm_sys::LLVMAttributeFunctionIndex, kind)
+            } else {
+                LLVMGetCallSiteEnumAttribute(self.0, llvm_sys::LLVMAttributeFunctionIndex, kind)
+            }
+        };
+        (!a.is_null()).then(|| unsafe { LLVMGetEnumAttributeValue(a) })
+    }
+    /// Call: adds an integer enum attribute (e.g. `align`) to argument `arg`.
+    pub fn add_call_arg_attribute(self, arg: u32, name: &str, value: u64) {
+        let kind = enum_attribute_kind(name);
+        unsafe {
+            let a = LLVMCreateEnumAttribute(LLVMGetTypeContext(LLVMTypeOf(self.0)), kind, value);
+            LLVMAddCallSiteAttribute(self.0, arg + 1, a);
+        }
+    }
+    /// Global: copies linkage and visibility from another global.
+    pub fn copy_linkage_from(self, other: Value) {
+        unsafe {
+            LLVMSetLinkage(self.0, LLVMGetLinkage(other.0));
+            LLVMSetVisibility(self.0, LLVMGetVisibility(other.0));
+        }
+    }
     /// Function: all attributes at an index (function, return, or param).
     pub fn attributes(self, index: u32) -> Vec<LLVMAttributeRef> {
         let n = unsafe { LLVMGetAttributeCountAtIndex(self.0, index) } as usize;

@@ -82,23 +82,14 @@ pub fn called_intrinsic(call: Value) -> Option<String> {
 
 /// `memory(...)` effects of a call (call site or callee), if known.
 fn memory_effects(call: Value) -> Option<u64> {
-    let kind = crate::llvm::enum_attribute_kind("memory");
-    let read = |a: llvm_sys::prelude::LLVMAttributeRef| unsafe { llvm_sys::core::LLVMGetEnumAttributeValue(a) };
-    let site =
-        unsafe { llvm_sys::core::LLVMGetCallSiteEnumAttribute(call.0, llvm_sys::LLVMAttributeFunctionIndex, kind) };
-    if !site.is_null() {
-        return Some(read(site));
-    }
-    let callee = call.called_value();
-    if callee.is_function() {
-        let a = unsafe {
-            llvm_sys::core::LLVMGetEnumAttributeAtIndex(callee.0, llvm_sys::LLVMAttributeFunctionIndex, kind)
-        };
-        if !a.is_null() {
-            return Some(read(a));
+    call.fn_attribute_value("memory").or_else(|| {
+        let callee = call.called_value();
+        if callee.is_function() {
+            callee.fn_attribute_value("memory")
+        } else {
+            None
         }
-    }
-    None
+    })
 }
 
 /// Whether a call with uniform arguments gives the same result in every

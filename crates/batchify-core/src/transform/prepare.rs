@@ -1,13 +1,15 @@
 //! Preparation: a private scratch copy of the scalar function, normalised by
-//! LLVM's own passes (mem2reg, one return block, loop-simplify, lcssa).
+//! LLVM's own passes (mem2reg, one return block, loop-simplify, lcssa) so
+//! that the analyses see SSA values instead of stack slots, a single return,
+//! loops with one latch and dedicated exits, and loop live-outs as phis. The
+//! user's function is never modified; the scratch copy is deleted once the
+//! clone is built.
 //!
 //! Irreducible control flow is not made reducible here: LLVM 22's
 //! `fix-irreducible` crashed on a `switch` into an irreducible cycle, and
-//! after `lower-switch` it produced a function that loops forever where
-//! the original returns (corpus `irreducible_states`). Such functions get
-//! the per-lane fallback instead. so that the analyses see
-//! SSA values instead of stack slots. The user's function is never modified;
-//! the scratch copy is deleted once the clone is built.
+//! after `lower-switch` it produced a function that loops forever where the
+//! original returns (corpus `irreducible_states`). Such functions get the
+//! per-lane fallback instead.
 
 use crate::error::{Error, Result};
 use crate::llvm::{Block, Builder, Module, Value};

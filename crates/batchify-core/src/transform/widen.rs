@@ -511,17 +511,8 @@ fn may_trap_or_write(i: Value) -> bool {
 }
 
 fn set_param_align(call: Value, arg: u32, align: u32) {
-    if align == 0 {
-        return;
-    }
-    let kind = crate::llvm::enum_attribute_kind("align");
-    unsafe {
-        let a = llvm_sys::core::LLVMCreateEnumAttribute(
-            llvm_sys::core::LLVMGetTypeContext(llvm_sys::core::LLVMTypeOf(call.0)),
-            kind,
-            align as u64,
-        );
-        llvm_sys::core::LLVMAddCallSiteAttribute(call.0, arg + 1, a);
+    if align > 0 {
+        call.add_call_arg_attribute(arg, "align", align as u64);
     }
 }
 
