@@ -58,7 +58,7 @@
 ; RUN: %{fails} --variant _ZGV_LLVM_N4vv_two --variant _ZGV_LLVM_N4vv_two > %t.stdout 2> %t.err
 ; RUN: FileCheck %s --check-prefix=TWICE < %t.err
 ; RUN: %{clean}
-; TWICE: {{^}}batchify: error: variant `_ZGV_LLVM_N4vv_two` {{.*}}already has a body in the module{{$}}
+; TWICE: {{^}}batchify: error: variant `_ZGV_LLVM_N4vv_two` {{.*}}already has a body in the module (requested twice?){{$}}
 ;
 ; No flags and no `declare simd` attributes in the module.
 ; RUN: %{fails} > %t.stdout 2> %t.err

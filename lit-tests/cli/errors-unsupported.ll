@@ -1,31 +1,21 @@
-; Constructs this version does not support: a branch on a varying value
-; (if/else or loop exit), masked variants, stack memory that mem2reg cannot
-; remove, atomics, volatile accesses and inline assembly. Each is one
+; Constructs the vectorizer does not handle yet: stack memory that mem2reg
+; cannot remove, atomics, volatile accesses and inline assembly (`invoke` is
+; in invoke-error-one-line.ll, an irreducible CFG in transform/fallback.ll).
+;
+; With --no-fallback each is one
 ; `batchify: error: cannot batchify `NAME`: ...` line, exit status 1, and no
-; output file. The same functions with the offending value uniform are fine.
+; output file. Without it, the clone is a per-lane loop over the scalar
+; function (one call of it per lane, in lane order), batchify prints one
+; `batchify: warning: ...` line naming the function, the clone and the
+; construct, and exits 0.
 ;
-; DEFINE: %{fails} = rm -f %t.out && not %batchify %s -o %t.out
+; Divergent branches, divergent loops and masked variants used to be refused
+; here too; they are supported now and build even with --no-fallback, with
+; nothing on stderr.
+;
+; DEFINE: %{fails} = rm -f %t.out && not %batchify %s -o %t.out --no-fallback
 ; DEFINE: %{clean} = count 1 < %t.err && test ! -e %t.out
-;
-; RUN: %{fails} --function div 2> %t.err
-; RUN: FileCheck %s --check-prefix=DIV < %t.err
-; RUN: %{clean}
-; DIV: {{^}}batchify: error: cannot batchify `div`: divergent branch `br i1 %c, label %neg, label %pos` (its condition differs between lanes) is not supported yet{{$}}
-;
-; RUN: %{fails} --function loopdiv 2> %t.err
-; RUN: FileCheck %s --check-prefix=LOOPDIV < %t.err
-; RUN: %{clean}
-; LOOPDIV: {{^}}batchify: error: cannot batchify `loopdiv`: divergent branch `br i1 %c, label %loop, label %exit`
-;
-; One bad request fails the whole run, even after a good one.
-; RUN: %{fails} --function two --function div 2> %t.err
-; RUN: FileCheck %s --check-prefix=DIV < %t.err
-; RUN: %{clean}
-;
-; RUN: %{fails} --variant _ZGVbM4vv_two 2> %t.err
-; RUN: FileCheck %s --check-prefix=MASKED < %t.err
-; RUN: %{clean}
-; MASKED: {{^}}batchify: error: cannot batchify `two`: masked variant `_ZGVbM4vv_two` is not supported yet{{$}}
+; DEFINE: %{falls-back} = rm -f %t.fb.ll && %batchify %s -S -o %t.fb.ll -n 4
 ;
 ; RUN: %{fails} --function al 2> %t.err
 ; RUN: FileCheck %s --check-prefix=ALLOCA < %t.err
@@ -48,11 +38,68 @@
 ; RUN: %{clean}
 ; ASM: {{^}}batchify: error: cannot batchify `asm`: inline assembly `%r = call i32 asm "bswap $0", "=r,0"(i32 {{.*}})` is not supported{{$}}
 ;
-; With the branch conditions uniform, the same functions batchify.
-; RUN: %batchify %s -S -o %t.ok.ll --variant _ZGVbN4u_div --variant _ZGVbN4u_loopdiv
-; RUN: FileCheck %s --check-prefix=OK < %t.ok.ll
-; OK: define <4 x float> @_ZGVbN4u_div(float
-; OK: define <4 x i32> @_ZGVbN4u_loopdiv(i32
+; One bad request fails the whole run, even after a good one.
+; RUN: %{fails} --function two --function asm 2> %t.err
+; RUN: FileCheck %s --check-prefix=ASM < %t.err
+; RUN: %{clean}
+;
+; Without --no-fallback: a warning, exit 0, and a per-lane clone.
+; RUN: %{falls-back} --function al 2> %t.err
+; RUN: count 1 < %t.err
+; RUN: FileCheck %s --check-prefix=WALLOCA < %t.err
+; RUN: FileCheck %s --check-prefix=FBALLOCA < %t.fb.ll
+; WALLOCA: {{^}}batchify: warning: `al` -> `_ZGV_LLVM_N4v_al` is a per-lane loop over the scalar function: stack memory (`%a = alloca i32, align 4`) that mem2reg cannot remove is not supported yet{{$}}
+; FBALLOCA-LABEL: define <4 x i32> @_ZGV_LLVM_N4v_al(
+; FBALLOCA-COUNT-4: call i32 @al(i32
+; FBALLOCA-NOT:     call
+; FBALLOCA:         ret <4 x i32>
+;
+; RUN: %{falls-back} --function at 2> %t.err
+; RUN: count 1 < %t.err
+; RUN: FileCheck %s --check-prefix=WATOMIC < %t.err
+; RUN: FileCheck %s --check-prefix=FBATOMIC < %t.fb.ll
+; WATOMIC: {{^}}batchify: warning: `at` -> `_ZGV_LLVM_N4vv_at` is a per-lane loop over the scalar function: `%o = atomicrmw add {{.*}}` is not supported yet{{$}}
+; FBATOMIC-LABEL: define <4 x i32> @_ZGV_LLVM_N4vv_at(
+; FBATOMIC-NOT:     atomicrmw
+; FBATOMIC-COUNT-4: call i32 @at(ptr {{%[^,]+}}, i32
+; FBATOMIC-NOT:     call
+; FBATOMIC:         ret <4 x i32>
+;
+; The uniform pointer is passed as it is to every call.
+; RUN: %{falls-back} --variant _ZGVbN4uv_vol 2> %t.err
+; RUN: count 1 < %t.err
+; RUN: FileCheck %s --check-prefix=WVOLATILE < %t.err
+; RUN: FileCheck %s --check-prefix=FBVOLATILE < %t.fb.ll
+; WVOLATILE: {{^}}batchify: warning: `vol` -> `_ZGVbN4uv_vol` is a per-lane loop over the scalar function: `%v = load volatile i32, ptr {{.*}}` is not supported yet{{$}}
+; FBVOLATILE:       define <4 x i32> @_ZGVbN4uv_vol(ptr [[P:%[^,]+]], <4 x i32>
+; FBVOLATILE-NOT:     load
+; FBVOLATILE-COUNT-4: call i32 @vol(ptr [[P]], i32
+; FBVOLATILE-NOT:     call
+; FBVOLATILE:         ret <4 x i32>
+;
+; RUN: %{falls-back} --function asm 2> %t.err
+; RUN: count 1 < %t.err
+; RUN: FileCheck %s --check-prefix=WASM < %t.err
+; RUN: FileCheck %s --check-prefix=FBASM < %t.fb.ll
+; WASM: {{^}}batchify: warning: `asm` -> `_ZGV_LLVM_N4v_asm` is a per-lane loop over the scalar function: inline assembly `%r = call i32 asm "bswap $0", "=r,0"(i32 {{.*}})` is not supported{{$}}
+; FBASM-LABEL: define <4 x i32> @_ZGV_LLVM_N4v_asm(
+; FBASM-NOT:     asm
+; FBASM-COUNT-4: call i32 @asm(i32
+; FBASM-NOT:     call
+; FBASM:         ret <4 x i32>
+;
+; Formerly refused, now built, even with --no-fallback and silently: a
+; divergent if/else, a divergent loop exit, a masked variant.
+; RUN: %batchify %s -S -o %t.ok.ll --no-fallback --function div --function loopdiv -n 4 \
+; RUN:   --variant _ZGVbM4vv_two --variant _ZGVbN4u_div --variant _ZGVbN4u_loopdiv 2> %t.ok.err
+; RUN: count 0 < %t.ok.err
+; RUN: FileCheck %s --check-prefix=OK --implicit-check-not='call float @div' \
+; RUN:   --implicit-check-not='call i32 @loopdiv' < %t.ok.ll
+; OK-DAG: define <4 x float> @_ZGV_LLVM_N4v_div(<4 x float>
+; OK-DAG: define <4 x i32> @_ZGV_LLVM_N4v_loopdiv(<4 x i32>
+; OK-DAG: define <4 x i32> @_ZGVbM4vv_two(<4 x i32> {{%[^,]+}}, <4 x i32> {{%[^,]+}}, <4 x i32> {{%[^)]+}})
+; OK-DAG: define <4 x float> @_ZGVbN4u_div(float
+; OK-DAG: define <4 x i32> @_ZGVbN4u_loopdiv(i32
 
 define float @div(float %x) {
 entry:

@@ -1,16 +1,23 @@
-; BUG (batchify-core, cleanup::create_clone_function): when the module
-; already declares the clone's name with a different function type and that
-; declaration has uses, batchify deletes the declaration anyway and crashes
-; (SIGSEGV, exit 139). Expected: one `batchify: error:` line naming
-; `_ZGV_LLVM_N8v_f`, exit status 1, no output file.
-; XFAIL: *
+; The module already declares the clone's name with a different function
+; type (here `<8 x float> (<4 x float>)` instead of `<8 x float> (<8 x float>)`),
+; and the declaration has a use. batchify used to crash on this (SIGSEGV);
+; now the clone replaces the declaration and the existing call is
+; redirected to it: exit 0, nothing on stderr, one definition of the name,
+; no declaration left, and the output passes the verifier.
 ;
-; RUN: rm -f %t.out
-; RUN: not %batchify %s -o %t.out --function f -n 8 2> %t.err
-; RUN: FileCheck %s < %t.err
-; RUN: count 1 < %t.err
-; RUN: test ! -e %t.out
-; CHECK: {{^}}batchify: error: {{.*}}`_ZGV_LLVM_N8v_f`
+; RUN: %batchify %s -S -o %t.ll --function f -n 8 2> %t.err
+; RUN: count 0 < %t.err
+; RUN: FileCheck %s < %t.ll
+; RUN: %opt -passes=verify -disable-output %t.ll
+; CHECK-NOT:   declare {{.*}}@_ZGV_LLVM_N8v_f
+; CHECK-LABEL: define <8 x float> @caller(
+; CHECK-NEXT:    call <8 x float> @_ZGV_LLVM_N8v_f(<4 x float> %v)
+; CHECK-LABEL: define <8 x float> @_ZGV_LLVM_N8v_f(
+; CHECK-SAME:    <8 x float> %x)
+; CHECK-NEXT:  {{^}}entry:
+; CHECK-NEXT:    fmul <8 x float> %x, %x
+; CHECK-NOT:   declare {{.*}}@_ZGV_LLVM_N8v_f
+; CHECK-NOT:   @_ZGV_LLVM_N8v_f.
 
 define float @f(float %x) {
   %r = fmul float %x, %x

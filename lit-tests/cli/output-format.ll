@@ -35,6 +35,7 @@ define float @sq(float %x) {
 ; CHECK-NEXT:    %r = fmul float %x, %x
 ; CHECK-LABEL: define <4 x float> @_ZGV_LLVM_N4v_sq(
 ; CHECK-SAME:    <4 x float> [[X:%[^)]+]])
+; CHECK-NEXT:  {{^}}entry:
 ; CHECK-NEXT:    [[R:%.*]] = fmul <4 x float> [[X]], [[X]]
 ; CHECK-NEXT:    ret <4 x float> [[R]]
 ; CHECK-NEXT:  }

@@ -44,12 +44,14 @@ declare float @llvm.powi.f32.i32(float, i32)
 
 ; CHECK-LABEL: define <4 x float> @_ZGV_LLVM_N4v_fab(
 ; CHECK-SAME:    <4 x float> [[X:%[^)]+]])
+; CHECK-NEXT:  {{^}}entry:
 ; CHECK-NEXT:    [[A:%.*]] = call <4 x float> @llvm.fabs.v4f32(<4 x float> [[X]])
 ; CHECK-NEXT:    ret <4 x float> [[A]]
 ; CHECK-NEXT:  }
 
 ; CHECK-LABEL: define <4 x i32> @_ZGV_LLVM_N4v_clz(
 ; CHECK-SAME:    <4 x i32> [[X:%[^)]+]])
+; CHECK-NEXT:  {{^}}entry:
 ; CHECK-NEXT:    [[C:%.*]] = call {{.*}}<4 x i32> @llvm.ctlz.v4i32(<4 x i32> [[X]], i1 false)
 ; CHECK-NEXT:    ret <4 x i32> [[C]]
 ; CHECK-NEXT:  }
@@ -63,6 +65,7 @@ declare float @llvm.powi.f32.i32(float, i32)
 
 ; CHECK-LABEL: define <8 x i32> @_ZGV_LLVM_N8vv_imax(
 ; CHECK-SAME:    <8 x i32> [[A:%[^,]+]], <8 x i32> [[B:%[^)]+]])
+; CHECK-NEXT:  {{^}}entry:
 ; CHECK-NEXT:    [[M:%.*]] = call <8 x i32> @llvm.smax.v8i32(<8 x i32> [[A]], <8 x i32> [[B]])
 ; CHECK-NEXT:    [[P:%.*]] = call {{.*}}<8 x i32> @llvm.ctpop.v8i32(<8 x i32> [[M]])
 ; CHECK-NEXT:    [[F:%.*]] = call <8 x i32> @llvm.fshl.v8i32(<8 x i32> [[M]], <8 x i32> [[B]], <8 x i32> splat (i32 7))
@@ -72,6 +75,7 @@ declare float @llvm.powi.f32.i32(float, i32)
 
 ; CHECK-LABEL: define <4 x float> @_ZGV_LLVM_N4vu_powu(
 ; CHECK-SAME:    <4 x float> [[X:%[^,]+]], i32 [[N:%[^)]+]])
+; CHECK-NEXT:  {{^}}entry:
 ; CHECK-NEXT:    [[R:%.*]] = call <4 x float> @llvm.powi.v4f32.i32(<4 x float> [[X]], i32 [[N]])
 ; CHECK-NEXT:    ret <4 x float> [[R]]
 ; CHECK-NEXT:  }

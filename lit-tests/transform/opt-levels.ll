@@ -1,6 +1,6 @@
 ; -O0 leaves the clone as built: uniform values are broadcast with an
-; explicit insertelement/shufflevector pair, and per-lane code extracts every
-; lane. The default -O2 (and -O1) clean the clone up: the splat folds away,
+; explicit insertelement/shufflevector pair (in the entry block, which at -O0
+; then branches to the body), and per-lane code extracts every lane. The default -O2 (and -O1) clean the clone up: the splat folds away,
 ; lane 0 of a linear value becomes the scalar base, and a variable linear
 ; step is computed in i32 instead of sext/mul i64/trunc.
 ;
@@ -33,15 +33,15 @@ define i32 @varstep(i32 %i, i32 %s) {
 
 ; O0-LABEL: define <4 x i32> @_ZGV_LLVM_N4vu_addsub(
 ; O0-SAME:    <4 x i32> [[X:%[^,]+]], i32 [[U:%[^)]+]])
-; O0-NEXT:    [[INS:%.*]] = insertelement <4 x i32> poison, i32 [[U]], i32 0
+; O0:         [[INS:%.*]] = insertelement <4 x i32> poison, i32 [[U]], i32 0
 ; O0-NEXT:    [[SPL:%.*]] = shufflevector <4 x i32> [[INS]], <4 x i32> poison, <4 x i32> zeroinitializer
-; O0-NEXT:    [[T:%.*]] = add <4 x i32> [[X]], [[SPL]]
+; O0:         [[T:%.*]] = add <4 x i32> [[X]], [[SPL]]
 ; O0-NEXT:    [[R:%.*]] = sub <4 x i32> [[T]], [[SPL]]
 ; O0-NEXT:    ret <4 x i32> [[R]]
 ; O0-LABEL: define <4 x i32> @_ZGV_LLVM_N4l_lin_ext(
 ; O0-SAME:    i32 [[I:%[^)]+]])
 ; O0:         [[LIN:%.*]] = add <4 x i32> {{%.*}}, <i32 0, i32 1, i32 2, i32 3>
-; O0-NEXT:    [[L0:%.*]] = extractelement <4 x i32> [[LIN]], i32 0
+; O0:         [[L0:%.*]] = extractelement <4 x i32> [[LIN]], i32 0
 ; O0-NEXT:    call i32 @ext(i32 [[L0]])
 ; O0-LABEL: define <4 x i32> @_ZGV_LLVM_N4ls1u_varstep(
 ; O0:         sext i32 {{%.*}} to i64
@@ -50,6 +50,7 @@ define i32 @varstep(i32 %i, i32 %s) {
 
 ; O2-LABEL: define <4 x i32> @_ZGV_LLVM_N4vu_addsub(
 ; O2-SAME:    <4 x i32> [[X:%[^,]+]], i32 {{%[^)]+}})
+; O2-NEXT:  {{^}}entry:
 ; O2-NEXT:    ret <4 x i32> [[X]]
 ; O2-NEXT:  }
 ; O2-LABEL: define <4 x i32> @_ZGV_LLVM_N4l_lin_ext(
@@ -65,4 +66,5 @@ define i32 @varstep(i32 %i, i32 %s) {
 
 ; O1-LABEL: define <4 x i32> @_ZGV_LLVM_N4vu_addsub(
 ; O1-SAME:    <4 x i32> [[X:%[^,]+]], i32 {{%[^)]+}})
+; O1-NEXT:  {{^}}entry:
 ; O1-NEXT:    ret <4 x i32> [[X]]

@@ -188,6 +188,64 @@ fn uniform_branch_unoptimised() {
 }
 
 #[test]
+fn divergent_if_else() {
+    // The branch on the varying `x > 0` becomes one `select <8 x i1>`; both
+    // arms run on all lanes (llvm.sqrt is speculatable); no branch is left.
+    let module = batchify("divergent_if.ll", &["--variant", "_ZGVdN8v_sqrt_or_neg"]);
+    let text = function_text(&module, "_ZGVdN8v_sqrt_or_neg");
+    assert!(!text.contains("br i1"), "a conditional branch is left:\n{text}");
+    assert!(text.contains("select <8 x i1> %pos, <8 x float> %s, <8 x float> %n"), "{text}");
+    snapshot_clone!(
+        "divergent_if_ZGVdN8v",
+        "divergent_if.ll",
+        "_ZGVdN8v_sqrt_or_neg",
+        ["--variant", "_ZGVdN8v_sqrt_or_neg"]
+    );
+}
+
+#[test]
+fn divergent_while_loop() {
+    // One loop block that runs while any lane is active: an `<8 x i1>` mask
+    // phi, and a back edge on `bitcast <8 x i1> ... to i8` + `icmp eq`.
+    let module = batchify("divergent_loop.ll", &["--variant", "_ZGV_LLVM_N8v_collatz"]);
+    let text = function_text(&module, "_ZGV_LLVM_N8v_collatz");
+    assert!(text.contains("phi <8 x i1> [ splat (i1 true), %entry ]"), "no mask phi:\n{text}");
+    assert!(text.contains("bitcast <8 x i1>") && text.contains(" to i8"), "no any-lane test:\n{text}");
+    assert_eq!(text.matches("br i1").count(), 1, "expected only the back edge to branch:\n{text}");
+    snapshot_clone!(
+        "divergent_loop_N8v",
+        "divergent_loop.ll",
+        "_ZGV_LLVM_N8v_collatz",
+        ["--variant", "_ZGV_LLVM_N8v_collatz"]
+    );
+}
+
+#[test]
+fn masked_variant_float_mask() {
+    // `d` ISA, masked: the mask is a vector of the characteristic type,
+    // `<8 x float>`, and a lane is active when its element is nonzero (any
+    // bit set: `llvm.is.fpclass` of every class but +0.0 at -O2).
+    let module = batchify("masked_store.ll", &["--variant", "_ZGVdM8vu_clamp_log"]);
+    let text = function_text(&module, "_ZGVdM8vu_clamp_log");
+    assert!(
+        text.starts_with("define <8 x float> @_ZGVdM8vu_clamp_log(<8 x float> %x, ptr %log, <8 x float> %mask)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("call <8 x i1> @llvm.is.fpclass.v8f32(<8 x float> %mask, i32 959)")
+            || text.contains("fcmp une <8 x float> %mask, zeroinitializer")
+            || text.contains("icmp ne <8 x i32>"),
+        "the mask is not compared against zero:\n{text}"
+    );
+    snapshot_clone!(
+        "masked_store_ZGVdM8vu",
+        "masked_store.ll",
+        "_ZGVdM8vu_clamp_log",
+        ["--variant", "_ZGVdM8vu_clamp_log"]
+    );
+}
+
+#[test]
 fn function_text_extraction() {
     let module = "define i32 @f(i32 %x) #0 {\n  ret i32 %x\n}\n\n\
                   define <4 x i32> @_ZGV_LLVM_N4v_f(<4 x i32> %0) #3 {\n  %c = call i32 @g() #1\n  ret <4 x i32> %0\n}\n\n\

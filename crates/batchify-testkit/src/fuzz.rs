@@ -21,7 +21,7 @@ use crate::{CheckConfig, Oracle, OracleError};
 use batchify_core::vfabi::Isa;
 use batchify_core::{CloneReport, CloneSpec, Error, Options};
 use inkwell::context::Context;
-use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module;
 use inkwell::values::AnyValue;
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
@@ -435,8 +435,38 @@ pub fn scalar_loop_clone_ir(program: &Program, spec: &CloneSpec) -> String {
     s
 }
 
+/// Parses textual IR into a module of `ctx`.
+///
+/// inkwell 0.11's `Context::create_module_from_ir` leaks its buffer with
+/// LLVM 22 (it calls `LLVMParseIRInContext2`, which does not consume the
+/// buffer, and then forgets it): about the size of the IR per call, which
+/// adds up over a long fuzzing run. This frees it.
+pub fn parse_ir<'c>(ctx: &'c Context, text: &str, name: &str) -> Result<Module<'c>, String> {
+    use llvm_sys::core::{LLVMCreateMemoryBufferWithMemoryRangeCopy, LLVMDisposeMemoryBuffer, LLVMDisposeMessage};
+    let cname = std::ffi::CString::new(name).map_err(|e| e.to_string())?;
+    // SAFETY: the buffer is a copy owned here and disposed after parsing;
+    // the module belongs to `ctx`, which outlives the returned `Module<'c>`.
+    unsafe {
+        let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text.as_ptr().cast(), text.len(), cname.as_ptr());
+        let (mut module, mut err) = (std::ptr::null_mut(), std::ptr::null_mut());
+        let failed = llvm_sys::ir_reader::LLVMParseIRInContext2(ctx.raw(), buf, &mut module, &mut err);
+        LLVMDisposeMemoryBuffer(buf);
+        if failed != 0 {
+            let msg = if err.is_null() {
+                "unknown parse error".to_string()
+            } else {
+                let m = std::ffi::CStr::from_ptr(err).to_string_lossy().into_owned();
+                LLVMDisposeMessage(err);
+                m
+            };
+            return Err(msg);
+        }
+        Ok(Module::new(module))
+    }
+}
+
 /// Runs LLVM's `default<O2>` pipeline on a whole module.
-pub fn optimize_o2(module: &inkwell::module::Module<'_>) -> Result<(), String> {
+pub fn optimize_o2(module: &Module<'_>) -> Result<(), String> {
     use llvm_sys::transforms::pass_builder::*;
     unsafe {
         let opts = LLVMCreatePassBuilderOptions();
@@ -468,9 +498,7 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
     if opts.engine == Engine::ScalarLoop {
         text.push_str(&scalar_loop_clone_ir(program, &spec));
     }
-    let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), &program.name);
-    let module = ctx
-        .create_module_from_ir(buf)
+    let module = parse_ir(&ctx, &text, &program.name)
         .unwrap_or_else(|e| panic!("generated program (seed {seed}) does not parse: {e}\n{}", program.ir));
     if let Err(e) = module.verify() {
         panic!("generated program (seed {seed}) does not verify: {e}\n{}", program.ir);

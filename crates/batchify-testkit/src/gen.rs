@@ -1392,12 +1392,10 @@ impl Lower<'_> {
 mod tests {
     use super::*;
     use inkwell::context::Context;
-    use inkwell::memory_buffer::MemoryBuffer;
 
     fn parse_and_verify(p: &Program) -> Result<(), String> {
         let ctx = Context::create();
-        let buf = MemoryBuffer::create_from_memory_range_copy(p.ir.as_bytes(), &p.name);
-        let m = ctx.create_module_from_ir(buf).map_err(|e| e.to_string())?;
+        let m = crate::fuzz::parse_ir(&ctx, &p.ir, &p.name)?;
         m.verify().map_err(|e| e.to_string())?;
         let f = m.get_function(&p.name).ok_or("function missing")?;
         if f.count_params() as usize != p.params.len() {
