@@ -92,13 +92,13 @@ pub fn load_file(path: &Path, level: CLevel) -> Result<Vec<u8>, String> {
 
 /// Batches every function of one corpus file at one level and width and
 /// checks it with the oracle; returns the number of functions checked.
-pub fn check_file(path: &Path, level: CLevel, width: u32, masked: bool, trials: usize) -> Result<usize, String> {
+pub fn check_file(path: &Path, level: CLevel, width: u32, masked: bool, isa: Isa, trials: usize) -> Result<usize, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let dirs = Directives::parse(&text);
     let bytes = load_file(path, level)?;
     let ctx = Context::create();
     let module = parse_module(&ctx, &bytes, &path.to_string_lossy())?;
-    let specs = specs_for_module(&module, &dirs, width, level, masked);
+    let specs = specs_for_module(&module, &dirs, width, level, masked, isa);
     let reports = batchify_core::batchify_inkwell(&module, &specs, &batchify_core::Options::default())
         .map_err(|e| e.to_string())?;
     for r in &reports {
@@ -113,10 +113,23 @@ pub fn check_file(path: &Path, level: CLevel, width: u32, masked: bool, trials: 
     Ok(specs.len())
 }
 
+/// Which clones [`run_corpus`] builds.
+#[derive(Debug, Clone, Copy)]
+pub struct CorpusRun<'a> {
+    /// Widths to build.
+    pub widths: &'a [u32],
+    /// Masked variants (random masks) or not.
+    pub masked: bool,
+    /// Target ISA of the clones.
+    pub isa: Isa,
+    /// Oracle trials per clone.
+    pub trials: usize,
+}
+
 /// Runs [`check_file`] over every file with one of `exts` in `dir`, at each
-/// of `levels` that applies to the file kind, for each width; returns the
+/// of `levels` that applies to the file kind, per [`CorpusRun`]; returns the
 /// number of (function, level, width) combinations checked, or every failure.
-pub fn run_corpus(dir: &Path, exts: &[&str], levels: &[CLevel], widths: &[u32], masked: bool, trials: usize) -> Result<usize, String> {
+pub fn run_corpus(dir: &Path, exts: &[&str], levels: &[CLevel], run: CorpusRun<'_>) -> Result<usize, String> {
     let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -135,8 +148,8 @@ pub fn run_corpus(dir: &Path, exts: &[&str], levels: &[CLevel], widths: &[u32], 
             if is_rust != rust_level {
                 continue;
             }
-            for &width in widths {
-                match check_file(f, level, width, masked, trials) {
+            for &width in run.widths {
+                match check_file(f, level, width, run.masked, run.isa, run.trials) {
                     Ok(n) => checked += n,
                     Err(e) => failures.push(format!("{} {level:?} N={width}: {e}", f.display())),
                 }
@@ -200,7 +213,14 @@ impl Directives {
 
 /// Clone specs (`_ZGV_LLVM_N<width>..`) for every externally visible
 /// function defined in the module.
-pub fn specs_for_module(module: &Module<'_>, dirs: &Directives, width: u32, level: CLevel, masked: bool) -> Vec<CloneSpec> {
+pub fn specs_for_module(
+    module: &Module<'_>,
+    dirs: &Directives,
+    width: u32,
+    level: CLevel,
+    masked: bool,
+    isa: Isa,
+) -> Vec<CloneSpec> {
     let mut out = Vec::new();
     for f in module.get_functions() {
         if f.count_basic_blocks() == 0 || matches!(f.get_linkage(), Linkage::Internal | Linkage::Private) {
@@ -212,7 +232,7 @@ pub fn specs_for_module(module: &Module<'_>, dirs: &Directives, width: u32, leve
         }
         let n = f.count_params() as usize;
         let spec = match dirs.params.get(&name) {
-            None => CloneSpec::all_varying(&name, n, width, Isa::Llvm, masked),
+            None => CloneSpec::all_varying(&name, n, width, isa, masked),
             Some(tokens) => {
                 let params: Vec<Param> = tokens
                     .chars()
@@ -225,7 +245,7 @@ pub fn specs_for_module(module: &Module<'_>, dirs: &Directives, width: u32, leve
                         align: None,
                     })
                     .collect();
-                let mangled = VariantName::mangle(Isa::Llvm, masked, width, &params, &name);
+                let mangled = VariantName::mangle(isa, masked, width, &params, &name);
                 let v = VariantName::parse(&mangled).expect("mangled names parse");
                 CloneSpec::from_variant(&v).expect("corpus directives are valid")
             }

@@ -3,7 +3,8 @@
 //! hand-written `.ll`, batched at N = 2, 4, 8, 16 and checked bit for bit
 //! against N scalar calls.
 
-use batchify_testkit::corpus::{run_corpus, CLevel};
+use batchify_core::vfabi::Isa;
+use batchify_testkit::corpus::{run_corpus, CLevel, CorpusRun};
 use std::path::{Path, PathBuf};
 
 fn corpus_dir() -> PathBuf {
@@ -11,7 +12,8 @@ fn corpus_dir() -> PathBuf {
 }
 
 fn check(exts: &[&str], levels: &[CLevel], masked: bool, min: usize) {
-    match run_corpus(&corpus_dir(), exts, levels, &[2, 4, 8, 16], masked, 100) {
+    let run = CorpusRun { widths: &[2, 4, 8, 16], masked, isa: Isa::Llvm, trials: 100 };
+    match run_corpus(&corpus_dir(), exts, levels, run) {
         Ok(n) => assert!(n >= min, "too few functions checked: {n} < {min}"),
         Err(e) => panic!("{e}"),
     }

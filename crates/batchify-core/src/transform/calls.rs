@@ -110,3 +110,27 @@ pub fn vector_overloads(lw: LaneWise, ret: Type, args: &[Type]) -> Vec<Type> {
         Overload::Arg0 => vec![args[0]],
     }
 }
+
+/// Whether the clone's ISA enables fused multiply-add where the scalar
+/// function's target does not, so that `llvm.fmuladd` (which the backend
+/// fuses exactly when the target has FMA) would round differently in the
+/// clone. Of the x86 variant ISAs only AVX-512F implies FMA.
+pub fn isa_adds_fma(isa: crate::vfabi::Isa, scalar: Value) -> bool {
+    if isa != crate::vfabi::Isa::Avx512 {
+        return false;
+    }
+    let fn_index = llvm_sys::LLVMAttributeFunctionIndex;
+    let features = scalar.string_attribute(fn_index, "target-features").unwrap_or_default();
+    let has_feature = |f: &str| features.split(',').any(|x| x == f);
+    if has_feature("+fma") || has_feature("+avx512f") {
+        return false;
+    }
+    let cpu = scalar.string_attribute(fn_index, "target-cpu").unwrap_or_default();
+    const FMA_CPUS: &[&str] = &[
+        "x86-64-v3", "x86-64-v4", "haswell", "broadwell", "skylake", "skx", "cascadelake", "cooperlake",
+        "cannonlake", "icelake", "tigerlake", "sapphirerapids", "graniterapids", "emeraldrapids", "alderlake",
+        "raptorlake", "meteorlake", "arrowlake", "lunarlake", "pantherlake", "gracemont", "sierraforest",
+        "grandridge", "clearwaterforest", "diamondrapids", "rocketlake", "knl", "knm", "znver", "bdver", "btver2",
+    ];
+    !FMA_CPUS.iter().any(|c| cpu.starts_with(c))
+}

@@ -57,7 +57,7 @@ impl Widener<'_> {
         self.mask = m0;
         let scalar_entry = self.an.cfg.rpo[0];
         let slot = self.mask_slots[&scalar_entry];
-        self.b.store(m0, slot, 0);
+        self.store_mask(slot, m0);
         if self.spec.mask.is_some() {
             // No lane active: return at once (nothing may run, not even a uniform loop).
             let start = self.clone.append_block("start");
@@ -168,13 +168,49 @@ impl Widener<'_> {
         }
     }
 
+    /// How masks are kept in slots (and so in phis after mem2reg). Targets
+    /// without mask registers (SSE, AVX, AVX2) keep them as full-width lane
+    /// masks (`<N x i32>` for a float function, all ones = active), which is
+    /// what their compares produce and their blends consume; `<N x i1>`
+    /// there costs a conversion at every use. AVX-512 and generic clones keep
+    /// `<N x i1>`.
+    fn slot_mask_type(&self) -> Type {
+        use crate::vfabi::Isa;
+        match self.spec.isa {
+            Isa::Sse2 | Isa::Avx | Isa::Avx2 => {
+                let c = crate::transform::signature::characteristic_type(self.scalar_fn_type, self.spec);
+                let bits = crate::transform::signature::scalar_bits(c).clamp(8, 64).next_power_of_two();
+                Type::int(self.ctx(), bits).vector_of(self.n)
+            }
+            _ => self.mask_type(),
+        }
+    }
+
+    /// Reads a mask slot as `<N x i1>`.
+    fn load_mask(&self, slot: Value) -> Value {
+        let ty = self.slot_mask_type();
+        let v = self.b.load(ty, slot, 0);
+        if ty == self.mask_type() {
+            v
+        } else {
+            self.b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntSLT, v, constant::null(ty))
+        }
+    }
+
+    /// Writes an `<N x i1>` mask into a slot.
+    fn store_mask(&self, slot: Value, m: Value) {
+        let ty = self.slot_mask_type();
+        let v = if ty == self.mask_type() { m } else { self.b.cast(LLVMSExt, m, ty) };
+        self.b.store(v, slot, 0);
+    }
+
     /// One mask slot per block, one value slot per phi, all in the entry block.
     fn create_slots(&mut self) {
-        let mt = self.mask_type();
+        let mt = self.slot_mask_type();
         for b in self.an.cfg.rpo.clone() {
             let s = self.b.alloca(mt);
             s.set_name(&format!("mask.{}", b.name()));
-            self.b.store(self.all_false(), s, 0);
+            self.b.store(constant::null(mt), s, 0);
             self.mask_slots.insert(b, s);
             for phi in b.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
                 let s = self.b.alloca(self.mapped_type(phi));
@@ -195,9 +231,9 @@ impl Widener<'_> {
             self.mask = self.all_true();
         } else {
             let slot = self.mask_slots[&b];
-            let m = self.b.load(self.mask_type(), slot, 0);
+            let m = self.load_mask(slot);
             m.set_name(&format!("mask.{}", b.name()));
-            self.b.store(self.all_false(), slot, 0);
+            self.store_mask(slot, self.all_false());
             self.mask = m;
         }
         for phi in b.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
@@ -224,11 +260,11 @@ impl Widener<'_> {
         let all = em == self.all_true();
         let slot = self.mask_slots[&to];
         if all {
-            self.b.store(em, slot, 0);
+            self.store_mask(slot, em);
         } else {
-            let old = self.b.load(self.mask_type(), slot, 0);
+            let old = self.load_mask(slot);
             let new = self.b.binop(LLVMOr, old, em);
-            self.b.store(new, slot, 0);
+            self.store_mask(slot, new);
         }
         for phi in to.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
             let Some((v, _)) = phi.incoming().into_iter().find(|(_, p)| *p == from) else { continue };
@@ -401,7 +437,7 @@ impl Widener<'_> {
         }
         let pre = self.clone.append_block("loop.enter");
         let after = self.clone.append_block("loop.after");
-        let m = self.b.load(self.mask_type(), self.mask_slots[&header], 0);
+        let m = self.load_mask(self.mask_slots[&header]);
         let any = self.any(m);
         self.b.cond_br(any, pre, after);
         self.b.position_at_end(pre);
@@ -422,7 +458,7 @@ impl Widener<'_> {
             });
             self.emit_linear(Some(l))?;
             self.frames.pop();
-            let cm = self.b.load(self.mask_type(), self.mask_slots[&header], 0);
+            let cm = self.load_mask(self.mask_slots[&header]);
             let again = self.any(cm);
             self.b.cond_br(again, top, after);
             self.full = saved_full;

@@ -74,6 +74,8 @@ pub fn widen(module: Module, scalar: Value, clone: Value, spec: &CloneSpec, an: 
         stats: WidenStats::default(),
         function_name: spec.scalar_name.clone(),
         clone,
+        scalar_fn_type: scalar.function_type(),
+        scalar,
         entry: None,
         mask: constant::null(Type::int(ctx, 1).vector_of(spec.width)),
         full: true,
@@ -100,6 +102,10 @@ pub(crate) struct Widener<'a> {
     pub(crate) stats: WidenStats,
     pub(crate) function_name: String,
     pub(crate) clone: Value,
+    /// The scalar function's type.
+    pub(crate) scalar_fn_type: Type,
+    /// The scalar function (prepared copy; carries its attributes).
+    pub(crate) scalar: Value,
     /// The clone's first block (allocas, parameter set-up).
     pub(crate) entry: Option<Block>,
     /// Execution mask of the block being emitted (`<N x i1>`).
@@ -438,6 +444,18 @@ impl Widener<'_> {
 
     fn vector_call(&mut self, i: Value) -> Option<Value> {
         let base = calls::called_intrinsic(i)?;
+        if base == "llvm.fmuladd" && calls::isa_adds_fma(self.spec.isa, self.scalar) {
+            // The scalar code computes a*b+c unfused (its target has no FMA);
+            // the clone's ISA would fuse it. Keep the scalar rounding.
+            let a = self.varying_value(i.operand(0));
+            let b = self.varying_value(i.operand(1));
+            let c = self.varying_value(i.operand(2));
+            let m = self.b.binop(LLVMFMul, a, b);
+            copy_flags(i, m);
+            let r = self.b.binop(LLVMFAdd, m, c);
+            copy_flags(i, r);
+            return Some(r);
+        }
         let lw = calls::lane_wise_intrinsic(&base)?;
         let nargs = i.num_arg_operands();
         let args: Vec<Value> = (0..nargs).map(|k| i.operand(k)).collect();

@@ -2,6 +2,7 @@
 //! batches the functions of one corpus file and runs the oracle on each,
 //! printing one line per function. A debugging aid for corpus failures.
 
+use batchify_core::vfabi::Isa;
 use batchify_testkit::corpus::{load_file, parse_module, specs_for_module, CLevel, Directives};
 use batchify_testkit::{CheckConfig, Oracle};
 use inkwell::context::Context;
@@ -12,6 +13,7 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let mut file = None;
     let (mut level, mut width, mut masked, mut only, mut trials) = (CLevel::O2, 8u32, false, None, 100usize);
+    let mut isa = Isa::Llvm;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--level" => {
@@ -25,12 +27,21 @@ fn main() -> ExitCode {
             "--width" => width = args.next().and_then(|s| s.parse().ok()).unwrap_or(8),
             "--trials" => trials = args.next().and_then(|s| s.parse().ok()).unwrap_or(100),
             "--masked" => masked = true,
+            "--isa" => {
+                isa = match args.next().as_deref() {
+                    Some("sse") => Isa::Sse2,
+                    Some("avx") => Isa::Avx,
+                    Some("avx2") => Isa::Avx2,
+                    Some("avx512") => Isa::Avx512,
+                    _ => Isa::Llvm,
+                }
+            }
             "--function" => only = args.next(),
             _ => file = Some(PathBuf::from(a)),
         }
     }
     let Some(file) = file else {
-        eprintln!("usage: batchify-check FILE [--level o2|o0|rust1|rust2] [--width N] [--masked] [--function NAME]");
+        eprintln!("usage: batchify-check FILE [--level o2|o0|rust1|rust2] [--width N] [--masked] [--isa sse|avx|avx2|avx512] [--function NAME]");
         return ExitCode::from(2);
     };
     let text = std::fs::read_to_string(&file).unwrap_or_default();
@@ -45,7 +56,7 @@ fn main() -> ExitCode {
     let mut failed = false;
     let ctx = Context::create();
     let module = parse_module(&ctx, &bytes, "input").expect("parses");
-    let specs = specs_for_module(&module, &dirs, width, level, masked);
+    let specs = specs_for_module(&module, &dirs, width, level, masked, isa);
     for spec in specs {
         if only.as_ref().is_some_and(|o| *o != spec.scalar_name) {
             continue;
