@@ -50,13 +50,52 @@ pub fn create_clone_function(module: Module, scalar: Value, spec: &CloneSpec, ft
 }
 
 /// Verifies the module and optimises the clone.
-pub fn finish(module: Module, clone: Value, spec: &CloneSpec, opts: &crate::Options) -> Result<()> {
+pub fn finish(module: Module, clone: Value, scalar_fn_ty: Type, spec: &CloneSpec, opts: &crate::Options) -> Result<()> {
     let internal = |message: String| Error::Internal { function: spec.scalar_name.clone(), message };
     if std::env::var_os("BATCHIFY_DEBUG_DUMP").is_some() {
         eprintln!("{}", clone.print_function());
     }
     module.verify().map_err(internal)?;
     crate::llvm::run_function_passes(clone, pipeline(opts.opt_level)).map_err(internal)?;
+    if let Some(bits) = signature::lane_mask_bits(scalar_fn_ty, spec) {
+        widen_mask_phis(clone, bits);
+    }
     module.verify().map_err(internal)?;
     Ok(())
+}
+
+/// Turns every `<N x i1>` phi of the clone into a `<N x iW>` phi (all ones =
+/// set), converting at the edges. On targets without mask registers the
+/// backend would otherwise keep loop-carried masks in a narrower promoted type
+/// (`<8 x i16>` for `<8 x i1>` on AVX2) and convert them at every use; the
+/// full-width form is what compares produce and blends consume. Runs last, so
+/// no `instcombine` folds the conversions back.
+fn widen_mask_phis(f: Value, bits: u32) {
+    use llvm_sys::LLVMOpcode::{LLVMSExt, LLVMPHI};
+    let ctx = f.function_type().context();
+    let b = crate::llvm::Builder::new(ctx);
+    let mut phis = Vec::new();
+    for block in f.blocks() {
+        for i in block.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
+            let t = i.ty();
+            if t.is_vector() && t.element().int_width() == 1 {
+                phis.push(i);
+            }
+        }
+    }
+    for phi in phis {
+        let wide_ty = Type::int(ctx, bits).vector_of(phi.ty().vector_len());
+        b.position_before(phi);
+        let wide = b.phi(wide_ty);
+        for (v, pred) in phi.incoming() {
+            // Constants fold to constants; values extend at the end of their edge.
+            b.position_before(pred.terminator().expect("predecessors end in a terminator"));
+            let w = b.cast(LLVMSExt, v, wide_ty);
+            wide.add_incoming(w, pred);
+        }
+        b.position_after(wide);
+        let narrow = b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntSLT, wide, crate::llvm::constant::null(wide_ty));
+        phi.replace_all_uses_with(narrow);
+        phi.erase();
+    }
 }

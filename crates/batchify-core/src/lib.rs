@@ -127,7 +127,7 @@ fn batchify_one(module: Module, spec: &CloneSpec, opts: &Options) -> Result<Clon
         }
     };
     let clone = module.function(&spec.vector_name).expect("the clone was just created");
-    if let Err(e) = cleanup::finish(module, clone, spec, opts) {
+    if let Err(e) = cleanup::finish(module, clone, scalar.function_type(), spec, opts) {
         clone.delete_function();
         return Err(e);
     }

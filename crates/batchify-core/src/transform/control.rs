@@ -168,45 +168,19 @@ impl Widener<'_> {
         }
     }
 
-    /// How masks are kept in slots (and so in phis after mem2reg). Targets
-    /// without mask registers (SSE, AVX, AVX2) keep them as full-width lane
-    /// masks (`<N x i32>` for a float function, all ones = active), which is
-    /// what their compares produce and their blends consume; `<N x i1>`
-    /// there costs a conversion at every use. AVX-512 and generic clones keep
-    /// `<N x i1>`.
-    fn slot_mask_type(&self) -> Type {
-        use crate::vfabi::Isa;
-        match self.spec.isa {
-            Isa::Sse2 | Isa::Avx | Isa::Avx2 => {
-                let c = crate::transform::signature::characteristic_type(self.scalar_fn_type, self.spec);
-                let bits = crate::transform::signature::scalar_bits(c).clamp(8, 64).next_power_of_two();
-                Type::int(self.ctx(), bits).vector_of(self.n)
-            }
-            _ => self.mask_type(),
-        }
-    }
-
-    /// Reads a mask slot as `<N x i1>`.
+    /// Reads a mask slot.
     fn load_mask(&self, slot: Value) -> Value {
-        let ty = self.slot_mask_type();
-        let v = self.b.load(ty, slot, 0);
-        if ty == self.mask_type() {
-            v
-        } else {
-            self.b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntSLT, v, constant::null(ty))
-        }
+        self.b.load(self.mask_type(), slot, 0)
     }
 
-    /// Writes an `<N x i1>` mask into a slot.
+    /// Writes a mask slot.
     fn store_mask(&self, slot: Value, m: Value) {
-        let ty = self.slot_mask_type();
-        let v = if ty == self.mask_type() { m } else { self.b.cast(LLVMSExt, m, ty) };
-        self.b.store(v, slot, 0);
+        self.b.store(m, slot, 0);
     }
 
     /// One mask slot per block, one value slot per phi, all in the entry block.
     fn create_slots(&mut self) {
-        let mt = self.slot_mask_type();
+        let mt = self.mask_type();
         for b in self.an.cfg.rpo.clone() {
             let s = self.b.alloca(mt);
             s.set_name(&format!("mask.{}", b.name()));
@@ -258,6 +232,10 @@ impl Widener<'_> {
     /// Takes the edge `from -> to` for the lanes in `em`.
     fn write_edge(&mut self, from: Block, to: Block, em: Value) {
         let all = em == self.all_true();
+        // A loop header is entered by the lanes of one edge at a time (the
+        // entry, then the back edge each iteration): lanes outside `em` are
+        // inactive there, so its phis take the value without a blend.
+        let header = self.an.loops.loops.iter().any(|l| l.header == to);
         let slot = self.mask_slots[&to];
         if all {
             self.store_mask(slot, em);
@@ -271,7 +249,7 @@ impl Widener<'_> {
             let pslot = self.phi_slots[&phi];
             if self.an.uni.is_varying(phi) {
                 let val = self.varying_value(v);
-                if all {
+                if all || header {
                     self.b.store(val, pslot, 0);
                 } else {
                     let old = self.b.load(val.ty(), pslot, 0);

@@ -165,3 +165,17 @@ fn widest_vector_bits(fty: Type) -> u64 {
     };
     fty.param_types().into_iter().chain([fty.return_type()]).map(bits).max().unwrap_or(0)
 }
+
+/// Element width of full-width lane masks for ISAs without mask registers
+/// (SSE2, AVX, AVX2): the characteristic type's width, as their compares
+/// produce and their blends consume. `None` for AVX-512 and generic clones,
+/// which keep `<N x i1>`.
+pub fn lane_mask_bits(scalar_fn_ty: Type, spec: &CloneSpec) -> Option<u32> {
+    use crate::vfabi::Isa;
+    match spec.isa {
+        Isa::Sse2 | Isa::Avx | Isa::Avx2 => {
+            Some(scalar_bits(characteristic_type(scalar_fn_ty, spec)).clamp(8, 64).next_power_of_two())
+        }
+        _ => None,
+    }
+}

@@ -74,7 +74,6 @@ pub fn widen(module: Module, scalar: Value, clone: Value, spec: &CloneSpec, an: 
         stats: WidenStats::default(),
         function_name: spec.scalar_name.clone(),
         clone,
-        scalar_fn_type: scalar.function_type(),
         scalar,
         entry: None,
         mask: constant::null(Type::int(ctx, 1).vector_of(spec.width)),
@@ -102,8 +101,6 @@ pub(crate) struct Widener<'a> {
     pub(crate) stats: WidenStats,
     pub(crate) function_name: String,
     pub(crate) clone: Value,
-    /// The scalar function's type.
-    pub(crate) scalar_fn_type: Type,
     /// The scalar function (prepared copy; carries its attributes).
     pub(crate) scalar: Value,
     /// The clone's first block (allocas, parameter set-up).
