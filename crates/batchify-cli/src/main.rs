@@ -112,11 +112,12 @@ fn read_module<'c>(ctx: &'c Context, path: &Path) -> Result<Module<'c>, String> 
         ctx.create_module_from_ir(buf).map_err(|e| e.to_string())
     };
     let kind = if is_bitcode { "bitcode" } else { "textual IR" };
-    let module =
-        parsed.map_err(|e| format!("cannot parse `{}` as LLVM {kind}: {}", path.display(), first_line(&e)))?;
+    let module = parsed.map_err(|e| format!("cannot parse `{}` as LLVM {kind}: {}", path.display(), first_line(&e)))?;
     // Reject invalid input up front, so that verifier failures later on are
     // batchify's own bugs and are reported as such.
-    module.verify().map_err(|e| format!("`{}` is not valid LLVM IR: {}", path.display(), first_line(&e.to_string())))?;
+    module
+        .verify()
+        .map_err(|e| format!("`{}` is not valid LLVM IR: {}", path.display(), first_line(&e.to_string())))?;
     Ok(module)
 }
 
@@ -148,8 +149,12 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
     let ctx = Context::create();
     let module = read_module(&ctx, &cli.input)?;
     let specs = collect_specs(cli, &module)?;
-    let reports = batchify_core::batchify_inkwell(&module, &specs, &Options { opt_level: cli.opt_level, allow_fallback: !cli.no_fallback })
-        .map_err(|e| e.to_string())?;
+    let reports = batchify_core::batchify_inkwell(
+        &module,
+        &specs,
+        &Options { opt_level: cli.opt_level, allow_fallback: !cli.no_fallback },
+    )
+    .map_err(|e| e.to_string())?;
     write_module(&module, &cli.output, cli.text)?;
     for r in &reports {
         if let Some(why) = &r.fallback {
@@ -172,10 +177,7 @@ fn write_module(module: &Module<'_>, out: &Path, force_text: bool) -> Result<(),
         module.write_bitcode_to_memory().as_slice().to_vec()
     };
     if out.as_os_str() == "-" {
-        return std::io::stdout()
-            .lock()
-            .write_all(&bytes)
-            .map_err(|e| format!("cannot write to standard output: {e}"));
+        return std::io::stdout().lock().write_all(&bytes).map_err(|e| format!("cannot write to standard output: {e}"));
     }
     // A device or pipe (`/dev/null`, a FIFO) is written in place: renaming a
     // file over it would replace the device.

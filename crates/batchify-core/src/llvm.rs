@@ -442,9 +442,7 @@ impl Value {
     /// Switch: `(case value, destination)` pairs, default excluded.
     pub fn switch_cases(self) -> Vec<(Value, Block)> {
         let succs = self.successors();
-        (1..succs.len())
-            .map(|i| (Value(unsafe { LLVMGetSwitchCaseValue(self.0, i as u32) }), succs[i]))
-            .collect()
+        (1..succs.len()).map(|i| (Value(unsafe { LLVMGetSwitchCaseValue(self.0, i as u32) }), succs[i])).collect()
     }
     /// Switch: the default destination.
     pub fn switch_default(self) -> Block {

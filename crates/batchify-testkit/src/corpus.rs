@@ -92,7 +92,14 @@ pub fn load_file(path: &Path, level: CLevel) -> Result<Vec<u8>, String> {
 
 /// Batches every function of one corpus file at one level and width and
 /// checks it with the oracle; returns the number of functions checked.
-pub fn check_file(path: &Path, level: CLevel, width: u32, masked: bool, isa: Isa, trials: usize) -> Result<usize, String> {
+pub fn check_file(
+    path: &Path,
+    level: CLevel,
+    width: u32,
+    masked: bool,
+    isa: Isa,
+    trials: usize,
+) -> Result<usize, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let dirs = Directives::parse(&text);
     let bytes = load_file(path, level)?;
@@ -169,7 +176,9 @@ pub fn parse_module<'c>(ctx: &'c Context, bytes: &[u8], name: &str) -> Result<Mo
     if bytes.starts_with(b"BC\xC0\xDE") {
         Module::parse_bitcode_from_buffer(&buf, ctx).map_err(|e| e.to_string())
     } else {
-        ctx.create_module_from_ir(buf).map_err(|e| e.to_string())
+        // Not inkwell's `create_module_from_ir`: it leaks the buffer with LLVM 22.
+        let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
+        crate::fuzz::parse_ir(ctx, text, name)
     }
 }
 

@@ -36,7 +36,7 @@ fn masked_clones_interoperate_with_gcc() {
     assert_eq!(names.len(), 4, "{names:?}");
     let reports = batchify_core::batchify_inkwell(&module, &specs, &Default::default()).unwrap();
     assert!(reports.iter().all(|r| r.fallback.is_none()));
-    module.write_bitcode_to_path(&d.join("ours.bc"));
+    module.write_bitcode_to_path(d.join("ours.bc"));
     run(Command::new("clang-22").args(["-O2", "-c", "-o"]).arg(d.join("ours.o")).arg(d.join("ours.bc")));
     // GCC's clones, renamed gcc_*.
     run(Command::new("gcc").args(["-O2", "-fopenmp-simd", "-c", "-o"]).arg(d.join("gcc.o")).arg(src.join("kern.c")));

@@ -170,7 +170,14 @@ fn topological(cfg: &Cfg, loops: &Loops, level: Option<LoopId>) -> Vec<Node> {
     level_nodes(cfg, loops, level)
 }
 
-fn splits(cfg: &Cfg, loops: &Loops, uni: &Uniformity, divergent: &HashSet<LoopId>, level: Option<LoopId>, n: Node) -> bool {
+fn splits(
+    cfg: &Cfg,
+    loops: &Loops,
+    uni: &Uniformity,
+    divergent: &HashSet<LoopId>,
+    level: Option<LoopId>,
+    n: Node,
+) -> bool {
     let targets = node_targets(cfg, loops, level, n);
     if targets.len() < 2 {
         return false;
@@ -213,7 +220,9 @@ impl Divergence {
                     for n in level_nodes(cfg, loops, *level) {
                         if let Node::Block(b) = n {
                             if cfg.preds[&b].len() >= 2 {
-                                for phi in b.instructions().into_iter().take_while(|i| i.opcode() == LLVMOpcode::LLVMPHI) {
+                                for phi in
+                                    b.instructions().into_iter().take_while(|i| i.opcode() == LLVMOpcode::LLVMPHI)
+                                {
                                     let inc = phi.incoming();
                                     if inc.iter().any(|(v, _)| *v != inc[0].0) {
                                         new_seeds.insert(phi);

@@ -75,7 +75,13 @@ impl Widener<'_> {
             self.b.br(body);
             self.b.position_at_end(body);
             self.full = false;
-            self.frames.push(Frame { level: None, real: false, blocks: HashMap::new(), loop_entry: HashMap::new(), after: None });
+            self.frames.push(Frame {
+                level: None,
+                real: false,
+                blocks: HashMap::new(),
+                loop_entry: HashMap::new(),
+                after: None,
+            });
             self.emit_linear(None)?;
             self.frames.pop();
             match self.ret_slot {
@@ -135,8 +141,11 @@ impl Widener<'_> {
                 ParamKind::Linear { step } => self.linear_vector(q, constant::int(Type::int(ctx, 64), step as u64)),
                 ParamKind::LinearVarStep { param } => {
                     let step = cparams[param];
-                    let step64 =
-                        if step.ty().int_width() == 64 { step } else { self.b.cast(LLVMSExt, step, Type::int(ctx, 64)) };
+                    let step64 = if step.ty().int_width() == 64 {
+                        step
+                    } else {
+                        self.b.cast(LLVMSExt, step, Type::int(ctx, 64))
+                    };
                     self.linear_vector(q, step64)
                 }
                 _ => q,
@@ -293,7 +302,10 @@ impl Widener<'_> {
         let m = self.mask;
         let succs = term.successors();
         let mut out: Vec<(Block, Value)> = Vec::new();
-        let add = |out: &mut Vec<(Block, Value)>, w: &Self, s: Block, em: Value| match out.iter_mut().find(|(b, _)| *b == s) {
+        let add = |out: &mut Vec<(Block, Value)>, w: &Self, s: Block, em: Value| match out
+            .iter_mut()
+            .find(|(b, _)| *b == s)
+        {
             Some((_, acc)) => *acc = w.b.binop(LLVMOr, *acc, em),
             None => out.push((s, em)),
         };

@@ -432,7 +432,8 @@ impl Widener<'_> {
     }
 
     fn scatter(&mut self, vals: Value, ptrs: Value, align: u32) -> Value {
-        let f = self.module.intrinsic("llvm.masked.scatter", &[vals.ty(), ptrs.ty()]).expect("llvm.masked.scatter exists");
+        let f =
+            self.module.intrinsic("llvm.masked.scatter", &[vals.ty(), ptrs.ty()]).expect("llvm.masked.scatter exists");
         let m = self.current_mask_or_true();
         let r = self.b.call(f.function_type(), f, &[vals, ptrs, m]);
         set_param_align(r, 1, align);
