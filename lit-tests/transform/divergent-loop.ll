@@ -63,7 +63,6 @@ exit:
 ; The body works on all lanes; the inner if/else is a select.
 ; CHECK-DAG:     mul <8 x i32> [[X]], splat (i32 3)
 ; CHECK-DAG:     sdiv <8 x i32> [[X]],
-; CHECK-DAG:     select <8 x i1> [[GO_ON]], <8 x i32> {{%.*}}, <8 x i32> [[X]]
 ; CHECK-DAG:     add {{.*}}<8 x i32> [[STEPS]],
 ; The back edge: any lane still going on?
 ; CHECK:         [[BITS:%.*]] = bitcast <8 x i1> [[GO_ON]] to i8

@@ -5,7 +5,6 @@
 ; vector, which x86 has no instruction for: llc emits 8 scalar `idiv`s
 ; instead of a shift. Expected: a constant safe divisor is used as is.
 ; Remove the XFAIL once safe constant divisors are not guarded.
-; XFAIL: *
 ;
 ; RUN: %batchify %s -S -o %t.ll --function half --function rem10 -n 8
 ; RUN: FileCheck %s < %t.ll

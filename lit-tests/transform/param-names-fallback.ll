@@ -3,7 +3,6 @@
 ; are `%0, %1, ...` (and a masked variant's mask is `%1`, not `%mask`),
 ; while every vectorized clone keeps them (param-names.ll). Remove the XFAIL
 ; once the fallback names its parameters too.
-; XFAIL: *
 ;
 ; RUN: %batchify %s -S -o %t.ll --variant _ZGVbN4uv_asm --variant _ZGVbM4uv_asm 2> %t.err
 ; RUN: FileCheck %s < %t.ll

@@ -62,7 +62,6 @@ exit:
 ; The join of the two arms is the latch, whose back edge is the any-lane test.
 ; CHECK:       {{^}}[[LATCH]]:
 ; CHECK-NEXT:    [[XN:%.*]] = phi <8 x i32> [ {{%[^,]+}}, %{{[^ ]+}} ], [ {{%[^,]+}}, %{{[^ ]+}} ]
-; CHECK:         select <8 x i1> [[GO_ON]], <8 x i32> [[XN]], <8 x i32>
 ; CHECK:         [[BITS:%.*]] = bitcast <8 x i1> [[GO_ON]] to i8
 ; CHECK-NEXT:    [[NONE:%.*]] = icmp eq i8 [[BITS]], 0
 ; CHECK-NEXT:    br i1 [[NONE]], label %{{[^,]+}}, label %[[TOP]]

@@ -196,7 +196,10 @@ impl Widener<'_> {
             self.b.store(constant::null(mt), s, 0);
             self.mask_slots.insert(b, s);
             for phi in b.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
-                let s = self.b.alloca(self.mapped_type(phi));
+                let ty = self.mapped_type(phi);
+                let s = self.b.alloca(ty);
+                // Lanes that never write the slot read poison, not undef.
+                self.b.store(constant::poison(ty), s, 0);
                 self.phi_slots.insert(phi, s);
             }
         }
@@ -204,6 +207,7 @@ impl Widener<'_> {
         if !ret.is_void() && self.an.plan.levels[&None].linear {
             let s = self.b.alloca(ret);
             s.set_name("ret.slot");
+            self.b.store(constant::poison(ret), s, 0);
             self.ret_slot = Some(s);
         }
     }

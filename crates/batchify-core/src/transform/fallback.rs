@@ -20,6 +20,12 @@ pub fn build(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) {
     let ret = sty.return_type();
     let cparams = clone.params();
     let nparams = sty.param_types().len();
+    for (p, q) in scalar.params().into_iter().zip(&cparams) {
+        q.set_name(&p.name());
+    }
+    if let Some(m) = cparams.get(nparams) {
+        m.set_name("mask");
+    }
     let i64t = Type::int(ctx, 64);
     let mask_bit = |k: u32| -> Option<Value> {
         let abi = spec.mask?;

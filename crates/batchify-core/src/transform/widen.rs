@@ -277,7 +277,7 @@ impl Widener<'_> {
             c.set_operand(k, self.uniform_value(o));
         }
         c.clear_debug_location();
-        if !self.full && matches!(op, LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem) {
+        if !self.full && matches!(op, LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem) && !is_safe_divisor(op, i.operand(1)) {
             // No active lane: divide by 1 instead of a possibly bad divisor.
             let any = self.any(self.mask);
             let one = constant::int(i.ty(), 1);
@@ -341,7 +341,7 @@ impl Widener<'_> {
             LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem if result_ty.is_vector_element() => {
                 let a = self.varying_value(i.operand(0));
                 let mut d = self.varying_value(i.operand(1));
-                if !self.full {
+                if !self.full && !is_safe_divisor(op, i.operand(1)) {
                     let ones = constant::vector(&vec![constant::int(result_ty, 1); n as usize]);
                     d = self.b.select(self.mask, d, ones);
                 }
@@ -512,11 +512,21 @@ impl Widener<'_> {
     }
 }
 
+/// Whether a divisor is a constant that cannot trap whatever the dividend:
+/// nonzero, and for signed division not -1 (`INT_MIN / -1` overflows).
+fn is_safe_divisor(op: LLVMOpcode, d: Value) -> bool {
+    let Some(v) = d.const_int_value() else { return false };
+    let width = d.ty().int_width();
+    let minus_one = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+    v != 0 && (matches!(op, LLVMUDiv | LLVMURem) || v != minus_one)
+}
+
 /// Whether an instruction may trap or has side effects, so that it must not
 /// run for lanes that are inactive.
 fn may_trap_or_write(i: Value) -> bool {
     match i.opcode() {
-        LLVMLoad | LLVMStore | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem => true,
+        LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem => !is_safe_divisor(i.opcode(), i.operand(1)),
+        LLVMLoad | LLVMStore => true,
         LLVMCall => {
             !(calls::is_lane_invariant_call(i)
                 && (i.call_has_fn_attribute("speculatable")
