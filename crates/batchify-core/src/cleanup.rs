@@ -19,11 +19,19 @@ pub fn pipeline(opt_level: u8) -> &'static str {
 
 /// Checks that the clone's name is free: no other global of that name, and
 /// no function body of that name.
-pub fn check_clone_name(module: Module, spec: &CloneSpec) -> Result<()> {
+pub fn check_clone_name(module: Module, spec: &CloneSpec, fty: Type) -> Result<()> {
     let taken = |reason: &str| Error::VariantMismatch { variant: spec.vector_name.clone(), reason: reason.into() };
     if let Some(f) = module.function(&spec.vector_name) {
         if !f.is_declaration() {
             return Err(taken("a function of that name already has a body in the module (requested twice?)"));
+        }
+        if f.function_type() != fty {
+            // Its callers were compiled against another signature.
+            return Err(taken(&format!(
+                "the module declares it as `{}`, but the clone's type is `{}`",
+                f.function_type().print(),
+                fty.print()
+            )));
         }
     } else if module.has_global_named(&spec.vector_name) {
         return Err(taken("a global variable or alias of that name already exists in the module"));
@@ -37,9 +45,8 @@ pub fn create_clone_function(module: Module, scalar: Value, spec: &CloneSpec, ft
     let existing = module.function(&spec.vector_name);
     let clone = module.add_function(&spec.vector_name, fty);
     if let Some(decl) = existing {
-        // Uses of a prior declaration (e.g. by vectorized callers) now reach
-        // the body. Functions are `ptr` values, so this holds even when the
-        // declaration had another type (its calls keep their own type).
+        // Uses of a prior declaration of the same type (checked by
+        // `check_clone_name`), e.g. by vectorized callers, now reach the body.
         decl.replace_all_uses_with(clone);
         decl.delete_function();
         clone.set_name(&spec.vector_name);

@@ -110,8 +110,8 @@ fn batchify_one(module: Module, spec: &CloneSpec, opts: &Options) -> Result<Clon
             reason: "it is only declared here; batchify needs its body".into(),
         });
     }
-    cleanup::check_clone_name(module, spec)?;
     let fty = transform::signature::clone_type(scalar, spec)?;
+    cleanup::check_clone_name(module, spec, fty)?;
     let clone = cleanup::create_clone_function(module, scalar, spec, fty);
     let (stats, fallback) = match vectorize(module, scalar, clone, spec) {
         Ok(stats) => (stats, None),
