@@ -48,6 +48,15 @@ fn run_tool(cmd: &mut Command, input: Option<&[u8]>) -> Result<Vec<u8>, String> 
     Ok(out.stdout)
 }
 
+/// Runs a command that must succeed; returns its stdout and stderr joined.
+/// Panics with the command and its output otherwise (for tests).
+pub fn run_checked(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{cmd:?} failed:\n{text}");
+    text
+}
+
 /// Compiles a C file to bitcode.
 pub fn compile_c(path: &Path, level: CLevel, extra: &[&str]) -> Result<Vec<u8>, String> {
     let mut clang = Command::new("clang-22");

@@ -6,17 +6,10 @@
 //! AVX-512). Every active lane must agree bit for bit. Skipped (with a
 //! message) when gcc or the CPU's AVX-512 is missing.
 
-use batchify_testkit::corpus::{compile_c, parse_module, CLevel};
+use batchify_testkit::corpus::{compile_c, parse_module, run_checked as run, CLevel};
 use inkwell::context::Context;
 use std::path::Path;
 use std::process::Command;
-
-fn run(cmd: &mut Command) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{cmd:?} failed:\n{text}");
-    text
-}
 
 #[test]
 fn masked_clones_interoperate_with_gcc() {

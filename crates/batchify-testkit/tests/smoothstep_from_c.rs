@@ -7,17 +7,10 @@
 
 use batchify_core::vfabi::VariantName;
 use batchify_core::CloneSpec;
-use batchify_testkit::corpus::{compile_c, parse_module, CLevel};
+use batchify_testkit::corpus::{compile_c, parse_module, run_checked as run, CLevel};
 use inkwell::context::Context;
 use std::path::Path;
 use std::process::Command;
-
-fn run(cmd: &mut Command) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{cmd:?} failed:\n{text}");
-    text
-}
 
 #[test]
 fn avx2_clone_called_from_c_is_bit_identical() {
