@@ -504,6 +504,14 @@ impl Value {
         };
         (!a.is_null()).then(|| unsafe { LLVMGetEnumAttributeValue(a) })
     }
+    /// Call: marks the call site `noreturn`.
+    pub fn set_noreturn_call(self) {
+        let kind = enum_attribute_kind("noreturn");
+        unsafe {
+            let a = LLVMCreateEnumAttribute(LLVMGetTypeContext(LLVMTypeOf(self.0)), kind, 0);
+            LLVMAddCallSiteAttribute(self.0, llvm_sys::LLVMAttributeFunctionIndex, a);
+        }
+    }
     /// Call: adds an integer enum attribute (e.g. `align`) to argument `arg`.
     pub fn add_call_arg_attribute(self, arg: u32, name: &str, value: u64) {
         let kind = enum_attribute_kind(name);
@@ -758,6 +766,10 @@ impl Builder {
     /// `extractelement` with a constant index.
     pub fn extract_element(&self, v: Value, lane: u32) -> Value {
         let idx = constant::i32(self.ctx, lane);
+        Value(unsafe { LLVMBuildExtractElement(self.raw, v.0, idx.0, NO_NAME) })
+    }
+    /// `extractelement` with a variable index.
+    pub fn extract_element_dyn(&self, v: Value, idx: Value) -> Value {
         Value(unsafe { LLVMBuildExtractElement(self.raw, v.0, idx.0, NO_NAME) })
     }
     /// `insertelement` with a constant index.

@@ -42,6 +42,10 @@ pub(crate) struct Frame {
     loop_entry: HashMap<LoopId, Block>,
     /// Loop levels inside a linear parent: where the parent continues.
     after: Option<Block>,
+    /// Real levels: where control goes when every lane here is doomed by a
+    /// deferred `noreturn` call and other lanes may be elsewhere (`None`:
+    /// every live lane is here, so the call is made at once).
+    escape: Option<Block>,
 }
 
 impl Widener<'_> {
@@ -81,9 +85,11 @@ impl Widener<'_> {
                 blocks: HashMap::new(),
                 loop_entry: HashMap::new(),
                 after: None,
+                escape: None,
             });
             self.emit_linear(None)?;
             self.frames.pop();
+            self.resolve_doomed();
             match self.ret_slot {
                 Some(slot) => {
                     let ty = self.clone.function_type().return_type();
@@ -401,7 +407,14 @@ impl Widener<'_> {
     /// control flow; the chain continues in a fresh block where the paths meet.
     fn emit_uniform_region(&mut self, level: Option<LoopId>, head: Block, region: &UniformRegion) -> Result<()> {
         let join = self.clone.append_block("uniform.join");
-        let mut frame = Frame { level, real: true, blocks: HashMap::new(), loop_entry: HashMap::new(), after: None };
+        let mut frame = Frame {
+            level,
+            real: true,
+            blocks: HashMap::new(),
+            loop_entry: HashMap::new(),
+            after: None,
+            escape: Some(join),
+        };
         for b in &region.blocks {
             frame.blocks.insert(*b, self.clone.append_block(&b.name()));
         }
@@ -449,6 +462,7 @@ impl Widener<'_> {
                 blocks: HashMap::new(),
                 loop_entry: HashMap::new(),
                 after: Some(after),
+                escape: None,
             });
             self.emit_linear(Some(l))?;
             self.frames.pop();
@@ -469,7 +483,10 @@ impl Widener<'_> {
     /// Emits a real level: its blocks keep their (uniform) branches.
     fn emit_real(&mut self, level: Option<LoopId>, after: Option<Block>) -> Result<()> {
         let nodes = self.an.plan.levels[&level].nodes.clone();
-        let mut frame = Frame { level, real: true, blocks: HashMap::new(), loop_entry: HashMap::new(), after };
+        // A real level inside a linear one escapes to where the linear one
+        // continues; one inside a real level escapes where its parent does.
+        let escape = after.or_else(|| self.frames.last().and_then(|f| f.escape));
+        let mut frame = Frame { level, real: true, blocks: HashMap::new(), loop_entry: HashMap::new(), after, escape };
         for n in &nodes {
             match n {
                 Node::Block(b) => {
@@ -547,16 +564,25 @@ impl Widener<'_> {
         let term = b.terminator().expect("blocks have terminators");
         match term.opcode() {
             LLVMRet => {
-                if term.num_operands() == 0 {
-                    self.b.ret(None);
-                } else {
-                    let v = self.varying_value(term.operand(0));
-                    self.b.ret(Some(v));
-                }
+                let v = (term.num_operands() > 0).then(|| self.varying_value(term.operand(0)));
+                self.resolve_doomed();
+                self.b.ret(v);
                 return Ok(());
             }
             LLVMUnreachable => {
-                self.b.unreachable();
+                // Lanes here are doomed (a deferred `noreturn` call) or in
+                // undefined behaviour: they vanish. Where other lanes may be
+                // elsewhere, go on with them; else make the lowest doomed
+                // lane's call now.
+                match self.frames.last().and_then(|f| f.escape) {
+                    Some(escape) => {
+                        self.b.br(escape);
+                    }
+                    None => {
+                        self.resolve_doomed();
+                        self.b.unreachable();
+                    }
+                }
                 return Ok(());
             }
             LLVMBr | LLVMSwitch => {}

@@ -3,6 +3,7 @@
 pub mod calls;
 pub mod control;
 pub mod fallback;
+pub mod noreturn;
 pub mod prepare;
 pub mod signature;
 pub mod widen;

@@ -82,6 +82,7 @@ pub fn widen(module: Module, scalar: Value, clone: Value, spec: &CloneSpec, an: 
         phi_slots: HashMap::new(),
         ret_slot: None,
         frames: Vec::new(),
+        doom: Default::default(),
     };
     w.run(scalar)?;
     Ok(w.stats)
@@ -117,6 +118,8 @@ pub(crate) struct Widener<'a> {
     pub(crate) ret_slot: Option<Value>,
     /// Emission frames of the levels being emitted (see `control`).
     pub(crate) frames: Vec<super::control::Frame>,
+    /// Lanes that reached a deferred `noreturn` call (see `noreturn`).
+    pub(crate) doom: super::noreturn::Doom,
 }
 
 impl Widener<'_> {
@@ -483,6 +486,10 @@ impl Widener<'_> {
     /// Runs `i` once per lane, in lane order, and gathers the results.
     /// Lanes that are inactive skip it if it may trap or has effects.
     fn serialize(&mut self, i: Value) -> Value {
+        if super::noreturn::is_deferrable(i) {
+            self.defer_noreturn(i);
+            return constant::poison(Type::int(self.ctx(), 1));
+        }
         let ty = i.ty();
         let guard = !self.full && may_trap_or_write(i);
         let mut acc = (!ty.is_void()).then(|| constant::poison(varying_type(ty, self.n)));
