@@ -1,7 +1,9 @@
 ; A division under a divergent branch runs on all lanes once the branch is
 ; linearized, so it must not trap (or be UB) in the lanes that did not take
 ; the branch: its divisor is `select` of the branch's mask with the real
-; divisor in active lanes and `splat (i32 1)` in the others. The IR is what
+; divisor (frozen: it may be poison in inactive lanes, and LLVM would
+; otherwise take "nonzero or poison" as nonzero and speculate the division)
+; in active lanes and `splat (i32 1)` in the others. The IR is what
 ; clang -O0 + mem2reg gives for `d != 0 ? n / d : 0` (a real branch).
 ;
 ; -O0: the guard as built, for udiv, sdiv and srem.
@@ -54,7 +56,8 @@ join:
 ; O0-LABEL: define <4 x i32> @_ZGV_LLVM_N4vv_gdiv(
 ; O0-SAME:    <4 x i32> [[N:%[^,]+]], <4 x i32> [[D:%[^)]+]])
 ; O0:         [[NZ:%.*]] = icmp ne <4 x i32> [[D]], zeroinitializer
-; O0:         [[DIVISOR:%.*]] = select <4 x i1> [[M:%.*]], <4 x i32> [[D]], <4 x i32> splat (i32 1)
+; O0:         [[FD:%.*]] = freeze <4 x i32> [[D]]
+; O0-NEXT:    [[DIVISOR:%.*]] = select <4 x i1> [[M:%.*]], <4 x i32> [[FD]], <4 x i32> splat (i32 1)
 ; O0-NEXT:    [[Q:%.*]] = udiv <4 x i32> [[N]], [[DIVISOR]]
 ; O0:         select <4 x i1> [[M]], <4 x i32> [[Q]], <4 x i32>
 ; O0-NOT:     udiv
@@ -62,9 +65,11 @@ join:
 
 ; O0-LABEL: define <4 x i32> @_ZGV_LLVM_N4vv_gsdiv(
 ; O0-SAME:    <4 x i32> [[N:%[^,]+]], <4 x i32> [[D:%[^)]+]])
-; O0:         [[DIVISOR:%.*]] = select <4 x i1> [[M:%.*]], <4 x i32> [[D]], <4 x i32> splat (i32 1)
+; O0:         [[FD:%.*]] = freeze <4 x i32> [[D]]
+; O0-NEXT:    [[DIVISOR:%.*]] = select <4 x i1> [[M:%.*]], <4 x i32> [[FD]], <4 x i32> splat (i32 1)
 ; O0-NEXT:    sdiv <4 x i32> [[N]], [[DIVISOR]]
-; O0-NEXT:    [[DIVISOR2:%.*]] = select <4 x i1> [[M]], <4 x i32> [[D]], <4 x i32> splat (i32 1)
+; O0-NEXT:    [[FD2:%.*]] = freeze <4 x i32> [[D]]
+; O0-NEXT:    [[DIVISOR2:%.*]] = select <4 x i1> [[M]], <4 x i32> [[FD2]], <4 x i32> splat (i32 1)
 ; O0-NEXT:    srem <4 x i32> [[N]], [[DIVISOR2]]
 ; O0-NOT:     {{sdiv|srem}}
 ; O0:         ret <4 x i32>
@@ -72,7 +77,8 @@ join:
 ; O2-LABEL: define <4 x i32> @_ZGV_LLVM_N4vv_gdiv(
 ; O2-SAME:    <4 x i32> [[N:%[^,]+]], <4 x i32> [[D:%[^)]+]])
 ; O2-NOT:     br i1
-; O2:         [[DIVISOR:%.*]] = call <4 x i32> @llvm.umax.v4i32(<4 x i32> [[D]], <4 x i32> splat (i32 1))
+; O2:         [[FD:%.*]] = freeze <4 x i32> [[D]]
+; O2:         [[DIVISOR:%.*]] = call <4 x i32> @llvm.umax.v4i32(<4 x i32> [[FD]], <4 x i32> splat (i32 1))
 ; O2-NEXT:    [[Q:%.*]] = udiv <4 x i32> [[N]], [[DIVISOR]]
 ; O2-NEXT:    select <4 x i1> {{%.*}}, <4 x i32> {{.*}}[[Q]]
 ; O2-NOT:     br i1
@@ -82,7 +88,8 @@ join:
 ; O2-SAME:    <4 x i32> [[N:%[^,]+]], <4 x i32> [[D:%[^)]+]])
 ; O2-NEXT:  {{^}}entry:
 ; O2-NEXT:    [[BIG:%.*]] = icmp sgt <4 x i32> [[N]], splat (i32 5)
-; O2-NEXT:    [[DIVISOR:%.*]] = select <4 x i1> [[BIG]], <4 x i32> [[D]], <4 x i32> splat (i32 1)
+; O2-NEXT:    [[FD:%.*]] = freeze <4 x i32> [[D]]
+; O2-NEXT:    [[DIVISOR:%.*]] = select <4 x i1> [[BIG]], <4 x i32> [[FD]], <4 x i32> splat (i32 1)
 ; O2-NEXT:    [[Q:%.*]] = sdiv <4 x i32> [[N]], [[DIVISOR]]
 ; O2-NEXT:    [[R:%.*]] = select <4 x i1> [[BIG]], <4 x i32> [[Q]], <4 x i32> zeroinitializer
 ; O2-NEXT:    ret <4 x i32> [[R]]

@@ -284,7 +284,8 @@ impl Widener<'_> {
             // No active lane: divide by 1 instead of a possibly bad divisor.
             let any = self.any(self.mask);
             let one = constant::int(i.ty(), 1);
-            let d = self.b.select(any, c.operand(1), one);
+            let frozen = self.b.freeze(c.operand(1));
+            let d = self.b.select(any, frozen, one);
             c.set_operand(1, d);
         }
         let needs_guard = !self.full && may_trap_or_write(i);
@@ -340,13 +341,18 @@ impl Widener<'_> {
                 Some(r)
             }
             // Inactive lanes divide by 1: they must not trap on a zero or
-            // `INT_MIN / -1` divisor that the scalar code never sees.
+            // `INT_MIN / -1` divisor that the scalar code never sees. The
+            // divisor is frozen first: in inactive lanes it may be poison (an
+            // `add nuw` the scalar code never ran), and LLVM treats a value
+            // that is "nonzero or poison" as nonzero and then speculates the
+            // division past the select (seen with LLVM 22's x86 backend).
             LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem if result_ty.is_vector_element() => {
                 let a = self.varying_value(i.operand(0));
                 let mut d = self.varying_value(i.operand(1));
                 if !self.full && !is_safe_divisor(op, i.operand(1)) {
                     let ones = constant::vector(&vec![constant::int(result_ty, 1); n as usize]);
-                    d = self.b.select(self.mask, d, ones);
+                    let frozen = self.b.freeze(d);
+                    d = self.b.select(self.mask, frozen, ones);
                 }
                 let r = self.b.binop(op, a, d);
                 copy_flags(i, r);
