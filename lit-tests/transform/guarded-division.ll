@@ -56,21 +56,24 @@ join:
 ; O0-LABEL: define <4 x i32> @_ZGV_LLVM_N4vv_gdiv(
 ; O0-SAME:    <4 x i32> [[N:%[^,]+]], <4 x i32> [[D:%[^)]+]])
 ; O0:         [[NZ:%.*]] = icmp ne <4 x i32> [[D]], zeroinitializer
-; O0:         [[FD:%.*]] = freeze <4 x i32> [[D]]
+; O0:         [[FN:%.*]] = freeze <4 x i32> [[N]]
+; O0-NEXT:    [[FD:%.*]] = freeze <4 x i32> [[D]]
 ; O0-NEXT:    [[DIVISOR:%.*]] = select <4 x i1> [[M:%.*]], <4 x i32> [[FD]], <4 x i32> splat (i32 1)
-; O0-NEXT:    [[Q:%.*]] = udiv <4 x i32> [[N]], [[DIVISOR]]
+; O0-NEXT:    [[Q:%.*]] = udiv <4 x i32> [[FN]], [[DIVISOR]]
 ; O0:         select <4 x i1> [[M]], <4 x i32> [[Q]], <4 x i32>
 ; O0-NOT:     udiv
 ; O0:         ret <4 x i32>
 
 ; O0-LABEL: define <4 x i32> @_ZGV_LLVM_N4vv_gsdiv(
 ; O0-SAME:    <4 x i32> [[N:%[^,]+]], <4 x i32> [[D:%[^)]+]])
-; O0:         [[FD:%.*]] = freeze <4 x i32> [[D]]
+; O0:         [[FN:%.*]] = freeze <4 x i32> [[N]]
+; O0-NEXT:    [[FD:%.*]] = freeze <4 x i32> [[D]]
 ; O0-NEXT:    [[DIVISOR:%.*]] = select <4 x i1> [[M:%.*]], <4 x i32> [[FD]], <4 x i32> splat (i32 1)
-; O0-NEXT:    sdiv <4 x i32> [[N]], [[DIVISOR]]
+; O0-NEXT:    sdiv <4 x i32> [[FN]], [[DIVISOR]]
+; O0-NEXT:    [[FN2:%.*]] = freeze <4 x i32> [[N]]
 ; O0-NEXT:    [[FD2:%.*]] = freeze <4 x i32> [[D]]
 ; O0-NEXT:    [[DIVISOR2:%.*]] = select <4 x i1> [[M]], <4 x i32> [[FD2]], <4 x i32> splat (i32 1)
-; O0-NEXT:    srem <4 x i32> [[N]], [[DIVISOR2]]
+; O0-NEXT:    srem <4 x i32> [[FN2]], [[DIVISOR2]]
 ; O0-NOT:     {{sdiv|srem}}
 ; O0:         ret <4 x i32>
 
@@ -78,8 +81,9 @@ join:
 ; O2-SAME:    <4 x i32> [[N:%[^,]+]], <4 x i32> [[D:%[^)]+]])
 ; O2-NOT:     br i1
 ; O2:         [[FD:%.*]] = freeze <4 x i32> [[D]]
-; O2:         [[DIVISOR:%.*]] = call <4 x i32> @llvm.umax.v4i32(<4 x i32> [[FD]], <4 x i32> splat (i32 1))
-; O2-NEXT:    [[Q:%.*]] = udiv <4 x i32> [[N]], [[DIVISOR]]
+; O2:         [[FN:%.*]] = freeze <4 x i32> [[N]]
+; O2-NEXT:    [[DIVISOR:%.*]] = call <4 x i32> @llvm.umax.v4i32(<4 x i32> [[FD]], <4 x i32> splat (i32 1))
+; O2-NEXT:    [[Q:%.*]] = udiv <4 x i32> [[FN]], [[DIVISOR]]
 ; O2-NEXT:    select <4 x i1> {{%.*}}, <4 x i32> {{.*}}[[Q]]
 ; O2-NOT:     br i1
 ; O2:         ret <4 x i32>
@@ -87,10 +91,11 @@ join:
 ; O2-LABEL: define <4 x i32> @_ZGV_LLVM_N4vv_gsdiv2(
 ; O2-SAME:    <4 x i32> [[N:%[^,]+]], <4 x i32> [[D:%[^)]+]])
 ; O2-NEXT:  {{^}}entry:
-; O2-NEXT:    [[BIG:%.*]] = icmp sgt <4 x i32> [[N]], splat (i32 5)
+; O2-NEXT:    [[FN:%.*]] = freeze <4 x i32> [[N]]
+; O2-NEXT:    [[BIG:%.*]] = icmp sgt <4 x i32> [[FN]], splat (i32 5)
 ; O2-NEXT:    [[FD:%.*]] = freeze <4 x i32> [[D]]
 ; O2-NEXT:    [[DIVISOR:%.*]] = select <4 x i1> [[BIG]], <4 x i32> [[FD]], <4 x i32> splat (i32 1)
-; O2-NEXT:    [[Q:%.*]] = sdiv <4 x i32> [[N]], [[DIVISOR]]
+; O2-NEXT:    [[Q:%.*]] = sdiv <4 x i32> [[FN]], [[DIVISOR]]
 ; O2-NEXT:    [[R:%.*]] = select <4 x i1> [[BIG]], <4 x i32> [[Q]], <4 x i32> zeroinitializer
 ; O2-NEXT:    ret <4 x i32> [[R]]
 ; O2-NEXT:  }

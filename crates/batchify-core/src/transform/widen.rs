@@ -284,6 +284,8 @@ impl Widener<'_> {
             // No active lane: divide by 1 instead of a possibly bad divisor.
             let any = self.any(self.mask);
             let one = constant::int(i.ty(), 1);
+            let dividend = self.b.freeze(c.operand(0));
+            c.set_operand(0, dividend);
             let frozen = self.b.freeze(c.operand(1));
             let d = self.b.select(any, frozen, one);
             c.set_operand(1, d);
@@ -341,16 +343,20 @@ impl Widener<'_> {
                 Some(r)
             }
             // Inactive lanes divide by 1: they must not trap on a zero or
-            // `INT_MIN / -1` divisor that the scalar code never sees. The
-            // divisor is frozen first: in inactive lanes it may be poison (an
-            // `add nuw` the scalar code never ran), and LLVM treats a value
-            // that is "nonzero or poison" as nonzero and then speculates the
-            // division past the select (seen with LLVM 22's x86 backend).
+            // `INT_MIN / -1` divisor that the scalar code never sees. Both
+            // operands are frozen first: in inactive lanes they may be poison
+            // (an `add nuw` or `mul nsw` the scalar code never ran), and LLVM
+            // 22's x86 code generation used facts that only hold without
+            // poison ("nonzero" for the divisor, "non-negative" for the
+            // dividend) to divide by the unselected divisor, or to skip the
+            // sign extension before `idiv` (both trapped; fuzz seeds 4030610
+            // and 6046012).
             LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem if result_ty.is_vector_element() => {
-                let a = self.varying_value(i.operand(0));
+                let mut a = self.varying_value(i.operand(0));
                 let mut d = self.varying_value(i.operand(1));
                 if !self.full && !is_safe_divisor(op, i.operand(1)) {
                     let ones = constant::vector(&vec![constant::int(result_ty, 1); n as usize]);
+                    a = self.b.freeze(a);
                     let frozen = self.b.freeze(d);
                     d = self.b.select(self.mask, frozen, ones);
                 }
