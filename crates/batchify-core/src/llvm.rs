@@ -659,6 +659,15 @@ pub mod constant {
     pub fn int(ty: Type, v: u64) -> Value {
         Value(unsafe { LLVMConstInt(ty.0, v, 0) })
     }
+    /// The constant 1 of an integer type, or of every element of an
+    /// integer vector type.
+    pub fn one(ty: Type) -> Value {
+        if ty.is_vector() {
+            vector(&vec![int(ty.element(), 1); ty.vector_len() as usize])
+        } else {
+            int(ty, 1)
+        }
+    }
     /// `i32` constant in a context.
     pub fn i32(ctx: LLVMContextRef, v: u32) -> Value {
         int(Type::int(ctx, 32), v as u64)

@@ -283,7 +283,8 @@ impl Widener<'_> {
         if !self.full && matches!(op, LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem) && !is_safe_divisor(op, i.operand(1)) {
             // No active lane: divide by 1 instead of a possibly bad divisor.
             let any = self.any(self.mask);
-            let one = constant::int(i.ty(), 1);
+            // The scalar code may divide vectors (e.g. after SLP vectorization).
+            let one = constant::one(i.ty());
             let dividend = self.b.freeze(c.operand(0));
             c.set_operand(0, dividend);
             let frozen = self.b.freeze(c.operand(1));
