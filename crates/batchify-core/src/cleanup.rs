@@ -51,7 +51,7 @@ pub fn create_clone_function(module: Module, scalar: Value, spec: &CloneSpec, ft
         decl.delete_function();
         clone.set_name(&spec.vector_name);
     }
-    clone.copy_linkage_from(scalar);
+    crate::transform::linkage::apply(module, scalar, clone);
     signature::copy_attributes(scalar, clone, spec);
     clone
 }

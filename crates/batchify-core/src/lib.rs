@@ -136,8 +136,20 @@ fn batchify_one(module: Module, spec: &CloneSpec, opts: &Options) -> Result<Clon
 
 /// Prepares, analyses and widens; the clone's body is built on success.
 fn vectorize(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) -> Result<WidenStats> {
+    let nparams = scalar.function_type().param_types().len() as u32;
+    if let Some(i) = (0..nparams).find(|i| scalar.has_attribute_at(i + 1, "byval")) {
+        // Lanes would share, or write through to the caller, what the scalar
+        // function changes in its private copy; the per-lane loop copies.
+        return Err(Error::Unsupported {
+            function: spec.scalar_name.clone(),
+            what: format!("parameter {i} is passed `byval` (a private copy per call) and is not vectorized yet"),
+        });
+    }
     let scratch = transform::prepare::prepare(module, scalar, &spec.scalar_name)?;
     let f = scratch.function;
+    if transform::calls::isa_adds_fma(spec.isa, scalar) {
+        transform::prepare::unfuse_for_fma_target(f);
+    }
     let cfg = Cfg::new(f);
     let loops = Loops::new(&cfg, &Dominators::new(&cfg)).map_err(|irr| Error::Unsupported {
         function: spec.scalar_name.clone(),

@@ -134,7 +134,11 @@ pub fn run_function_passes(f: Value, pipeline: &str) -> Result<(), String> {
         if err.is_null() {
             Ok(())
         } else {
-            Err(owned_message(llvm_sys::error::LLVMGetErrorMessage(err)))
+            // An error message is freed with its own disposer, not LLVMDisposeMessage.
+            let msg = llvm_sys::error::LLVMGetErrorMessage(err);
+            let text = CStr::from_ptr(msg).to_string_lossy().into_owned();
+            llvm_sys::error::LLVMDisposeErrorMessage(msg);
+            Err(text)
         }
     }
 }
@@ -185,7 +189,32 @@ impl Type {
     pub fn is_void(self) -> bool {
         self.kind() == LLVMTypeKind::LLVMVoidTypeKind
     }
-    /// Whether this is a fixed vector type.
+    /// Whether this is a scalable vector type (`<vscale x 4 x float>`).
+    pub fn is_scalable_vector(self) -> bool {
+        self.kind() == LLVMTypeKind::LLVMScalableVectorTypeKind
+    }
+    /// Whether this type is, or contains (struct fields, array elements,
+    /// function parameters and result), a scalable vector.
+    pub fn contains_scalable_vector(self) -> bool {
+        match self.kind() {
+            LLVMTypeKind::LLVMScalableVectorTypeKind => true,
+            LLVMTypeKind::LLVMArrayTypeKind => self.element().contains_scalable_vector(),
+            LLVMTypeKind::LLVMStructTypeKind => {
+                let n = unsafe { LLVMCountStructElementTypes(self.0) };
+                (0..n).any(|i| Type(unsafe { LLVMStructGetTypeAtIndex(self.0, i) }).contains_scalable_vector())
+            }
+            LLVMTypeKind::LLVMFunctionTypeKind => {
+                self.return_type().contains_scalable_vector()
+                    || self.param_types().into_iter().any(|t| t.contains_scalable_vector())
+            }
+            _ => false,
+        }
+    }
+    /// Whether this is the `token` type.
+    pub fn is_token(self) -> bool {
+        self.kind() == LLVMTypeKind::LLVMTokenTypeKind
+    }
+    /// Whether this is a (fixed-length) vector type.
     pub fn is_vector(self) -> bool {
         self.kind() == LLVMTypeKind::LLVMVectorTypeKind
     }
@@ -520,12 +549,67 @@ impl Value {
             LLVMAddCallSiteAttribute(self.0, arg + 1, a);
         }
     }
-    /// Global: copies linkage and visibility from another global.
-    pub fn copy_linkage_from(self, other: Value) {
+    /// Global: its linkage.
+    pub fn linkage(self) -> llvm_sys::LLVMLinkage {
+        unsafe { LLVMGetLinkage(self.0) }
+    }
+    /// Global: sets its linkage.
+    pub fn set_linkage(self, l: llvm_sys::LLVMLinkage) {
+        unsafe { LLVMSetLinkage(self.0, l) }
+    }
+    /// Global: copies visibility, DLL storage class, `unnamed_addr` and
+    /// section from another global (linkage and comdat are decided by the
+    /// caller, see `transform::linkage`).
+    pub fn copy_global_properties_from(self, other: Value) {
         unsafe {
-            LLVMSetLinkage(self.0, LLVMGetLinkage(other.0));
             LLVMSetVisibility(self.0, LLVMGetVisibility(other.0));
+            LLVMSetDLLStorageClass(self.0, LLVMGetDLLStorageClass(other.0));
+            LLVMSetUnnamedAddress(self.0, LLVMGetUnnamedAddress(other.0));
+            let section = LLVMGetSection(other.0);
+            if !section.is_null() && *section != 0 {
+                LLVMSetSection(self.0, section);
+            }
         }
+    }
+    /// Global: the selection kind of its comdat, if it is in one.
+    pub fn comdat_selection_kind(self) -> Option<llvm_sys::comdat::LLVMComdatSelectionKind> {
+        unsafe {
+            let c = llvm_sys::comdat::LLVMGetComdat(self.0);
+            (!c.is_null()).then(|| llvm_sys::comdat::LLVMGetComdatSelectionKind(c))
+        }
+    }
+    /// Global: puts it into the comdat named like itself (created if needed)
+    /// with the given selection kind.
+    pub fn set_own_comdat(self, module: Module, kind: llvm_sys::comdat::LLVMComdatSelectionKind) {
+        let name = cstring(&self.name());
+        unsafe {
+            let c = llvm_sys::comdat::LLVMGetOrInsertComdat(module.0, name.as_ptr());
+            llvm_sys::comdat::LLVMSetComdatSelectionKind(c, kind);
+            llvm_sys::comdat::LLVMSetComdat(self.0, c);
+        }
+    }
+    /// Function or call: its calling convention (LLVM's numeric id).
+    pub fn call_conv(self) -> u32 {
+        unsafe {
+            if LLVMIsAFunction(self.0).is_null() {
+                LLVMGetInstructionCallConv(self.0)
+            } else {
+                LLVMGetFunctionCallConv(self.0)
+            }
+        }
+    }
+    /// Call: sets its calling convention.
+    pub fn set_call_conv(self, cc: u32) {
+        unsafe { LLVMSetInstructionCallConv(self.0, cc) }
+    }
+    /// Call: adds an attribute at an index (0 return, `i + 1` argument `i`,
+    /// `LLVMAttributeFunctionIndex` the function).
+    pub fn add_call_site_attribute(self, index: u32, a: LLVMAttributeRef) {
+        unsafe { LLVMAddCallSiteAttribute(self.0, index, a) }
+    }
+    /// Call: whether it is marked `musttail`.
+    pub fn is_musttail(self) -> bool {
+        unsafe { LLVMGetTailCallKind(self.0) == llvm_sys::LLVMTailCallKind::LLVMTailCallKindMustTail }
     }
     /// Function: all attributes at an index (function, return, or param).
     pub fn attributes(self, index: u32) -> Vec<LLVMAttributeRef> {
@@ -533,6 +617,11 @@ impl Value {
         let mut v = vec![std::ptr::null_mut(); n];
         unsafe { LLVMGetAttributesAtIndex(self.0, index, v.as_mut_ptr()) };
         v
+    }
+    /// Function: whether an enum attribute of this name is at an index.
+    pub fn has_attribute_at(self, index: u32, name: &str) -> bool {
+        let kind = enum_attribute_kind(name);
+        kind != 0 && unsafe { !LLVMGetEnumAttributeAtIndex(self.0, index, kind).is_null() }
     }
     /// Function: adds an attribute at an index.
     pub fn add_attribute(self, index: u32, a: LLVMAttributeRef) {
@@ -645,6 +734,16 @@ pub fn attribute_string_value(a: LLVMAttributeRef) -> String {
     }
     let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len as usize) };
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Integer value of an enum attribute (`memory`, `align`, ...).
+pub fn attribute_enum_value(a: LLVMAttributeRef) -> u64 {
+    unsafe { LLVMGetEnumAttributeValue(a) }
+}
+
+/// A new enum attribute with an integer value.
+pub fn create_enum_attribute(ctx: LLVMContextRef, name: &str, value: u64) -> LLVMAttributeRef {
+    unsafe { LLVMCreateEnumAttribute(ctx, enum_attribute_kind(name), value) }
 }
 
 /// Kind id of an enum attribute.
@@ -884,6 +983,25 @@ pub fn copy_flags(from: Value, to: Value) {
         }
         if LLVMCanValueUseFastMathFlags(from.0) != 0 && LLVMCanValueUseFastMathFlags(to.0) != 0 {
             LLVMSetFastMathFlags(to.0, LLVMGetFastMathFlags(from.0));
+        }
+    }
+}
+
+/// [`copy_flags`], then [`clear_contract`] on `to`.
+pub fn copy_flags_without_contract(from: Value, to: Value) {
+    copy_flags(from, to);
+    clear_contract(to);
+}
+
+/// Clears the `contract` fast-math flag of an instruction that has one.
+pub fn clear_contract(v: Value) {
+    if !v.is_instruction() {
+        return;
+    }
+    unsafe {
+        if LLVMCanValueUseFastMathFlags(v.0) != 0 {
+            let flags = LLVMGetFastMathFlags(v.0) & !llvm_sys::LLVMFastMathAllowContract;
+            LLVMSetFastMathFlags(v.0, flags);
         }
     }
 }

@@ -115,12 +115,23 @@ pub fn vector_overloads(lw: LaneWise, ret: Type, args: &[Type]) -> Vec<Type> {
 /// function's target does not, so that `llvm.fmuladd` (which the backend
 /// fuses exactly when the target has FMA) would round differently in the
 /// clone. Of the x86 variant ISAs only AVX-512F implies FMA.
+///
+/// A scalar function that pins no target (neither `target-cpu` nor
+/// `target-features`) is compiled for whatever target its compiler is
+/// given; its `llvm.fmuladd` is then kept as it is, so that clone and
+/// scalar code fuse alike where that target has FMA (the oracle's host,
+/// `-march=native`). Only a pinned target without FMA is unfused.
 pub fn isa_adds_fma(isa: crate::vfabi::Isa, scalar: Value) -> bool {
     if isa != crate::vfabi::Isa::Avx512 {
         return false;
     }
     let fn_index = llvm_sys::LLVMAttributeFunctionIndex;
-    let features = scalar.string_attribute(fn_index, "target-features").unwrap_or_default();
+    let pinned_features = scalar.string_attribute(fn_index, "target-features");
+    let pinned_cpu = scalar.string_attribute(fn_index, "target-cpu");
+    if pinned_features.is_none() && pinned_cpu.is_none() {
+        return false;
+    }
+    let features = pinned_features.unwrap_or_default();
     let has_feature = |f: &str| features.split(',').any(|x| x == f);
     if has_feature("+fma") || has_feature("+avx512f") {
         return false;

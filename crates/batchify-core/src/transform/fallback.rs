@@ -71,6 +71,7 @@ pub fn build(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) {
         };
         b.position_at_end(call_block);
         let r = b.call(sty, scalar, &args);
+        copy_call_abi(scalar, r);
         b.br(next);
         b.position_at_end(next);
         if let Some(a) = acc {
@@ -91,5 +92,18 @@ fn offset(b: &Builder, base: Value, t: Type, off64: Value) -> Value {
         b.binop(LLVMAdd, base, off)
     } else {
         b.gep(Type::int(b.context(), 8), base, &[off64], Default::default())
+    }
+}
+
+/// Gives a call of `callee` the callee's calling convention and its
+/// parameter attributes (a mismatch of either is undefined behaviour, which
+/// LLVM turns into `unreachable`). A `byval` argument is then copied for
+/// the call, so each lane changes only its own copy, as in a scalar call.
+pub fn copy_call_abi(callee: Value, call: Value) {
+    call.set_call_conv(callee.call_conv());
+    for i in 0..callee.function_type().param_types().len() as u32 {
+        for a in callee.attributes(i + 1) {
+            call.add_call_site_attribute(i + 1, a);
+        }
     }
 }

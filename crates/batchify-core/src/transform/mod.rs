@@ -3,6 +3,7 @@
 pub mod calls;
 pub mod control;
 pub mod fallback;
+pub mod linkage;
 pub mod noreturn;
 pub mod prepare;
 pub mod signature;

@@ -18,7 +18,9 @@ use llvm_sys::LLVMOpcode::*;
 
 /// One deferred call site.
 pub(crate) struct DeferredSite {
-    callee: Value,
+    /// The scalar call; the lane's call is a copy of it (same callee,
+    /// calling convention, attributes and operand bundles).
+    call: Value,
     fn_ty: Type,
     /// One slot per argument, holding each lane's argument (`<N x T>`).
     arg_slots: Vec<Value>,
@@ -55,6 +57,8 @@ pub(crate) fn is_deferrable(i: Value) -> bool {
         && !callee.is_inline_asm()
         && i.next_instruction().is_some_and(ends_unreachable)
         && (0..i.num_arg_operands()).all(|k| i.operand(k).ty().is_vector_element())
+        // No operand bundles: only arguments and the callee are operands.
+        && i.num_operands() == i.num_arg_operands() + 1
 }
 
 impl Widener<'_> {
@@ -101,8 +105,7 @@ impl Widener<'_> {
         let here = constant::vector(&vec![constant::int(Type::int(self.ctx(), 32), site); self.n as usize]);
         let ids = self.b.select(m, here, ids);
         self.b.store(ids, sslot, 0);
-        let callee = i.called_value();
-        self.doom.sites.push(DeferredSite { callee, fn_ty: i.called_function_type(), arg_slots });
+        self.doom.sites.push(DeferredSite { call: i, fn_ty: i.called_function_type(), arg_slots });
     }
 
     /// If some lane is doomed, makes the lowest doomed lane's call (which
@@ -139,7 +142,12 @@ impl Widener<'_> {
                     self.b.extract_element_dyn(all, lane32)
                 })
                 .collect();
-            let c = self.b.call(s.fn_ty, s.callee, &args);
+            let c = s.call.clone_instruction();
+            for (k, a) in args.iter().enumerate() {
+                c.set_operand(k as u32, *a);
+            }
+            c.clear_debug_location();
+            self.b.insert(c);
             c.set_noreturn_call();
             self.b.unreachable();
         }

@@ -104,3 +104,32 @@ fn copy_function(module: Module, f: Value, name: &str) -> Value {
     }
     g
 }
+
+/// Keeps the clone from fusing what the scalar code computes unfused:
+/// every `llvm.fmuladd` call of `f` becomes an `fmul` and an `fadd`, and no
+/// instruction keeps the `contract` fast-math flag (with it, the backend
+/// fuses an `fmul` and `fadd` pair where the target has FMA). Used when the
+/// clone's ISA has FMA but the scalar function's pinned target does not
+/// (see `calls::isa_adds_fma`).
+pub fn unfuse_for_fma_target(f: Value) {
+    let ctx = f.function_type().context();
+    let b = Builder::new(ctx);
+    for block in f.blocks() {
+        for i in block.instructions() {
+            let is_fmuladd = i.opcode() == LLVMOpcode::LLVMCall
+                && crate::transform::calls::called_intrinsic(i).as_deref() == Some("llvm.fmuladd");
+            if !is_fmuladd {
+                crate::llvm::clear_contract(i);
+                continue;
+            }
+            b.position_before(i);
+            let product = b.binop(LLVMOpcode::LLVMFMul, i.operand(0), i.operand(1));
+            crate::llvm::copy_flags_without_contract(i, product);
+            let sum = b.binop(LLVMOpcode::LLVMFAdd, product, i.operand(2));
+            crate::llvm::copy_flags_without_contract(i, sum);
+            sum.set_name(&i.name());
+            i.replace_all_uses_with(sum);
+            i.erase();
+        }
+    }
+}

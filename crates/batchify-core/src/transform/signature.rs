@@ -5,7 +5,10 @@
 //! are lane arrays `[N x T]`. Uniform and linear parameters stay scalar.
 
 use crate::error::{Error, Result};
-use crate::llvm::{attribute_enum_kind, attribute_is_string, attribute_string_key, enum_attribute_kind, Type, Value};
+use crate::llvm::{
+    attribute_enum_kind, attribute_enum_value, attribute_is_string, attribute_string_key, create_enum_attribute,
+    enum_attribute_kind, Type, Value,
+};
 use crate::spec::{CloneSpec, MaskAbi};
 use crate::vfabi::ParamKind;
 
@@ -39,7 +42,13 @@ pub fn mask_type(abi: MaskAbi, scalar_fn_ty: Type, spec: &CloneSpec) -> Type {
     let ctx = scalar_fn_ty.context();
     match abi {
         MaskAbi::LaneBits => Type::int(ctx, 1).vector_of(spec.width),
-        MaskAbi::CharacteristicVector => characteristic_type(scalar_fn_ty, spec).vector_of(spec.width),
+        MaskAbi::CharacteristicVector => {
+            // A vector of pointers cannot hold mask bits; GCC passes the
+            // mask of a pointer characteristic type as pointer-sized integers.
+            let c = characteristic_type(scalar_fn_ty, spec);
+            let elem = if c.kind() == llvm_sys::LLVMTypeKind::LLVMPointerTypeKind { Type::int(ctx, 64) } else { c };
+            elem.vector_of(spec.width)
+        }
         MaskAbi::IntegerBitmask => Type::int(ctx, spec.width.max(8).next_power_of_two()),
     }
 }
@@ -51,6 +60,7 @@ pub fn clone_type(scalar: Value, spec: &CloneSpec) -> Result<Type> {
     if fty.is_var_arg() {
         return Err(mismatch("variadic functions cannot be batched".into()));
     }
+    check_scalar_abi(scalar).map_err(mismatch)?;
     let ptys = fty.param_types();
     if ptys.len() != spec.params.len() {
         return Err(mismatch(format!(
@@ -92,7 +102,56 @@ pub fn clone_type(scalar: Value, spec: &CloneSpec) -> Result<Type> {
     Ok(Type::function(ret, &params))
 }
 
-/// Function attributes that stay valid on the clone.
+/// Parameter attributes whose semantics no clone (vector or per-lane loop)
+/// can keep: they tie the argument to the caller's frame or registers.
+const UNBATCHABLE_PARAM_ATTRIBUTES: &[&str] = &["swifterror", "inalloca", "preallocated"];
+
+/// LLVM calling conventions that cannot be called from ordinary code
+/// (interrupt handlers, GPU kernels and shader entry points), by id.
+const UNCALLABLE_CONVENTIONS: &[(u32, &str)] = &[
+    (83, "x86_intrcc"),
+    (71, "ptx_kernel"),
+    (75, "spir_kernel"),
+    (88, "amdgpu_vs"),
+    (89, "amdgpu_gs"),
+    (90, "amdgpu_ps"),
+    (91, "amdgpu_kernel"),
+    (93, "amdgpu_cs"),
+    (94, "amdgpu_hs"),
+    (95, "amdgpu_es"),
+    (96, "amdgpu_ls"),
+];
+
+/// Rejects scalar functions whose ABI no clone can reproduce: scalable
+/// vector types in the signature, parameters that are bound to the caller
+/// (`swifterror`, `inalloca`, `preallocated`), and calling conventions that
+/// ordinary code cannot call.
+fn check_scalar_abi(scalar: Value) -> std::result::Result<(), String> {
+    let fty = scalar.function_type();
+    if fty.contains_scalable_vector() {
+        return Err(format!(
+            "its type `{}` has a scalable vector, and batchify builds fixed-width clones only",
+            fty.print()
+        ));
+    }
+    for i in 0..fty.param_types().len() as u32 {
+        for name in UNBATCHABLE_PARAM_ATTRIBUTES {
+            if scalar.has_attribute_at(i + 1, name) {
+                return Err(format!(
+                    "parameter {i} is `{name}`, which binds it to the caller and cannot be batched"
+                ));
+            }
+        }
+    }
+    let cc = scalar.call_conv();
+    if let Some((_, name)) = UNCALLABLE_CONVENTIONS.iter().find(|(id, _)| *id == cc) {
+        return Err(format!("its calling convention `{name}` cannot be called from a clone"));
+    }
+    Ok(())
+}
+
+/// Function attributes that stay valid on the clone (`memory` after
+/// [`translate_memory`]).
 const KEPT_ENUM_ATTRIBUTES: &[&str] = &[
     "nounwind",
     "willreturn",
@@ -114,12 +173,31 @@ pub fn copy_attributes(scalar: Value, clone: Value, spec: &CloneSpec) {
     for a in scalar.attributes(FN) {
         if attribute_is_string(a) {
             let key = attribute_string_key(a);
-            if key.starts_with("_ZGV") || key == "min-legal-vector-width" {
+            if key.starts_with("_ZGV") || key == "min-legal-vector-width" || key == "vector-function-abi-variant" {
                 continue;
             }
             clone.add_attribute(FN, a);
+        } else if attribute_enum_kind(a) == enum_attribute_kind("memory") {
+            let m = translate_memory(attribute_enum_value(a), clone.function_type());
+            clone.add_attribute(FN, create_enum_attribute(clone.function_type().context(), "memory", m));
         } else if kept.contains(&attribute_enum_kind(a)) {
             clone.add_attribute(FN, a);
+        }
+    }
+    // Parameter and return attributes describe scalar values and are
+    // dropped, except `byval` (with its `align`) on a uniform parameter: it
+    // is part of the calling convention (the caller passes a copy), as for
+    // the scalar function.
+    let (byval, align) = (enum_attribute_kind("byval"), enum_attribute_kind("align"));
+    for (i, kind) in spec.params.iter().enumerate() {
+        let index = i as u32 + 1;
+        if !matches!(kind, ParamKind::Uniform) || !scalar.has_attribute_at(index, "byval") {
+            continue;
+        }
+        for a in scalar.attributes(index) {
+            if !attribute_is_string(a) && [byval, align].contains(&attribute_enum_kind(a)) {
+                clone.add_attribute(index, a);
+            }
         }
     }
     if let Some(features) = spec.isa.target_features() {
@@ -140,6 +218,27 @@ pub fn copy_attributes(scalar: Value, clone: Value, spec: &CloneSpec) {
     let bits = widest_vector_bits(clone.function_type());
     let old: u64 = scalar.string_attribute(FN, "min-legal-vector-width").and_then(|s| s.parse().ok()).unwrap_or(0);
     clone.set_string_attribute(FN, "min-legal-vector-width", &bits.max(old).to_string());
+}
+
+/// The clone's `memory(...)` effects, from the scalar function's. LLVM's
+/// alias analysis counts only pointer-typed arguments as `argmem`; memory
+/// that the scalar function reaches through a pointer argument is reached
+/// by the clone through a `<N x ptr>` argument, which is "other" memory.
+/// So when the clone has such a parameter, the argument-memory effects are
+/// also granted on other memory (`memory(argmem: read)` becomes
+/// `memory(argmem: read, other: read)`).
+pub fn translate_memory(scalar_effects: u64, clone_ty: Type) -> u64 {
+    // MemoryEffects packs two bits (Ref = 1, Mod = 2) per location:
+    // argmem is location 0, "other" location 3 (llvm/Support/ModRef.h).
+    const ARGMEM_SHIFT: u64 = 0;
+    const OTHER_SHIFT: u64 = 6;
+    let vector_of_pointers =
+        |t: &Type| t.is_vector() && t.element().kind() == llvm_sys::LLVMTypeKind::LLVMPointerTypeKind;
+    if !clone_ty.param_types().iter().any(vector_of_pointers) {
+        return scalar_effects;
+    }
+    let argmem = (scalar_effects >> ARGMEM_SHIFT) & 3;
+    scalar_effects | (argmem << OTHER_SHIFT)
 }
 
 /// Bit width of a scalar element type (pointers count as 64 bits).

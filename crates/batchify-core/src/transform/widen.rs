@@ -74,7 +74,6 @@ pub fn widen(module: Module, scalar: Value, clone: Value, spec: &CloneSpec, an: 
         stats: WidenStats::default(),
         function_name: spec.scalar_name.clone(),
         clone,
-        scalar,
         entry: None,
         mask: constant::null(Type::int(ctx, 1).vector_of(spec.width)),
         full: true,
@@ -102,8 +101,6 @@ pub(crate) struct Widener<'a> {
     pub(crate) stats: WidenStats,
     pub(crate) function_name: String,
     pub(crate) clone: Value,
-    /// The scalar function (prepared copy; carries its attributes).
-    pub(crate) scalar: Value,
     /// The clone's first block (allocas, parameter set-up).
     pub(crate) entry: Option<Block>,
     /// Execution mask of the block being emitted (`<N x i1>`).
@@ -235,6 +232,13 @@ impl Widener<'_> {
         }
         if op == LLVMCall && i.called_value().is_inline_asm() {
             return Err(self.unsupported(format!("inline assembly `{}` is not supported", i.print())));
+        }
+        if op == LLVMCall && i.is_musttail() {
+            // A `musttail` call needs the caller's exact prototype.
+            return Err(self.unsupported(format!("`musttail` call `{}` is not supported", i.print())));
+        }
+        if is_unbatchable_type(i.ty()) || i.operands().iter().any(|o| is_unbatchable_type(o.ty())) {
+            return Err(self.unsupported(format!("`{}`: token and scalable vector values are not supported", i.print())));
         }
         if !self.an.uni.is_varying(i) {
             let c = self.emit_uniform(i);
@@ -458,18 +462,6 @@ impl Widener<'_> {
 
     fn vector_call(&mut self, i: Value) -> Option<Value> {
         let base = calls::called_intrinsic(i)?;
-        if base == "llvm.fmuladd" && calls::isa_adds_fma(self.spec.isa, self.scalar) {
-            // The scalar code computes a*b+c unfused (its target has no FMA);
-            // the clone's ISA would fuse it. Keep the scalar rounding.
-            let a = self.varying_value(i.operand(0));
-            let b = self.varying_value(i.operand(1));
-            let c = self.varying_value(i.operand(2));
-            let m = self.b.binop(LLVMFMul, a, b);
-            copy_flags(i, m);
-            let r = self.b.binop(LLVMFAdd, m, c);
-            copy_flags(i, r);
-            return Some(r);
-        }
         let lw = calls::lane_wise_intrinsic(&base)?;
         let nargs = i.num_arg_operands();
         let args: Vec<Value> = (0..nargs).map(|k| i.operand(k)).collect();
@@ -530,6 +522,11 @@ impl Widener<'_> {
         }
         acc.unwrap_or_else(|| constant::poison(Type::int(self.ctx(), 1)))
     }
+}
+
+/// Whether values of this type cannot be batched (tokens, scalable vectors).
+fn is_unbatchable_type(t: Type) -> bool {
+    t.is_token() || t.contains_scalable_vector()
 }
 
 /// Whether a divisor is a constant that cannot trap whatever the dividend:
