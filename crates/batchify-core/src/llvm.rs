@@ -987,21 +987,27 @@ pub fn copy_flags(from: Value, to: Value) {
     }
 }
 
-/// [`copy_flags`], then [`clear_contract`] on `to`.
-pub fn copy_flags_without_contract(from: Value, to: Value) {
-    copy_flags(from, to);
-    clear_contract(to);
+/// Fast-math flags of an instruction that can have them (0 otherwise).
+pub fn fast_math_flags(v: Value) -> u32 {
+    unsafe {
+        if v.is_instruction() && LLVMCanValueUseFastMathFlags(v.0) != 0 {
+            LLVMGetFastMathFlags(v.0)
+        } else {
+            0
+        }
+    }
 }
 
-/// Clears the `contract` fast-math flag of an instruction that has one.
-pub fn clear_contract(v: Value) {
-    if !v.is_instruction() {
-        return;
-    }
+/// Adds fast-math flags to a new instruction that can have them. LLVM's
+/// `LLVMSetFastMathFlags` only ever adds flags, so a flag is removed by
+/// building a new instruction (see `prepare::unfuse_for_fma_target`).
+pub fn add_fast_math_flags(v: Value, flags: u32) {
     unsafe {
-        if LLVMCanValueUseFastMathFlags(v.0) != 0 {
-            let flags = LLVMGetFastMathFlags(v.0) & !llvm_sys::LLVMFastMathAllowContract;
+        if v.is_instruction() && LLVMCanValueUseFastMathFlags(v.0) != 0 {
             LLVMSetFastMathFlags(v.0, flags);
         }
     }
 }
+
+/// The `contract` fast-math flag (may fuse a multiply and an add).
+pub const FAST_MATH_CONTRACT: u32 = llvm_sys::LLVMFastMathAllowContract;

@@ -106,29 +106,36 @@ fn copy_function(module: Module, f: Value, name: &str) -> Value {
 }
 
 /// Keeps the clone from fusing what the scalar code computes unfused:
-/// every `llvm.fmuladd` call of `f` becomes an `fmul` and an `fadd`, and no
-/// instruction keeps the `contract` fast-math flag (with it, the backend
-/// fuses an `fmul` and `fadd` pair where the target has FMA). Used when the
-/// clone's ISA has FMA but the scalar function's pinned target does not
-/// (see `calls::isa_adds_fma`).
+/// every `llvm.fmuladd` call of `f` becomes an `fmul` and an `fadd`, and
+/// no `fadd`, `fsub` or `fmul` keeps the `contract` fast-math flag (with it,
+/// the backend fuses a multiply and an add where the target has FMA). Used
+/// when the clone's ISA has FMA but the scalar function's pinned target
+/// does not (see `calls::isa_adds_fma`).
 pub fn unfuse_for_fma_target(f: Value) {
-    let ctx = f.function_type().context();
-    let b = Builder::new(ctx);
+    use crate::llvm::{add_fast_math_flags, fast_math_flags, FAST_MATH_CONTRACT};
+    use LLVMOpcode::*;
+    let b = Builder::new(f.function_type().context());
     for block in f.blocks() {
         for i in block.instructions() {
-            let is_fmuladd = i.opcode() == LLVMOpcode::LLVMCall
+            let flags = fast_math_flags(i);
+            let kept = flags & !FAST_MATH_CONTRACT;
+            let is_fmuladd = i.opcode() == LLVMCall
                 && crate::transform::calls::called_intrinsic(i).as_deref() == Some("llvm.fmuladd");
-            if !is_fmuladd {
-                crate::llvm::clear_contract(i);
+            let replacement = if is_fmuladd {
+                b.position_before(i);
+                let product = b.binop(LLVMFMul, i.operand(0), i.operand(1));
+                add_fast_math_flags(product, kept);
+                b.binop(LLVMFAdd, product, i.operand(2))
+            } else if matches!(i.opcode(), LLVMFAdd | LLVMFSub | LLVMFMul) && flags != kept {
+                // Rebuilt: LLVM's C API cannot clear a flag.
+                b.position_before(i);
+                b.binop(i.opcode(), i.operand(0), i.operand(1))
+            } else {
                 continue;
-            }
-            b.position_before(i);
-            let product = b.binop(LLVMOpcode::LLVMFMul, i.operand(0), i.operand(1));
-            crate::llvm::copy_flags_without_contract(i, product);
-            let sum = b.binop(LLVMOpcode::LLVMFAdd, product, i.operand(2));
-            crate::llvm::copy_flags_without_contract(i, sum);
-            sum.set_name(&i.name());
-            i.replace_all_uses_with(sum);
+            };
+            add_fast_math_flags(replacement, kept);
+            replacement.set_name(&i.name());
+            i.replace_all_uses_with(replacement);
             i.erase();
         }
     }
