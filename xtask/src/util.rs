@@ -52,11 +52,6 @@ pub fn header(text: &str) {
     println!("{}", bold(&format!("==> {text}")));
 }
 
-/// Prints a warning line.
-pub fn warn(text: &str) {
-    println!("{}", yellow(&format!("warning: {text}")));
-}
-
 /// The command line of `cmd` as a shell would show it (paths inside the
 /// workspace shown relative to its root).
 pub fn show(cmd: &Command) -> String {

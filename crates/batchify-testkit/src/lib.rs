@@ -18,6 +18,7 @@ pub mod gen;
 pub mod inputs;
 pub mod jit;
 pub mod oracle;
+pub mod skip;
 pub mod wrappers;
 
 pub use oracle::{CheckConfig, CheckStats, Mismatch, Oracle, OracleError};

@@ -47,10 +47,7 @@ fn rust_unmasked_and_masked() {
 fn x86_isas_masked() {
     let isas = [(Isa::Sse2, 4, "sse2"), (Isa::Avx2, 8, "avx2"), (Isa::Avx512, 16, "avx512f")];
     for (isa, width, feature) in isas {
-        if !std::arch::is_x86_feature_detected!("avx2") && feature != "sse2" {
-            continue;
-        }
-        if feature == "avx512f" && !std::arch::is_x86_feature_detected!("avx512f") {
+        if !batchify_testkit::skip::require_cpu("x86_isas_masked", feature) {
             continue;
         }
         check(&["c"], &[CLevel::O2], &[width], true, isa, 50);

@@ -3,18 +3,19 @@
 //! `declare simd` attributes) are called from a GCC-compiled driver side by
 //! side with GCC 12's own clones of the same source, with random masks
 //! (a vector of the characteristic type on SSE/AVX/AVX2, a `__mmask16` on
-//! AVX-512). Every active lane must agree bit for bit. Skipped (with a
-//! message) when gcc or the CPU's AVX-512 is missing.
+//! AVX-512). Every active lane must agree bit for bit. Skipped loudly (a
+//! failure under `BATCHIFY_REQUIRE_TOOLS=1`) when gcc or AVX-512 is missing.
 
 use batchify_testkit::corpus::{compile_c, parse_module, run_checked as run, CLevel};
+use batchify_testkit::skip;
 use inkwell::context::Context;
 use std::path::Path;
 use std::process::Command;
 
 #[test]
 fn masked_clones_interoperate_with_gcc() {
-    if Command::new("gcc").arg("--version").output().is_err() || !std::is_x86_feature_detected!("avx512f") {
-        eprintln!("skipped: needs gcc and an AVX-512 CPU");
+    let test = "masked_clones_interoperate_with_gcc";
+    if !skip::require_tool(test, "gcc") || !skip::require_cpu(test, "avx512f") {
         return;
     }
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/abi/gcc");

@@ -22,8 +22,7 @@ fn lowest_lane_noreturn_call_wins() {
     let bc = compile_c(&src.join("kernel.c"), CLevel::O2, &[]).unwrap();
     let ctx = Context::create();
     let module = parse_module(&ctx, &bc, "kernel").unwrap();
-    if !std::is_x86_feature_detected!("avx2") {
-        eprintln!("skipped: the CPU has no AVX2");
+    if !batchify_testkit::skip::require_cpu("noreturn_lowest_lane", "avx2") {
         return;
     }
     let spec = CloneSpec::all_varying("g", 2, 8, Isa::Avx2, true);

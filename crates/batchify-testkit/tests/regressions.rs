@@ -9,10 +9,10 @@ use std::path::Path;
 fn regressions_stay_fixed() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/regressions");
     let mut runs = vec![(Isa::Llvm, vec![4, 8, 16])];
-    if std::is_x86_feature_detected!("avx2") {
+    if batchify_testkit::skip::require_cpu("regressions_stay_fixed (AVX2 clones)", "avx2") {
         runs.push((Isa::Avx2, vec![8]));
     }
-    if std::is_x86_feature_detected!("avx512f") {
+    if batchify_testkit::skip::require_cpu("regressions_stay_fixed (AVX-512 clones)", "avx512f") {
         runs.push((Isa::Avx512, vec![16]));
     }
     for (isa, widths) in &runs {

@@ -14,8 +14,7 @@ use std::process::Command;
 
 #[test]
 fn avx2_clone_called_from_c_is_bit_identical() {
-    if !std::is_x86_feature_detected!("avx2") {
-        eprintln!("skipped: the CPU has no AVX2");
+    if !batchify_testkit::skip::require_cpu("avx2_clone_called_from_c_is_bit_identical", "avx2") {
         return;
     }
     let ex = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/smoothstep");

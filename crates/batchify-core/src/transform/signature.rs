@@ -137,9 +137,7 @@ fn check_scalar_abi(scalar: Value) -> std::result::Result<(), String> {
     for i in 0..fty.param_types().len() as u32 {
         for name in UNBATCHABLE_PARAM_ATTRIBUTES {
             if scalar.has_attribute_at(i + 1, name) {
-                return Err(format!(
-                    "parameter {i} is `{name}`, which binds it to the caller and cannot be batched"
-                ));
+                return Err(format!("parameter {i} is `{name}`, which binds it to the caller and cannot be batched"));
             }
         }
     }

@@ -238,7 +238,9 @@ impl Widener<'_> {
             return Err(self.unsupported(format!("`musttail` call `{}` is not supported", i.print())));
         }
         if is_unbatchable_type(i.ty()) || i.operands().iter().any(|o| is_unbatchable_type(o.ty())) {
-            return Err(self.unsupported(format!("`{}`: token and scalable vector values are not supported", i.print())));
+            return Err(
+                self.unsupported(format!("`{}`: token and scalable vector values are not supported", i.print()))
+            );
         }
         if !self.an.uni.is_varying(i) {
             let c = self.emit_uniform(i);
