@@ -9,7 +9,7 @@
 use batchify_llvm_link as _;
 
 use batchify_core::vfabi::{Isa, VariantName};
-use batchify_core::{CloneSpec, Options};
+use batchify_core::{CloneSpec, Options, PrintAfter};
 use clap::{Parser, ValueEnum};
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -52,6 +52,19 @@ struct Cli {
     /// something the vectorizer does not handle yet.
     #[arg(long = "no-fallback")]
     no_fallback: bool,
+    /// Print each clone's analyses on stderr: every instruction's uniformity,
+    /// the loops, and the control plan of each level.
+    #[arg(long = "print-analysis")]
+    print_analysis: bool,
+    /// Print the IR after a stage on stderr: `prepare` (the normalised copy
+    /// of the scalar function), `emit` (the clone as built), `finish` (the
+    /// optimised clone) or `all`.
+    #[arg(long = "print-after", value_name = "STAGE", value_parser = parse_stage)]
+    print_after: Option<PrintAfter>,
+}
+
+fn parse_stage(s: &str) -> Result<PrintAfter, String> {
+    PrintAfter::parse(s).ok_or_else(|| format!("unknown stage `{s}` (expected prepare, emit, finish or all)"))
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -152,9 +165,17 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
     let reports = batchify_core::batchify_inkwell(
         &module,
         &specs,
-        &Options { opt_level: cli.opt_level, allow_fallback: !cli.no_fallback },
+        &Options {
+            opt_level: cli.opt_level,
+            allow_fallback: !cli.no_fallback,
+            print_analysis: cli.print_analysis,
+            print_after: cli.print_after,
+        },
     )
     .map_err(|e| e.to_string())?;
+    for text in reports.iter().flat_map(|r| &r.printed) {
+        eprintln!("{text}");
+    }
     write_module(&module, &cli.output, cli.text)?;
     for r in &reports {
         if let Some(why) = &r.fallback {

@@ -59,9 +59,6 @@ pub fn create_clone_function(module: Module, scalar: Value, spec: &CloneSpec, ft
 /// Verifies the module and optimises the clone.
 pub fn finish(module: Module, clone: Value, scalar_fn_ty: Type, spec: &CloneSpec, opts: &crate::Options) -> Result<()> {
     let internal = |message: String| Error::Internal { function: spec.scalar_name.clone(), message };
-    if std::env::var_os("BATCHIFY_DEBUG_DUMP").is_some() {
-        eprintln!("{}", clone.print_function());
-    }
     module.verify().map_err(internal)?;
     crate::llvm::run_function_passes(clone, pipeline(opts.opt_level)).map_err(internal)?;
     if let Some(bits) = signature::lane_mask_bits(scalar_fn_ty, spec) {

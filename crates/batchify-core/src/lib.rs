@@ -40,11 +40,59 @@ pub struct Options {
     /// Build a per-lane loop (and report why) when a function holds
     /// something the vectorizer does not handle; otherwise that is an error.
     pub allow_fallback: bool,
+    /// Record the analyses of each clone ([`CloneReport::printed`]).
+    pub print_analysis: bool,
+    /// Record the IR after this stage (or every stage) of each clone.
+    pub print_after: Option<PrintAfter>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { opt_level: 2, allow_fallback: true }
+        Options { opt_level: 2, allow_fallback: true, print_analysis: false, print_after: None }
+    }
+}
+
+/// Stages whose output IR `--print-after` shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrintAfter {
+    /// The prepared scratch copy of the scalar function.
+    Prepare,
+    /// The clone's body as built (vector code or per-lane loop), before cleanup.
+    Emit,
+    /// The finished clone: verified and optimised.
+    Finish,
+    /// All of the above.
+    All,
+}
+
+impl PrintAfter {
+    /// Parses a stage name (`prepare`, `emit`, `finish`, `all`).
+    pub fn parse(s: &str) -> Option<PrintAfter> {
+        Some(match s {
+            "prepare" => PrintAfter::Prepare,
+            "emit" => PrintAfter::Emit,
+            "finish" => PrintAfter::Finish,
+            "all" => PrintAfter::All,
+            _ => return None,
+        })
+    }
+
+    fn includes(self, stage: PrintAfter) -> bool {
+        self == PrintAfter::All || self == stage
+    }
+}
+
+/// Collects the texts `--print-analysis` and `--print-after` ask for.
+struct Printer {
+    opts: Options,
+    texts: Vec<String>,
+}
+
+impl Printer {
+    fn after(&mut self, stage: PrintAfter, title: &str, f: Value) {
+        if self.opts.print_after.is_some_and(|p| p.includes(stage)) {
+            self.texts.push(format!("; *** IR after {title} ***\n{}", f.print_function().trim_end()));
+        }
     }
 }
 
@@ -57,6 +105,9 @@ pub struct CloneReport {
     pub stats: WidenStats,
     /// Why the clone is a per-lane loop over the scalar function, if it is.
     pub fallback: Option<String>,
+    /// What [`Options::print_analysis`] and [`Options::print_after`] asked
+    /// for, in stage order, each a block of text.
+    pub printed: Vec<String>,
 }
 
 impl CloneReport {
@@ -113,12 +164,14 @@ fn batchify_one(module: Module, spec: &CloneSpec, opts: &Options) -> Result<Clon
     let fty = transform::signature::clone_type(scalar, spec)?;
     cleanup::check_clone_name(module, spec, fty)?;
     let clone = cleanup::create_clone_function(module, scalar, spec, fty);
-    let (stats, fallback) = match vectorize(module, scalar, clone, spec) {
+    let mut printer = Printer { opts: *opts, texts: Vec::new() };
+    let (stats, fallback) = match vectorize(module, scalar, clone, spec, &mut printer) {
         Ok(stats) => (stats, None),
         Err(Error::Unsupported { what, .. }) if opts.allow_fallback => {
             clone.delete_function();
             let clone = cleanup::create_clone_function(module, scalar, spec, fty);
             transform::fallback::build(module, scalar, clone, spec);
+            printer.after(PrintAfter::Emit, "emit (per-lane fallback)", clone);
             (WidenStats::default(), Some(what))
         }
         Err(e) => {
@@ -131,11 +184,18 @@ fn batchify_one(module: Module, spec: &CloneSpec, opts: &Options) -> Result<Clon
         clone.delete_function();
         return Err(e);
     }
-    Ok(CloneReport { spec: spec.clone(), stats, fallback })
+    printer.after(PrintAfter::Finish, "finish", clone);
+    Ok(CloneReport { spec: spec.clone(), stats, fallback, printed: printer.texts })
 }
 
 /// Prepares, analyses and widens; the clone's body is built on success.
-fn vectorize(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) -> Result<WidenStats> {
+fn vectorize(
+    module: Module,
+    scalar: Value,
+    clone: Value,
+    spec: &CloneSpec,
+    printer: &mut Printer,
+) -> Result<WidenStats> {
     let nparams = scalar.function_type().param_types().len() as u32;
     if let Some(i) = (0..nparams).find(|i| scalar.has_attribute_at(i + 1, "byval")) {
         // Lanes would share, or write through to the caller, what the scalar
@@ -150,32 +210,24 @@ fn vectorize(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) -> R
     if transform::calls::isa_adds_fma(spec.isa, scalar) {
         transform::prepare::unfuse_for_fma_target(f);
     }
+    printer.after(PrintAfter::Prepare, "prepare", f);
     let cfg = Cfg::new(f);
     let loops = Loops::new(&cfg, &Dominators::new(&cfg)).map_err(|irr| Error::Unsupported {
         function: spec.scalar_name.clone(),
         what: format!("irreducible control flow (a cycle entered at `{}` has several entries)", irr.block.name()),
     })?;
     let div = Divergence::new(f, &cfg, &loops, &spec.params);
+    if printer.opts.print_analysis {
+        let text = analysis::print::render(f, &spec.params, &cfg, &loops, &div.uniformity, &div.plan);
+        printer.texts.push(format!(
+            "; *** analysis of `{}` for `{}` ***\n{}",
+            spec.scalar_name,
+            spec.vector_name,
+            text.trim_end()
+        ));
+    }
     let an = transform::widen::Analyses { cfg: &cfg, loops: &loops, uni: &div.uniformity, plan: &div.plan };
-    if std::env::var_os("BATCHIFY_DEBUG_DUMP").is_some() {
-        for (i, l) in loops.loops.iter().enumerate() {
-            eprintln!("loop {i}: header {} parent {:?} blocks {}", l.header.name(), l.parent, l.blocks.len());
-        }
-        for (level, p) in &div.plan.levels {
-            let names: Vec<String> = p
-                .nodes
-                .iter()
-                .map(|n| match n {
-                    analysis::divergence::Node::Block(b) => b.name(),
-                    analysis::divergence::Node::Loop(l) => format!("loop{}", l.0),
-                })
-                .collect();
-            eprintln!("level {level:?}: linear {} nodes {names:?}", p.linear);
-        }
-    }
-    let r = transform::widen::widen(module, f, clone, spec, &an);
-    if std::env::var_os("BATCHIFY_DEBUG_DUMP").is_some() {
-        eprintln!("{}\n{}", f.print_function(), clone.print_function());
-    }
-    r
+    let stats = transform::widen::widen(module, f, clone, spec, &an)?;
+    printer.after(PrintAfter::Emit, "emit", clone);
+    Ok(stats)
 }

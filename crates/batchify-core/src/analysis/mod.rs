@@ -5,4 +5,5 @@ pub mod cfg;
 pub mod divergence;
 pub mod dominance;
 pub mod loops;
+pub mod print;
 pub mod uniformity;

@@ -65,7 +65,7 @@ fn main() -> ExitCode {
         let ctx = Context::create();
         let module = parse_module(&ctx, &bytes, "input").expect("parses");
         let opt_level = std::env::var("BATCHIFY_OPT").ok().and_then(|s| s.parse().ok()).unwrap_or(2);
-        let opts = batchify_core::Options { allow_fallback: true, opt_level };
+        let opts = batchify_core::Options { allow_fallback: true, opt_level, ..Default::default() };
         let r = batchify_core::batchify_inkwell(&module, std::slice::from_ref(&spec), &opts)
             .map_err(|e| e.to_string())
             .and_then(|_| Oracle::new(&module, std::slice::from_ref(&spec)).map_err(|e| e.to_string()))
