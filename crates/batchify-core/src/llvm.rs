@@ -549,6 +549,25 @@ impl Value {
             LLVMAddCallSiteAttribute(self.0, arg + 1, a);
         }
     }
+    /// The instructions that use this value (each once, in use-list order).
+    pub fn users(self) -> Vec<Value> {
+        let mut out: Vec<Value> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut u = unsafe { LLVMGetFirstUse(self.0) };
+        while !u.is_null() {
+            let user = Value(unsafe { LLVMGetUser(u) });
+            if seen.insert(user) {
+                out.push(user);
+            }
+            u = unsafe { LLVMGetNextUse(u) };
+        }
+        out
+    }
+    /// Instruction: unlinks it from its block, to be re-inserted with
+    /// [`Builder::insert`].
+    pub fn remove_from_parent(self) {
+        unsafe { LLVMInstructionRemoveFromParent(self.0) }
+    }
     /// Global: its linkage.
     pub fn linkage(self) -> llvm_sys::LLVMLinkage {
         unsafe { LLVMGetLinkage(self.0) }
