@@ -4,6 +4,7 @@
 //! own module; to add one, write the module and list it in [`COMMANDS`].
 //! std only: this crate must build before LLVM is installed (it installs it).
 
+mod compile_time;
 mod demo;
 mod fuzz;
 mod setup;
@@ -49,6 +50,13 @@ const COMMANDS: &[Command] = &[
         about: "build and run the random-program fuzzer (release); every option goes to \
                 batchify-fuzz, e.g. --count 100000; prints `N programs, M mismatches, K invalid IR`",
         run: fuzz::run,
+    },
+    Command {
+        name: "compile-time",
+        usage: "[--sizes 100,1000,10000] [--runs 3] [--no-opt]",
+        about: "time batchify (release) against opt-22 -O2 on generated functions (straight-line code, \
+                divergent diamonds, nested ifs, divergent loops) and print a markdown table",
+        run: compile_time::run,
     },
     Command { name: "help", usage: "", about: "print this list", run: help },
 ];

@@ -1,0 +1,225 @@
+//! `cargo xtask compile-time [--sizes 100,1000,10000] [--runs 3] [--no-opt]`:
+//! batchify's compile time against `opt-22 -O2` on generated functions of
+//! growing size, as a markdown table (docs/benchmarks.md).
+//!
+//! Families (`i32 @f(i32 %x)`, every branch on a value of `%x`, so every
+//! branch is divergent in an all-varying clone):
+//! * `straight`: a chain of `size` arithmetic instructions;
+//! * `diamonds`: `size` divergent if/else diamonds one after another;
+//! * `nested-ifs`: `size` divergent ifs nested inside each other;
+//! * `loops`: `size / 10` divergent loops one after another, each with a
+//!   divergent if/else in its body (so `size / 5` branches).
+//!
+//! Each measurement is the median wall time of `--runs` runs of
+//! `batchify IN -o /dev/null --function f --isa avx2 -n 8` (release build)
+//! and of `opt-22 -O2 IN -o /dev/null`.
+
+use crate::setup;
+use crate::util;
+use std::fmt::Write as _;
+use std::process::Command;
+use std::time::Instant;
+
+const FAMILIES: &[&str] = &["straight", "diamonds", "nested-ifs", "loops"];
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let mut sizes = vec![100usize, 1000, 10000];
+    let mut runs = 3usize;
+    let mut with_opt = true;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--sizes" => {
+                let v = it.next().ok_or("--sizes needs a value, e.g. 100,1000")?;
+                sizes = v
+                    .split(',')
+                    .map(|s| s.trim().parse().map_err(|_| format!("bad size `{s}`")))
+                    .collect::<Result<_, _>>()?;
+            }
+            "--runs" => {
+                let v = it.next().ok_or("--runs needs a value")?;
+                runs = v.parse().map_err(|_| format!("bad run count `{v}`"))?;
+            }
+            "--no-opt" => with_opt = false,
+            other => return Err(format!("unknown option `{other}`")),
+        }
+    }
+    let env = setup::ensure(true)?;
+    util::header("compile-time: build batchify (release)");
+    util::run(&mut env.cargo(&["build", "--release", "-p", "batchify-cli"]))?;
+    let batchify = util::target_dir().join("release").join("batchify");
+    let opt = env.llvm_bin("opt");
+    let dir = util::target_dir().join("compile-time");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+
+    let mut table = String::from(
+        "| family | size | instructions | batchify (s) | opt -O2 (s) |\n| --- | ---: | ---: | ---: | ---: |\n",
+    );
+    for family in FAMILIES {
+        for &size in &sizes {
+            let ir = generate(family, size);
+            let instructions = ir.lines().filter(|l| l.starts_with("  ")).count();
+            let file = dir.join(format!("{family}-{size}.ll"));
+            std::fs::write(&file, &ir).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+            let ours = median_seconds(runs, || {
+                Command::new(&batchify)
+                    .arg(&file)
+                    .args(["-o", "/dev/null", "--function", "f", "--isa", "avx2", "-n", "8"])
+                    .status()
+            })?;
+            let theirs = if with_opt {
+                format!(
+                    "{:.3}",
+                    median_seconds(runs, || Command::new(&opt)
+                        .arg("-O2")
+                        .arg(&file)
+                        .args(["-o", "/dev/null"])
+                        .status())?
+                )
+            } else {
+                "-".to_string()
+            };
+            let row = format!("| {family} | {size} | {instructions} | {ours:.3} | {theirs} |\n");
+            print!("{row}");
+            table.push_str(&row);
+        }
+    }
+    let out = dir.join("table.md");
+    let mut text = String::new();
+    let _ = writeln!(text, "<!-- cargo xtask compile-time {} -->", args.join(" "));
+    text.push_str(&table);
+    std::fs::write(&out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    println!("\ntable written to {}", util::rel(&out).display());
+    Ok(())
+}
+
+/// Median wall time of `runs` runs of a command that must succeed.
+fn median_seconds(
+    runs: usize,
+    mut cmd: impl FnMut() -> std::io::Result<std::process::ExitStatus>,
+) -> Result<f64, String> {
+    let mut times = Vec::new();
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        let status = cmd().map_err(|e| format!("cannot run: {e}"))?;
+        if !status.success() {
+            return Err(format!("a timed command failed ({status})"));
+        }
+        times.push(start.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times[times.len() / 2])
+}
+
+/// Textual IR of one generated function (see the module doc).
+fn generate(family: &str, size: usize) -> String {
+    let mut o = String::from("define i32 @f(i32 %x) {\nentry:\n");
+    match family {
+        "straight" => {
+            let _ = writeln!(o, "  %v0 = add i32 %x, 1");
+            for i in 1..size {
+                let op = ["add", "mul", "xor", "sub"][i % 4];
+                let _ = writeln!(o, "  %v{i} = {op} i32 %v{}, {}", i - 1, i % 7 + 1);
+            }
+            let _ = writeln!(o, "  ret i32 %v{}", size - 1);
+        }
+        "diamonds" => {
+            let _ = writeln!(o, "  br label %b0");
+            for i in 0..size {
+                let (v, from) = if i == 0 {
+                    ("%x".to_string(), "entry".to_string())
+                } else {
+                    (format!("%r{}", i - 1), format!("j{}", i - 1))
+                };
+                let _ = write!(
+                    o,
+                    "b{i}:\n  %v{i} = phi i32 [ {v}, %{from} ]\n  %c{i} = icmp sgt i32 %v{i}, {i}\n  br i1 %c{i}, label %t{i}, label %e{i}\n\
+                     t{i}:\n  %a{i} = add i32 %v{i}, {}\n  br label %j{i}\ne{i}:\n  %s{i} = mul i32 %v{i}, 3\n  br label %j{i}\n\
+                     j{i}:\n  %r{i} = phi i32 [ %a{i}, %t{i} ], [ %s{i}, %e{i} ]\n  br label %b{}\n",
+                    i + 1,
+                    i + 1
+                );
+            }
+            let _ = writeln!(o, "b{size}:\n  ret i32 %r{}", size - 1);
+        }
+        "nested-ifs" => {
+            let _ = writeln!(o, "  br label %b0");
+            for i in 0..size {
+                let _ =
+                    writeln!(o, "b{i}:\n  %c{i} = icmp sgt i32 %x, {i}\n  br i1 %c{i}, label %b{}, label %j{i}", i + 1);
+            }
+            let _ = writeln!(o, "b{size}:\n  br label %j{}", size - 1);
+            for i in (0..size).rev() {
+                let (inner, value) = if i + 1 < size {
+                    (format!("%j{}", i + 1), format!("%p{}", i + 1))
+                } else {
+                    (format!("%b{size}"), "%x".to_string())
+                };
+                let _ = writeln!(o, "j{i}:\n  %p{i} = phi i32 [ {value}, {inner} ], [ {i}, %b{i} ]");
+                if i > 0 {
+                    let _ = writeln!(o, "  br label %j{}", i - 1);
+                } else {
+                    let _ = writeln!(o, "  ret i32 %p0");
+                }
+            }
+        }
+        "loops" => {
+            let n = (size / 10).max(1);
+            let _ = writeln!(o, "  br label %pre0");
+            for i in 0..n {
+                let acc_in = if i == 0 { "%x".to_string() } else { format!("%out{}", i - 1) };
+                let from = if i == 0 { "entry".to_string() } else { format!("exit{}", i - 1) };
+                let _ = write!(
+                    o,
+                    "pre{i}:\n  %in{i} = phi i32 [ {acc_in}, %{from} ]\n  br label %h{i}\n\
+                     h{i}:\n  %k{i} = phi i32 [ 0, %pre{i} ], [ %k1_{i}, %l{i} ]\n  %a{i} = phi i32 [ %in{i}, %pre{i} ], [ %a1_{i}, %l{i} ]\n\
+                     \x20 %odd{i} = and i32 %a{i}, 1\n  %c{i} = icmp eq i32 %odd{i}, 0\n  br i1 %c{i}, label %t{i}, label %e{i}\n\
+                     t{i}:\n  %ta{i} = lshr i32 %a{i}, 1\n  br label %l{i}\ne{i}:\n  %ea{i} = add i32 %a{i}, 7\n  br label %l{i}\n\
+                     l{i}:\n  %a1_{i} = phi i32 [ %ta{i}, %t{i} ], [ %ea{i}, %e{i} ]\n  %k1_{i} = add i32 %k{i}, 1\n\
+                     \x20 %more{i} = icmp ult i32 %k1_{i}, %x\n  %cap{i} = icmp ult i32 %k1_{i}, 64\n  %go{i} = and i1 %more{i}, %cap{i}\n\
+                     \x20 br i1 %go{i}, label %h{i}, label %exit{i}\n\
+                     exit{i}:\n  %out{i} = phi i32 [ %a1_{i}, %l{i} ]\n  br label %{}\n",
+                    if i + 1 < n { format!("pre{}", i + 1) } else { "done".to_string() }
+                );
+            }
+            let _ = writeln!(o, "done:\n  ret i32 %out{}", n - 1);
+        }
+        _ => unreachable!("unknown family {family}"),
+    }
+    o.push_str("}\n");
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every family at a small size is valid IR (checked with `opt-22` when it is installed).
+    #[test]
+    fn generated_functions_are_valid_ir() {
+        let Ok(opt) = which_opt() else {
+            eprintln!("SKIPPED generated_functions_are_valid_ir: opt-22 is not installed");
+            assert!(std::env::var("BATCHIFY_REQUIRE_TOOLS").is_err(), "opt-22 is required");
+            return;
+        };
+        for family in super::FAMILIES {
+            let ir = super::generate(family, 20);
+            let dir = std::env::temp_dir().join(format!("xtask-ct-{}-{family}", std::process::id()));
+            std::fs::write(&dir, &ir).unwrap();
+            let out = std::process::Command::new(&opt)
+                .args(["-passes=verify", "-disable-output"])
+                .arg(&dir)
+                .output()
+                .unwrap();
+            let _ = std::fs::remove_file(&dir);
+            assert!(out.status.success(), "{family}: {}\n{ir}", String::from_utf8_lossy(&out.stderr));
+        }
+    }
+
+    fn which_opt() -> Result<std::path::PathBuf, ()> {
+        let p = std::path::Path::new("/usr/lib/llvm-22/bin/opt");
+        if p.exists() {
+            Ok(p.to_path_buf())
+        } else {
+            Err(())
+        }
+    }
+}
