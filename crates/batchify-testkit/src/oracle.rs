@@ -554,6 +554,9 @@ impl Oracle {
             targets.push(t);
         }
         raw.verify().map_err(|e| setup(format!("wrappers do not verify: {e}")))?;
+        if std::env::var_os("BATCHIFY_ORACLE_DUMP").is_some() {
+            eprintln!("{}", copy.print_to_string().to_string());
+        }
         if names.is_empty() {
             return Ok(Oracle { _jit: None, targets, opts: *opts });
         }
