@@ -1064,9 +1064,14 @@ fn check_target(t: &Target, opts: &OracleOptions, cfg: &CheckConfig) -> Result<C
     }
     if stats.lanes_compared == 0 {
         if let Some((trial, lane, sig)) = first_scalar_fault {
+            let hint = if t.bufs.is_empty() {
+                ""
+            } else {
+                "; its pointer parameters may need larger buffers than the oracle gives"
+            };
             return Err(OracleError::Setup(format!(
                 "{}: the scalar function `{}` crashed with {} on every trial's inputs (first: trial {trial}, lane \
-                 {lane}); its pointer parameters need larger buffers than the oracle gives",
+                 {lane}){hint}",
                 spec.vector_name,
                 spec.scalar_name,
                 signal_name(sig)
