@@ -20,7 +20,8 @@ use crate::inputs::{describe, mask_to, random_bits, Scalar};
 use crate::isolate::{run_forked, signal_name, ChildEnd};
 use crate::jit::Jit;
 use crate::wrappers::{
-    add_optimized_caller, add_scalar_wrapper, add_vector_wrapper, memory_type, CallerKind, RESULT_SLOT, SLOT,
+    add_optimized_caller, add_scalar_wrapper, add_vector_wrapper, memory_type, CallerKind, CallerRegion, RESULT_SLOT,
+    SLOT,
 };
 use batchify_core::llvm::{Module, Type, Value};
 use batchify_core::vfabi::ParamKind;
@@ -167,10 +168,7 @@ impl fmt::Display for Mismatch {
                 self.clone, self.lane, self.trial, inputs, self.expected, self.got
             ),
             MismatchKind::Memory { param, buffer_lane, offset, written_by } => {
-                let whose = match buffer_lane {
-                    Some(l) => format!("lane {l}'s buffer"),
-                    None => "the shared buffer".into(),
-                };
+                let whose = whose(*buffer_lane);
                 let conflict = if written_by.len() > 1 {
                     format!(" (lanes {written_by:?} all wrote it in the scalar runs: a conflicting write, see docs/testing.md)")
                 } else {
@@ -210,9 +208,13 @@ impl fmt::Display for Mismatch {
                 Some((param, lane, offset)) => write!(
                     f,
                     "{}: a {caller} caller optimised at -O2 sees different memory (trial {}): parameter {param}, \
-                     buffer of lane {lane:?}, offset {offset}: scalar calls leave {:02x?}, the caller sees {:02x?} \
-                     (do the clone's attributes promise too little memory access?)",
-                    self.clone, self.trial, self.expected, self.got
+                     {}, offset {offset}: scalar calls leave {:02x?}, the caller sees {:02x?} (do the clone's \
+                     attributes promise too little memory access?)",
+                    self.clone,
+                    self.trial,
+                    whose(*lane),
+                    self.expected,
+                    self.got
                 ),
             },
             MismatchKind::CallingConvention { callee, call, callee_conv } => write!(
@@ -222,6 +224,13 @@ impl fmt::Display for Mismatch {
                 self.clone
             ),
         }
+    }
+}
+
+fn whose(lane: Option<u32>) -> String {
+    match lane {
+        Some(l) => format!("lane {l}'s buffer"),
+        None => "the shared buffer".into(),
     }
 }
 
@@ -292,6 +301,10 @@ struct BufPlan {
 struct PtrParam {
     nullable: bool,
 }
+
+/// Most bytes of local buffers an optimised caller may have (they live on
+/// the stack of the thread running the check).
+const MAX_CALLER_BYTES: usize = 256 << 10;
 
 /// Largest step of a `ls` pointer parameter the oracle uses (bytes).
 const VAR_STEP_MAX: i64 = 64;
@@ -542,8 +555,17 @@ impl Oracle {
                 add_scalar_wrapper(raw, scalar, spec, &sname);
                 add_vector_wrapper(raw, scalar, clone, spec, &vname);
                 let mut callers = None;
-                if opts.optimized_caller && !t.bufs.is_empty() {
-                    let regions: Vec<u64> = t.bufs.iter().map(|b| Guarded::rw_len_for(b.len, b.align) as u64).collect();
+                let local_bytes: usize = t.bufs.iter().map(|b| Guarded::rw_len_for(b.len, b.align)).sum();
+                if opts.optimized_caller && !t.bufs.is_empty() && local_bytes <= MAX_CALLER_BYTES {
+                    let regions: Vec<CallerRegion> = t
+                        .bufs
+                        .iter()
+                        .map(|b| CallerRegion {
+                            param: b.param,
+                            lane: b.lane,
+                            len: Guarded::rw_len_for(b.len, b.align) as u64,
+                        })
+                        .collect();
                     let (w, r) = (format!("__oracle_caller_w.{idx}"), format!("__oracle_caller_r.{idx}"));
                     add_optimized_caller(raw, scalar, clone, spec, &regions, &w, CallerKind::Writer).map_err(setup)?;
                     add_optimized_caller(raw, scalar, clone, spec, &regions, &r, CallerKind::Reader).map_err(setup)?;
@@ -690,17 +712,21 @@ fn trial_inputs(t: &Target, cfg: &CheckConfig, trial: usize) -> TrialInputs {
     TrialInputs { vals, mask, nulls, fill_seed: rng.gen() }
 }
 
+/// The buffer of pointer parameter `i` in lane `k`.
+fn buffer_of(t: &Target, i: usize, k: usize) -> usize {
+    t.bufs
+        .iter()
+        .position(|b| b.param == i && b.lane.is_none_or(|l| l as usize == k))
+        .expect("every pointer parameter has a buffer")
+}
+
 /// The pointer lane `k` passes for parameter `i`, into `bufs`.
 fn pointer_value(t: &Target, bufs: &[Guarded], inp: &TrialInputs, i: usize, k: usize) -> u64 {
     if inp.nulls[i][k] {
         return 0;
     }
-    let (j, b) = t
-        .bufs
-        .iter()
-        .enumerate()
-        .find(|(_, b)| b.param == i && b.lane.is_none_or(|l| l as usize == k))
-        .expect("every pointer parameter has a buffer");
+    let j = buffer_of(t, i, k);
+    let b = &t.bufs[j];
     let at = bufs[j].region() as u64 + b.base as u64;
     let off = match t.spec.params[i] {
         ParamKind::Linear { step } => (k as i64).wrapping_mul(step),
@@ -929,22 +955,35 @@ fn run_trials(t: &Target, opts: &OracleOptions, cfg: &CheckConfig, from: usize, 
         if !compare_memory(&mine, rec, FAIL_MEMORY) {
             return;
         }
-        // Optimised callers: the buffers start as junk and the caller copies
-        // the initial contents in.
+        // Optimised callers: they copy the initial contents into local
+        // buffers, call the clone, and (writer) copy the buffers out.
         if let Some((writer, reader)) = run.callers {
+            // The callers take pointers as offsets into their buffers.
+            let mut cin = vin.clone();
+            for (i, s) in t.scalars.iter().enumerate() {
+                if *s != Scalar::Ptr {
+                    continue;
+                }
+                for k in 0..n {
+                    let v = pointer_value(t, &b, &inp, i, k);
+                    let j = buffer_of(t, i, k);
+                    let off = if v == 0 { i64::MIN as u64 } else { v.wrapping_sub(b[j].start() as u64) };
+                    write(&mut cin, (i * n + k) * SLOT, off, 8);
+                }
+            }
             for (phase, caller) in [(PHASE_WRITER, writer), (PHASE_READER, reader)] {
                 rec.phase = phase;
                 let mut saves: Vec<Vec<u8>> = init.iter().map(|v| vec![0u8; v.len()]).collect();
                 let mut table = Vec::new();
-                for (j, g) in b.iter_mut().enumerate() {
-                    g.bytes_mut().fill(0xa5);
-                    table.extend([g.start() as u64, init[j].as_ptr() as u64, saves[j].as_mut_ptr() as u64]);
+                for (j, save) in saves.iter_mut().enumerate() {
+                    table.extend([init[j].as_ptr() as u64, save.as_mut_ptr() as u64]);
                 }
                 let mut vout = vec![0u8; n * RESULT_SLOT];
                 // SAFETY: the caller reads `vin` and `table`, writes `vout` and
                 // the buffers and saves listed in `table`, all live here.
-                unsafe { caller(vin.as_ptr(), vout.as_mut_ptr(), table.as_ptr() as *const u8) };
-                if !compare_results(&mut vout, rec, FAIL_CALLER_RESULT, &b) {
+                unsafe { caller(cin.as_ptr(), vout.as_mut_ptr(), table.as_ptr() as *const u8) };
+                // Returned pointers point into the caller's local buffers.
+                if t.result_scalar != Some(Scalar::Ptr) && !compare_results(&mut vout, rec, FAIL_CALLER_RESULT, &b) {
                     return;
                 }
                 if phase == PHASE_WRITER {

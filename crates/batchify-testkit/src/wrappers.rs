@@ -130,13 +130,27 @@ pub fn add_scalar_wrapper(module: Module, scalar: Value, spec: &CloneSpec, name:
 /// Adds `void name(ptr in, ptr out)` calling the clone once on all lanes.
 pub fn add_vector_wrapper(module: Module, scalar: Value, clone: Value, spec: &CloneSpec, name: &str) {
     let (_, b, ps) = new_wrapper(module, name, clone, 2);
-    emit_vector_call(&b, ps[0], ps[1], scalar.function_type(), clone, spec);
+    emit_vector_call(&b, ps[0], ps[1], scalar.function_type(), clone, spec, &|_, _| None);
     b.ret(None);
+}
+
+/// Where a pointer argument of the optimised caller points: its input slot
+/// holds an `i64` offset from `base` (`i64::MIN` for null).
+type PtrBase<'a> = &'a dyn Fn(usize, usize) -> Option<Value>;
+
+fn load_arg(b: &Builder, t: Type, inp: Value, at: usize, base: Option<Value>) -> Value {
+    let Some(base) = base else { return load_scalar(b, t, inp, at) };
+    let ctx = b.context();
+    let i64t = Type::int(ctx, 64);
+    let off = load_scalar(b, i64t, inp, at);
+    let p = b.gep(Type::int(ctx, 8), base, &[off], Default::default());
+    let is_null = b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, off, constant::int(i64t, i64::MIN as u64));
+    b.select(is_null, constant::null(t), p)
 }
 
 /// Emits, at `b`, the clone's arguments read from `inp`, the call, and the
 /// stores of its lanes' results to `out`.
-fn emit_vector_call(b: &Builder, inp: Value, out: Value, sty: Type, clone: Value, spec: &CloneSpec) {
+fn emit_vector_call(b: &Builder, inp: Value, out: Value, sty: Type, clone: Value, spec: &CloneSpec, base: PtrBase) {
     let ctx = b.context();
     let n = spec.width as usize;
     let vty = clone.function_type();
@@ -148,12 +162,12 @@ fn emit_vector_call(b: &Builder, inp: Value, out: Value, sty: Type, clone: Value
             ParamKind::Vector => {
                 let mut acc = constant::poison(vparams[i]);
                 for k in 0..n {
-                    let x = load_scalar(b, *t, inp, at(k));
+                    let x = load_arg(b, *t, inp, at(k), base(i, k));
                     acc = insert_lane(b, acc, x, k as u32);
                 }
                 acc
             }
-            _ => load_scalar(b, *t, inp, at(0)),
+            _ => load_arg(b, *t, inp, at(0), base(i, 0)),
         });
     }
     if let Some(abi) = spec.mask {
@@ -208,35 +222,51 @@ fn emit_vector_call(b: &Builder, inp: Value, out: Value, sty: Type, clone: Value
 pub enum CallerKind {
     /// Copies each buffer out after the call (sees the clone's writes).
     Writer,
-    /// Overwrites each buffer after the call, so that the copy-in before
-    /// the call is dead unless the call reads the buffer.
+    /// Lets each local buffer die after the call, so that the copy-in
+    /// before the call is dead unless the call reads the buffer.
     Reader,
+}
+
+/// One buffer the optimised caller manages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallerRegion {
+    /// The pointer parameter it belongs to.
+    pub param: usize,
+    /// The lane it belongs to (`None`: all lanes share it).
+    pub lane: Option<u32>,
+    /// Its length in bytes.
+    pub len: u64,
 }
 
 /// Adds `void name(ptr in, ptr out, ptr table)`, a caller of the clone
 /// optimised with `default<O2>` in a module of its own that only *declares*
 /// the clone (with all of its attributes), then linked into `module`.
 ///
-/// `table` holds three pointers per buffer `r` (`live`, `init`, `save`),
-/// and `regions[r]` is buffer `r`'s length. The caller copies `init` to
-/// `live` for every buffer, calls the clone as [`add_vector_wrapper`] does
-/// (the pointers in `in` point into the `live` buffers), and then, for
-/// [`CallerKind::Writer`], copies each `live` buffer to its `save`, or, for
-/// [`CallerKind::Reader`], fills each `live` buffer with `0x5a`. Attributes
-/// of the clone that lie about its memory effects let the optimiser drop
-/// or forward these copies, which the oracle then sees.
+/// `table` holds two pointers per region `r` (`init`, `save`). The input
+/// layout is [`add_vector_wrapper`]'s, except that a pointer argument's
+/// slot holds an `i64` offset into its region (`i64::MIN` for null).
+/// `name` loads the table and calls `name.inner`, which gives every region
+/// a local buffer (an `alloca`, like the local buffers of real callers),
+/// copies `init` into it, calls the clone with pointers into the local
+/// buffers, and then, for [`CallerKind::Writer`], copies each local buffer
+/// to its `save`; for [`CallerKind::Reader`], the local buffers just die.
+/// Attributes of the clone that lie about its memory effects let the
+/// optimiser forward the copy-in to the copy-out (writer) or delete the
+/// copy-in (reader), which the oracle then sees.
 pub fn add_optimized_caller(
     module: Module,
     scalar: Value,
     clone: Value,
     spec: &CloneSpec,
-    regions: &[u64],
+    regions: &[CallerRegion],
     name: &str,
     kind: CallerKind,
 ) -> Result<(), String> {
     use llvm_sys::core::*;
     let ctx = module.context();
     let cname = std::ffi::CString::new(clone.name()).map_err(|e| e.to_string())?;
+    let ptr = Type::ptr(ctx);
+    let i64t = Type::int(ctx, 64);
     // SAFETY: all handles belong to `ctx`; the new module is consumed by the
     // link below (or disposed on failure).
     unsafe {
@@ -256,31 +286,24 @@ pub fn add_optimized_caller(
                 LLVMAddAttributeAtIndex(decl.0, idx, a);
             }
         }
-        let (_, b, ps) = new_wrapper(Module(m), name, clone, 3);
-        let (inp, out, table) = (ps[0], ps[1], ps[2]);
-        let ptr = Type::ptr(ctx);
-        let i64t = Type::int(ctx, 64);
-        let slot = |r: usize, j: usize| {
-            let p = b.gep(ptr, table, &[constant::int(i64t, (3 * r + j) as u64)], Default::default());
-            b.load(ptr, p, 8)
-        };
-        let mut live = Vec::new();
-        for (r, &len) in regions.iter().enumerate() {
-            let (l, i) = (slot(r, 0), slot(r, 1));
-            mem_intrinsic(&b, m, "llvm.memcpy", l, i, constant::int(i64t, len));
-            live.push(l);
+        let inner_name = format!("{name}.inner");
+        let (_, b, ps) = new_wrapper(Module(m), &inner_name, clone, 2 + 2 * regions.len());
+        let (inp, out) = (ps[0], ps[1]);
+        let i8t = Type::int(ctx, 8);
+        let mut local = Vec::new();
+        for (r, reg) in regions.iter().enumerate() {
+            let a = b.alloca(i8t.array_of(reg.len as u32));
+            LLVMSetAlignment(a.0, 4096);
+            mem_intrinsic(&b, m, "llvm.memcpy", a, ps[2 + 2 * r], constant::int(i64t, reg.len));
+            local.push(a);
         }
-        emit_vector_call(&b, inp, out, scalar.function_type(), decl, spec);
-        for (r, &len) in regions.iter().enumerate() {
-            match kind {
-                CallerKind::Writer => {
-                    let s = slot(r, 2);
-                    mem_intrinsic(&b, m, "llvm.memcpy", s, live[r], constant::int(i64t, len));
-                }
-                CallerKind::Reader => {
-                    let v = constant::int(Type::int(ctx, 8), 0x5a);
-                    mem_intrinsic(&b, m, "llvm.memset", live[r], v, constant::int(i64t, len));
-                }
+        let base = |i: usize, k: usize| {
+            regions.iter().position(|g| g.param == i && g.lane.is_none_or(|l| l as usize == k)).map(|r| local[r])
+        };
+        emit_vector_call(&b, inp, out, scalar.function_type(), decl, spec, &base);
+        if kind == CallerKind::Writer {
+            for (r, reg) in regions.iter().enumerate() {
+                mem_intrinsic(&b, m, "llvm.memcpy", ps[3 + 2 * r], local[r], constant::int(i64t, reg.len));
             }
         }
         b.ret(None);
@@ -289,6 +312,18 @@ pub fn add_optimized_caller(
             LLVMDisposeModule(m);
             return Err(format!("default<O2> on the caller failed: {e}"));
         }
+        // The trampoline, added after optimisation so that nothing inlines
+        // `inner` into it.
+        let (_, b, ps) = new_wrapper(Module(m), name, clone, 3);
+        let mut args = vec![ps[0], ps[1]];
+        for k in 0..2 * regions.len() {
+            let p = b.gep(ptr, ps[2], &[constant::int(i64t, k as u64)], Default::default());
+            args.push(b.load(ptr, p, 8));
+        }
+        let inner = Value(LLVMGetNamedFunction(m, std::ffi::CString::new(inner_name).expect("no NUL").as_ptr()));
+        b.call(inner.function_type(), inner, &args);
+        b.ret(None);
+        drop(b);
         if llvm_sys::linker::LLVMLinkModules2(module.0, m) != 0 {
             return Err("linking the optimised caller failed".into());
         }
