@@ -613,3 +613,63 @@ fn copied_memory_attributes_by_batchify_are_caught_today() {
         matches!(k, MismatchKind::OptimizedCaller { .. })
     });
 }
+
+// ---------------------------------------------------------------------------
+// Modules the JIT cannot take whole
+
+/// Functions with inline asm, or reaching module-level asm or symbols the
+/// process lacks, are skipped with a reason; the other functions of the
+/// module still run, and the JIT does not abort.
+#[test]
+fn inline_asm_is_skipped_and_the_rest_runs() {
+    let ctx = Context::create();
+    let m = load(&ctx, "inline_asm.ll");
+    let variants = [
+        "_ZGV_LLVM_N4v_uses_asm",
+        "_ZGV_LLVM_N4v_calls_uses_asm",
+        "_ZGV_LLVM_N4v_calls_module_asm",
+        "_ZGV_LLVM_N4v_calls_missing",
+        "_ZGV_LLVM_N8v_normal",
+        "_ZGV_LLVM_M8v_normal",
+    ];
+    let specs: Vec<CloneSpec> = variants.iter().map(|v| spec(v)).collect();
+    batchify_core::batchify_inkwell(&m, &specs, &batchify_core::Options::default()).unwrap();
+    let oracle = Oracle::with_options(&m, &specs, &opts()).unwrap();
+    let skipped = oracle.skipped();
+    assert_eq!(skipped.len(), 4, "{skipped:?}");
+    let reason = |i: usize| match &oracle.check_each(&cfg())[i].result {
+        Err(OracleError::Setup(s)) => s.clone(),
+        r => panic!("{}: expected a skip, got {r:?}", variants[i]),
+    };
+    assert!(reason(0).contains("inline asm"), "{}", reason(0));
+    assert!(reason(1).contains("inline asm") && reason(1).contains("reaches"), "{}", reason(1));
+    assert!(reason(2).contains("module-level asm"), "{}", reason(2));
+    assert!(reason(3).contains("no such symbol"), "{}", reason(3));
+    let each = oracle.check_each(&cfg());
+    for o in &each[4..] {
+        assert!(o.result.as_ref().is_ok_and(|s| s.lanes_compared > 0), "{}: {:?}", o.clone, o.result);
+    }
+    // check_all checks the rest, then reports the skips as a setup error.
+    assert!(matches!(oracle.check_all(&cfg()), Err(OracleError::Setup(s)) if s.contains("skipped")));
+}
+
+/// Parameters of other types are skipped with a clear reason, not an error
+/// that looks like a bug.
+#[test]
+fn unsupported_parameter_types_are_skipped_with_a_reason() {
+    let ir = r#"
+define i32 @f(<2 x i32> %v, i32 %x) {
+  %a = extractelement <2 x i32> %v, i32 0
+  %r = add i32 %a, %x
+  ret i32 %r
+}
+define <4 x i32> @_ZGV_LLVM_N4uv_f(<2 x i32> %v, <4 x i32> %x) {
+  ret <4 x i32> %x
+}
+"#;
+    let out = check_ir(ir, &["_ZGV_LLVM_N4uv_f"], &opts());
+    match &out[0].result {
+        Err(OracleError::Setup(s)) => assert!(s.contains("skipped") && s.contains("parameter 0"), "{s}"),
+        r => panic!("expected a skip, got {r:?}"),
+    }
+}
