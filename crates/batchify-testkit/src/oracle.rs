@@ -1095,10 +1095,12 @@ fn check_target(t: &Target, opts: &OracleOptions, cfg: &CheckConfig) -> Result<C
                     signal_name(sig)
                 )))
             }
-            ChildEnd::Abnormal(code) => return Err(OracleError::Setup(format!(
+            ChildEnd::Abnormal(code) => {
+                return Err(OracleError::Setup(format!(
                 "{}: the oracle's child process exited with status {code} in trial {trial} (a panic in the oracle?)",
                 spec.vector_name
-            ))),
+            )))
+            }
         }
     }
     if stats.lanes_compared == 0 {

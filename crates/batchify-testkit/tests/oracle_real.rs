@@ -673,3 +673,76 @@ define <4 x i32> @_ZGV_LLVM_N4uv_f(<2 x i32> %v, <4 x i32> %x) {
         r => panic!("expected a skip, got {r:?}"),
     }
 }
+
+// ---------------------------------------------------------------------------
+// C compiled by clang-22
+
+/// Every defined function of `static_helpers.c` (clang makes the static
+/// ones internal fastcc), all parameters varying, unmasked and masked.
+fn static_helpers(names: &[&str], o: &OracleOptions) -> Option<Vec<(CloneOutcome, bool)>> {
+    if !have_tool("clang-22") {
+        return None;
+    }
+    let ctx = Context::create();
+    let m = load(&ctx, "static_helpers.c");
+    let helper = m.get_function("helper").expect("helper survives -O2 (noinline)");
+    assert_eq!(helper.get_linkage(), inkwell::module::Linkage::Internal);
+    assert_eq!(helper.get_call_conventions(), 8, "clang -O2 makes static functions fastcc");
+    let mut variants = Vec::new();
+    for f in m.get_functions().filter(|f| f.count_basic_blocks() > 0) {
+        let name = f.get_name().to_str().unwrap().to_string();
+        if !names.contains(&name.as_str()) {
+            continue;
+        }
+        for masked in [false, true] {
+            let s = CloneSpec::all_varying(&name, f.count_params() as usize, 8, Isa::Llvm, masked);
+            variants.push(s.vector_name);
+        }
+    }
+    assert_eq!(variants.len(), 2 * names.len(), "functions missing from the -O2 module");
+    let v: Vec<&str> = variants.iter().map(|s| s.as_str()).collect();
+    Some(batch_and_check(&m, &v, o))
+}
+
+const C_FUNCTIONS: &[&str] =
+    &["helper", "use_helper", "bump", "use_bump", "adler16", "big_sum", "use_big", "find_first_negative"];
+
+/// The clones compute the right results and memory when called directly.
+#[test]
+fn c_functions_run_right() {
+    let plain = OracleOptions { optimized_caller: false, ..opts() };
+    if let Some(out) = static_helpers(
+        &["helper", "use_helper", "bump", "use_bump", "adler16", "use_big", "find_first_negative"],
+        &plain,
+    ) {
+        assert_all_pass(&out);
+    }
+}
+
+#[test]
+#[ignore = "needs core fix: byval parameters are written through (issue 6, defect 3)"]
+fn c_byval_function_runs_right() {
+    let plain = OracleOptions { optimized_caller: false, ..opts() };
+    if let Some(out) = static_helpers(&["big_sum"], &plain) {
+        assert_all_pass(&out);
+    }
+}
+
+/// Today the clones keep clang's `memory(argmem: ...)`: -O2 callers see
+/// stale memory (adler16 is zlib's adler32_z case in miniature).
+#[test]
+fn c_functions_through_optimized_callers_are_caught_today() {
+    if let Some(out) = static_helpers(C_FUNCTIONS, &opts()) {
+        caught_today(&out, "c_functions_through_optimized_callers", |k| {
+            matches!(k, MismatchKind::OptimizedCaller { .. } | MismatchKind::Memory { .. })
+        });
+    }
+}
+
+#[test]
+#[ignore = "needs core fix: clones copy memory(argmem: ...) to <N x ptr> signatures, byval written through (issue 6, defects 2 and 3)"]
+fn c_functions_through_optimized_callers() {
+    if let Some(out) = static_helpers(C_FUNCTIONS, &opts()) {
+        assert_all_pass(&out);
+    }
+}
