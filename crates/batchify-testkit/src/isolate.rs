@@ -107,7 +107,7 @@ mod tests {
         let (v, end) = run_forked(0u64, 10, |v| {
             *v = 7;
             // SAFETY: deliberately faults, in the child only.
-            unsafe { std::ptr::write_volatile(8usize as *mut u64, 1) };
+            unsafe { std::ptr::write_volatile(std::ptr::dangling_mut::<u64>(), 1) };
         })
         .unwrap();
         assert_eq!(v, 7);

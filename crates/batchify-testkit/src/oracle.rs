@@ -486,7 +486,7 @@ impl Oracle {
         let setup = OracleError::Setup;
         let copy = module.clone();
         let raw = Module(copy.as_mut_ptr());
-        let tainted = crate::prepare::prepare(raw.0);
+        let tainted = crate::prepare::prepare(raw);
         let mut targets = Vec::new();
         let mut names = Vec::new();
         for (idx, spec) in specs.iter().enumerate() {

@@ -166,8 +166,9 @@ fn stub_body(m: LLVMModuleRef, f: LLVMValueRef) {
 
 /// Prepares the module copy as described in the module documentation and
 /// returns the functions that cannot be run, by name, with the reason.
-pub fn prepare(m: LLVMModuleRef) -> Tainted {
+pub fn prepare(module: batchify_core::llvm::Module) -> Tainted {
     use llvm_sys::LLVMLinkage::*;
+    let m = module.0;
     let mut dropped: HashMap<LLVMValueRef, String> = HashMap::new();
 
     // Module-level asm: drop it; declarations it may have defined are then

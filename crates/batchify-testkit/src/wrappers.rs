@@ -308,7 +308,7 @@ pub fn add_optimized_caller(
         }
         b.ret(None);
         drop(b);
-        if let Err(e) = run_o2(m) {
+        if let Err(e) = run_o2(Module(m)) {
             LLVMDisposeModule(m);
             return Err(format!("default<O2> on the caller failed: {e}"));
         }
@@ -350,7 +350,8 @@ fn mem_intrinsic(b: &Builder, m: llvm_sys::prelude::LLVMModuleRef, name: &str, d
 
 /// Runs `default<O2>` on a whole module (no target machine: the caller is
 /// target-independent IR apart from its function attributes).
-pub fn run_o2(m: llvm_sys::prelude::LLVMModuleRef) -> Result<(), String> {
+pub fn run_o2(module: Module) -> Result<(), String> {
+    let m = module.0;
     use llvm_sys::transforms::pass_builder::*;
     // SAFETY: `m` is a live module; the options object and any error are
     // disposed here.
