@@ -686,7 +686,9 @@ fn trial_inputs(t: &Target, cfg: &CheckConfig, trial: usize) -> TrialInputs {
     // The step of a pointer with a variable step stays small.
     for (i, s) in t.scalars.iter().enumerate() {
         if let (Scalar::Ptr, ParamKind::LinearVarStep { param }) = (s, spec.params[i]) {
-            let step = rng.gen_range(-VAR_STEP_MAX / 4..=VAR_STEP_MAX / 4) * 4;
+            // Never 0: that would make every lane's pointer the same, so any
+            // write would be a conflicting one.
+            let step = rng.gen_range(1..=VAR_STEP_MAX / 4) * 4 * if rng.gen_bool(0.5) { -1 } else { 1 };
             let w = if let Scalar::Int(w) = t.scalars[param] { w } else { 64 };
             vals[param] = vec![mask_to(step as u64, w); n];
         }

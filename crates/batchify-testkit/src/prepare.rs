@@ -75,6 +75,8 @@ fn is_definition(f: LLVMValueRef) -> bool {
 /// Whether the process can resolve `name` (as the JIT would, through
 /// `dlsym` on the whole process).
 pub fn process_has_symbol(name: &str) -> bool {
+    // `\x01` asks LLVM not to mangle the rest of the name.
+    let name = name.strip_prefix('\x01').unwrap_or(name);
     let Ok(c) = CString::new(name) else { return false };
     // SAFETY: dlsym with RTLD_DEFAULT only looks the name up.
     !unsafe { libc::dlsym(libc::RTLD_DEFAULT, c.as_ptr()) }.is_null()

@@ -222,6 +222,12 @@ fn pointer_loads_and_stores() {
 }
 
 #[test]
+fn pointer_with_variable_linear_step() {
+    let out = check_pointers(&["_ZGV_LLVM_N4ls1uv_store_ls", "_ZGV_LLVM_M8ls1uv_store_ls"]);
+    assert_all_pass(&out);
+}
+
+#[test]
 fn uniform_pointer_conflicting_writes() {
     let out = check_pointers(&["_ZGV_LLVM_N4uvv_write_u", "_ZGV_LLVM_M8uvv_write_u"]);
     assert_all_pass(&out);

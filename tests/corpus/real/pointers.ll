@@ -124,3 +124,12 @@ load:
   %v = load i32, ptr %p, align 4
   ret i32 %v
 }
+
+; ls1 u v: linear with the step (bytes) in parameter 1; the oracle picks
+; the step itself, a non-zero multiple of 4 in [-64, 64].
+define void @store_ls(ptr %p, i64 %step, i32 %x) {
+  %v = load i32, ptr %p, align 4
+  %s = add i32 %v, %x
+  store i32 %s, ptr %p, align 4
+  ret void
+}
