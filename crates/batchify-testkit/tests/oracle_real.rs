@@ -752,3 +752,57 @@ fn c_functions_through_optimized_callers() {
         assert_all_pass(&out);
     }
 }
+
+// ---------------------------------------------------------------------------
+// Rust compiled by rustc
+
+/// Every defined function of `rust_refs.rs` (private ones are internal
+/// fastcc; references are `dereferenceable(N)` pointers, so the buffers are
+/// exactly N bytes and end at a guard page), unmasked and masked.
+fn rust_refs(o: &OracleOptions) -> Option<Vec<(CloneOutcome, bool)>> {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    if !have_tool(&rustc) {
+        return None;
+    }
+    let bytes = batchify_testkit::corpus::compile_rust(&real("rust_refs.rs"), CLevel::RustO2).unwrap();
+    let ctx = Context::create();
+    let m = parse_module(&ctx, &bytes, "rust_refs.rs").unwrap();
+    let mut variants = Vec::new();
+    let mut internal = 0;
+    for f in m.get_functions().filter(|f| f.count_basic_blocks() > 0) {
+        internal += (f.get_linkage() == inkwell::module::Linkage::Internal && f.get_call_conventions() == 8) as usize;
+        let name = f.get_name().to_str().unwrap().to_string();
+        for masked in [false, true] {
+            variants.push(CloneSpec::all_varying(&name, f.count_params() as usize, 8, Isa::Llvm, masked).vector_name);
+        }
+    }
+    assert_eq!(variants.len(), 8, "{variants:?}");
+    assert_eq!(internal, 2, "rustc makes private functions internal fastcc");
+    let v: Vec<&str> = variants.iter().map(|s| s.as_str()).collect();
+    Some(batch_and_check(&m, &v, o))
+}
+
+#[test]
+fn rust_private_fastcc_functions_with_references() {
+    let plain = OracleOptions { optimized_caller: false, ..opts() };
+    if let Some(out) = rust_refs(&plain) {
+        assert_all_pass(&out);
+    }
+}
+
+#[test]
+fn rust_functions_through_optimized_callers_are_caught_today() {
+    if let Some(out) = rust_refs(&opts()) {
+        caught_today(&out, "rust_functions_through_optimized_callers", |k| {
+            matches!(k, MismatchKind::OptimizedCaller { .. })
+        });
+    }
+}
+
+#[test]
+#[ignore = "needs core fix: clones copy memory(argmem: ...) to <N x ptr> signatures (issue 6, defect 2)"]
+fn rust_functions_through_optimized_callers() {
+    if let Some(out) = rust_refs(&opts()) {
+        assert_all_pass(&out);
+    }
+}
