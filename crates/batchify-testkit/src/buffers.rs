@@ -107,6 +107,17 @@ impl Guarded {
         self.rw
     }
 
+    /// Makes the read-write pages inaccessible (`true`) or read-write again
+    /// (`false`).
+    pub fn protect(&self, inaccessible: bool) -> Result<(), String> {
+        let prot = if inaccessible { libc::PROT_NONE } else { libc::PROT_READ | libc::PROT_WRITE };
+        // SAFETY: the pages belong to this mapping.
+        if unsafe { libc::mprotect(self.rw as *mut libc::c_void, self.rw_len, prot) } != 0 {
+            return Err(format!("mprotect failed: {}", std::io::Error::last_os_error()));
+        }
+        Ok(())
+    }
+
     /// Whether `addr` lies in the read-write pages; if so, its offset there.
     pub fn offset_of(&self, addr: u64) -> Option<usize> {
         let s = self.rw as u64;

@@ -75,6 +75,10 @@ pub struct OracleOptions {
     /// the scalar runs (conflicting writes, whose order the semantics
     /// contract leaves open). Off by default: every byte is compared.
     pub tolerate_conflicts: bool,
+    /// While the clone runs, make the buffers of inactive lanes (varying
+    /// pointer parameters of masked clones) inaccessible, so that a load
+    /// or store on an inactive lane faults. On by default.
+    pub protect_inactive_lanes: bool,
 }
 
 impl Default for OracleOptions {
@@ -86,6 +90,7 @@ impl Default for OracleOptions {
             default_buffer: 256,
             timeout_secs: 120,
             tolerate_conflicts: false,
+            protect_inactive_lanes: true,
         }
     }
 }
@@ -948,8 +953,25 @@ fn run_trials(t: &Target, opts: &OracleOptions, cfg: &CheckConfig, from: usize, 
         rec.phase = PHASE_CLONE;
         rec.lane = 0;
         let mut vout = vec![0u8; n * RESULT_SLOT];
+        let inactive: Vec<usize> = if opts.protect_inactive_lanes {
+            (0..t.bufs.len()).filter(|&j| t.bufs[j].lane.is_some_and(|k| !inp.mask[k as usize])).collect()
+        } else {
+            Vec::new()
+        };
+        for &j in &inactive {
+            if let Err(e) = b[j].protect(true) {
+                rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
+                return;
+            }
+        }
         // SAFETY: as for the scalar wrapper.
         unsafe { (run.vector_fn)(vin.as_ptr(), vout.as_mut_ptr()) };
+        for &j in &inactive {
+            if let Err(e) = b[j].protect(false) {
+                rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
+                return;
+            }
+        }
         if !compare_results(&mut vout, rec, FAIL_RESULT, &b) {
             return;
         }

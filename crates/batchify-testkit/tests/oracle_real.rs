@@ -806,3 +806,40 @@ fn rust_functions_through_optimized_callers() {
         assert_all_pass(&out);
     }
 }
+
+const IGNORES_MASK: &str = r#"
+define i32 @get(ptr %p) {
+  %v = load i32, ptr %p, align 4
+  ret i32 %v
+}
+
+; Loads on every lane, masked or not (the results of inactive lanes are
+; not compared, but the loads happen).
+define <4 x i32> @_ZGV_LLVM_M4v_get(<4 x ptr> %p, <4 x i1> %m) {
+  %v = call <4 x i32> @llvm.masked.gather.v4i32.v4p0(<4 x ptr> %p, i32 4, <4 x i1> splat (i1 true), <4 x i32> poison)
+  ret <4 x i32> %v
+}
+
+; Right.
+define <2 x i32> @_ZGV_LLVM_M2v_get(<2 x ptr> %p, <2 x i1> %m) {
+  %v = call <2 x i32> @llvm.masked.gather.v2i32.v2p0(<2 x ptr> %p, i32 4, <2 x i1> %m, <2 x i32> poison)
+  ret <2 x i32> %v
+}
+
+declare <4 x i32> @llvm.masked.gather.v4i32.v4p0(<4 x ptr>, i32, <4 x i1>, <4 x i32>)
+declare <2 x i32> @llvm.masked.gather.v2i32.v2p0(<2 x ptr>, i32, <2 x i1>, <2 x i32>)
+"#;
+
+/// Self-test: inactive lanes' buffers are inaccessible while the clone
+/// runs, so a load on an inactive lane faults.
+#[test]
+fn loads_on_inactive_lanes_are_caught() {
+    let out = check_ir(IGNORES_MASK, &["_ZGV_LLVM_M4v_get", "_ZGV_LLVM_M2v_get"], &opts());
+    let m = mismatch(&out[0]);
+    assert!(matches!(&m.kind, MismatchKind::Fault { signal, .. } if *signal == libc::SIGSEGV), "{m}");
+    assert!(m.mask.contains(&false), "{m}");
+    assert!(out[1].result.as_ref().is_ok_and(|s| s.lanes_compared > 0), "{:?}", out[1].result);
+    let unprotected = OracleOptions { protect_inactive_lanes: false, ..opts() };
+    let out = check_ir(IGNORES_MASK, &["_ZGV_LLVM_M4v_get"], &unprotected);
+    assert!(out[0].result.is_ok(), "{:?}", out[0].result);
+}
