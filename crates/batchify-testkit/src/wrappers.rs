@@ -190,7 +190,14 @@ fn emit_vector_call(b: &Builder, inp: Value, out: Value, sty: Type, clone: Value
                 let mut acc = constant::poison(mty);
                 for k in 0..n {
                     let x = b.cast(LLVMOpcode::LLVMSExt, bit(k), ity);
-                    let x = if elem == ity { x } else { b.cast(LLVMOpcode::LLVMBitCast, x, elem) };
+                    let x = if elem == ity {
+                        x
+                    } else if elem.kind() == llvm_sys::LLVMTypeKind::LLVMPointerTypeKind {
+                        // A pointer characteristic type: all-ones or null.
+                        b.cast(LLVMOpcode::LLVMIntToPtr, x, elem)
+                    } else {
+                        b.cast(LLVMOpcode::LLVMBitCast, x, elem)
+                    };
                     acc = b.insert_element(acc, x, k as u32);
                 }
                 acc

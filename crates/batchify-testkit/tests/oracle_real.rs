@@ -843,3 +843,36 @@ fn loads_on_inactive_lanes_are_caught() {
     let out = check_ir(IGNORES_MASK, &["_ZGV_LLVM_M4v_get"], &unprotected);
     assert!(out[0].result.is_ok(), "{:?}", out[0].result);
 }
+
+const POINTER_MASK: &str = r#"
+define void @put(ptr %p, i32 %x) {
+  store i32 %x, ptr %p, align 4
+  ret void
+}
+
+; x86 masked variant whose characteristic type is a pointer (void result,
+; pointer first parameter): the mask is a vector of pointers, all-ones
+; for an active lane, null for an inactive one.
+define void @_ZGVdM4vv_put(<4 x ptr> %p, <4 x i32> %x, <4 x ptr> %mask) {
+  %m = icmp ne <4 x ptr> %mask, zeroinitializer
+  call void @llvm.masked.scatter.v4i32.v4p0(<4 x i32> %x, <4 x ptr> %p, i32 4, <4 x i1> %m)
+  ret void
+}
+
+declare void @llvm.masked.scatter.v4i32.v4p0(<4 x i32>, <4 x ptr>, i32, <4 x i1>)
+"#;
+
+/// The wrapper builds a pointer-typed mask (not a bitcast, which is
+/// invalid IR for pointers).
+#[test]
+fn pointer_typed_masks() {
+    let ctx = Context::create();
+    let m = parse_module(&ctx, POINTER_MASK.as_bytes(), "pointer-mask").unwrap();
+    let mut s = spec("_ZGVdM4vv_put");
+    // The hand-written clone takes the mask as <4 x ptr> whatever the ISA's
+    // mask rule says; the wrapper follows the clone's declared type.
+    s.mask = Some(batchify_core::MaskAbi::CharacteristicVector);
+    let oracle = Oracle::with_options(&m, &[s], &opts()).unwrap_or_else(|e| panic!("{e}"));
+    let out = oracle.check_each(&cfg());
+    assert!(out[0].result.as_ref().is_ok_and(|s| s.lanes_compared > 0), "{:?}", out[0].result);
+}
