@@ -17,6 +17,9 @@ pub enum Scalar {
     Float,
     /// IEEE double.
     Double,
+    /// A pointer (address space 0). The oracle points it into a guarded
+    /// buffer (see [`crate::buffers`]); it is never drawn at random.
+    Ptr,
 }
 
 impl Scalar {
@@ -27,6 +30,7 @@ impl Scalar {
             Scalar::Half => 2,
             Scalar::Float => 4,
             Scalar::Double => 8,
+            Scalar::Ptr => 8,
         }
     }
 }
@@ -93,6 +97,8 @@ pub fn random_bits(rng: &mut SmallRng, s: Scalar) -> u64 {
             mask_to(v, w)
         }
         Scalar::Half => rng.gen::<u16>() as u64,
+        // Pointers are placed by the oracle, not drawn.
+        Scalar::Ptr => 0,
         Scalar::Float => {
             if roll < 30 {
                 F32_SPECIAL[rng.gen_range(0..F32_SPECIAL.len())] as u64
@@ -128,5 +134,6 @@ pub fn describe(s: Scalar, bits: u64) -> String {
         Scalar::Half => format!("half 0x{bits:04x}"),
         Scalar::Float => format!("float {:?} (0x{:08x})", f32::from_bits(bits as u32), bits),
         Scalar::Double => format!("double {:?} (0x{:016x})", f64::from_bits(bits), bits),
+        Scalar::Ptr => format!("ptr 0x{bits:x}"),
     }
 }

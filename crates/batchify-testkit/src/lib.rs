@@ -5,6 +5,11 @@
 //! * [`jit`]: the host-CPU JIT the oracle runs code with;
 //! * [`wrappers`]: type-agnostic calling wrappers;
 //! * [`inputs`]: random and special input values;
+//! * [`buffers`]: guard-page-bounded buffers for pointer parameters;
+//! * [`isolate`]: running a check in a forked child process;
+//! * [`prepare`]: making the oracle's module copy JIT-able (linkage,
+//!   inline asm, unresolved symbols);
+//! * [`skip`]: skipping a test loudly when a tool or CPU feature is missing;
 //! * [`corpus`]: compiling C and loading `.ll` test files, with their
 //!   `VARIANT-PARAMS` directives.
 #![warn(missing_docs)]
@@ -12,13 +17,16 @@
 // Links libLLVM-22 into every test binary that uses the kit.
 use batchify_llvm_link as _;
 
+pub mod buffers;
 pub mod corpus;
 pub mod fuzz;
 pub mod gen;
 pub mod inputs;
+pub mod isolate;
 pub mod jit;
 pub mod oracle;
+pub mod prepare;
 pub mod skip;
 pub mod wrappers;
 
-pub use oracle::{CheckConfig, CheckStats, Mismatch, Oracle, OracleError};
+pub use oracle::{CheckConfig, CheckStats, CloneOutcome, Mismatch, MismatchKind, Oracle, OracleError, OracleOptions};

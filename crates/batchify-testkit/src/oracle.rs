@@ -5,13 +5,28 @@
 //! parameters get one value for all lanes, linear ones `base + k*step`.
 //! Masked clones get a random mask per trial and only active lanes are
 //! compared. Code runs for the real host CPU (see [`crate::jit`]).
+//!
+//! Pointer parameters point into guard-page-bounded buffers of random bytes
+//! (see [`crate::buffers`]). The scalar calls run, lane by lane in lane
+//! order, on one copy of every buffer, and the clone on an identical second
+//! copy; then results and every buffer byte are compared. Each function is
+//! checked in a forked child process (see [`crate::isolate`]), so a fault is
+//! reported as a failure naming the clone. Optionally, a caller of the clone
+//! optimised with `default<O2>` must observe the same memory and results
+//! ([`OracleOptions::optimized_caller`]).
 
+use crate::buffers::Guarded;
 use crate::inputs::{describe, mask_to, random_bits, Scalar};
+use crate::isolate::{run_forked, signal_name, ChildEnd};
 use crate::jit::Jit;
-use crate::wrappers::{add_scalar_wrapper, add_vector_wrapper, memory_type, RESULT_SLOT, SLOT};
-use batchify_core::llvm::{Module, Type};
+use crate::wrappers::{
+    add_optimized_caller, add_scalar_wrapper, add_vector_wrapper, memory_type, CallerKind, CallerRegion, RESULT_SLOT,
+    SLOT,
+};
+use batchify_core::llvm::{Module, Type, Value};
 use batchify_core::vfabi::ParamKind;
 use batchify_core::CloneSpec;
+use llvm_sys::core::*;
 use llvm_sys::LLVMTypeKind;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -32,46 +47,210 @@ impl Default for CheckConfig {
     }
 }
 
-/// A lane whose clone result differs from the scalar result.
+/// What the oracle builds and how it runs checks; fixed when the oracle is
+/// made ([`Oracle::with_options`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OracleOptions {
+    /// Also call each clone that has pointer parameters through callers
+    /// optimised with `default<O2>` (see
+    /// [`crate::wrappers::add_optimized_caller`]), and require them to
+    /// observe the scalar calls' memory and results. Off by default.
+    pub optimized_caller: bool,
+    /// Run each function's check in a forked child process, so that a fault
+    /// or a hang is reported instead of ending the test process. On by
+    /// default.
+    pub isolate: bool,
+    /// Pass null (15% of lanes) to pointer parameters that are not
+    /// `nonnull`, `dereferenceable`, `byval` or `sret`, and only for varying
+    /// and uniform ones. Off by default.
+    pub allow_null: bool,
+    /// Buffer size for a pointer parameter without `dereferenceable(n)`:
+    /// the pointer is placed in the middle, so offsets in
+    /// `[-default_buffer/2, default_buffer/2)` stay inside.
+    pub default_buffer: usize,
+    /// Time limit of one function's check in seconds (0: none; isolated
+    /// checks only).
+    pub timeout_secs: u32,
+    /// Do not compare buffer bytes that two or more active lanes changed in
+    /// the scalar runs (conflicting writes, whose order the semantics
+    /// contract leaves open). Off by default: every byte is compared.
+    pub tolerate_conflicts: bool,
+    /// While the clone runs, make the buffers of inactive lanes (varying
+    /// pointer parameters of masked clones) inaccessible, so that a load
+    /// or store on an inactive lane faults. On by default.
+    pub protect_inactive_lanes: bool,
+}
+
+impl Default for OracleOptions {
+    fn default() -> Self {
+        OracleOptions {
+            optimized_caller: false,
+            isolate: true,
+            allow_null: false,
+            default_buffer: 256,
+            timeout_secs: 120,
+            tolerate_conflicts: false,
+            protect_inactive_lanes: true,
+        }
+    }
+}
+
+/// What differs, or how the clone failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MismatchKind {
+    /// The lane's result differs.
+    Result,
+    /// A byte of a pointer parameter's buffer differs after the calls.
+    Memory {
+        /// The pointer parameter.
+        param: usize,
+        /// The lane whose buffer it is (`None`: a buffer all lanes share).
+        buffer_lane: Option<u32>,
+        /// Offset of the first differing byte from the pointer lane 0 got
+        /// (lane `buffer_lane` for a per-lane buffer).
+        offset: i64,
+        /// Lanes whose scalar calls changed that byte (shared buffers only).
+        written_by: Vec<u32>,
+    },
+    /// The clone faulted or ran out of time (the scalar calls of the trial
+    /// did not).
+    Fault {
+        /// The signal that ended the child process.
+        signal: i32,
+        /// What was running: the clone, or one of the optimised callers.
+        during: String,
+    },
+    /// A caller of the clone optimised with `default<O2>` saw a different
+    /// result (`memory: None`) or different memory.
+    OptimizedCaller {
+        /// Which caller: `writer` (copies the buffers out after the call)
+        /// or `reader` (overwrites them after the call).
+        caller: String,
+        /// For a memory difference: the parameter, buffer lane and offset.
+        memory: Option<(usize, Option<u32>, i64)>,
+    },
+    /// A call in the clone does not use its callee's calling convention
+    /// (undefined behaviour, which LLVM turns into `unreachable`).
+    CallingConvention {
+        /// The callee.
+        callee: String,
+        /// The convention of the call.
+        call: u32,
+        /// The callee's convention.
+        callee_conv: u32,
+    },
+}
+
+/// A lane whose clone result differs from the scalar result, or another
+/// failure of a clone.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mismatch {
     /// The clone's name.
     pub clone: String,
     /// Trial number.
     pub trial: usize,
-    /// Lane that differs.
+    /// Lane that differs (for memory: the buffer's lane, else 0).
     pub lane: u32,
     /// The lane's inputs, described.
     pub inputs: Vec<String>,
-    /// Scalar result bytes.
+    /// Scalar result bytes (for memory: bytes from the first difference).
     pub expected: Vec<u8>,
-    /// Clone result bytes.
+    /// Clone result bytes (for memory: bytes from the first difference).
     pub got: Vec<u8>,
     /// The mask of the trial (all ones when unmasked).
     pub mask: Vec<bool>,
+    /// What differs.
+    pub kind: MismatchKind,
 }
 
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: lane {} differs (trial {}): inputs [{}]: scalar gives {:02x?}, clone gives {:02x?}",
-            self.clone,
-            self.lane,
-            self.trial,
-            self.inputs.join(", "),
-            self.expected,
-            self.got
-        )
+        let inputs = self.inputs.join(", ");
+        match &self.kind {
+            MismatchKind::Result => write!(
+                f,
+                "{}: lane {} differs (trial {}): inputs [{}]: scalar gives {:02x?}, clone gives {:02x?}",
+                self.clone, self.lane, self.trial, inputs, self.expected, self.got
+            ),
+            MismatchKind::Memory { param, buffer_lane, offset, written_by } => {
+                let whose = whose(*buffer_lane);
+                let conflict = if written_by.len() > 1 {
+                    format!(" (lanes {written_by:?} all wrote it in the scalar runs: a conflicting write, see docs/testing.md)")
+                } else {
+                    String::new()
+                };
+                write!(
+                    f,
+                    "{}: memory differs (trial {}, mask {:?}): parameter {param}, {whose}, offset {offset}{conflict}: \
+                     scalar calls leave {:02x?}, clone leaves {:02x?}; lane {} inputs [{}]",
+                    self.clone,
+                    self.trial,
+                    bits(&self.mask),
+                    self.expected,
+                    self.got,
+                    self.lane,
+                    inputs
+                )
+            }
+            MismatchKind::Fault { signal, during } => write!(
+                f,
+                "{}: {during} crashed with {} (trial {}, mask {:?}); lane {} inputs [{}]",
+                self.clone,
+                signal_name(*signal),
+                self.trial,
+                bits(&self.mask),
+                self.lane,
+                inputs
+            ),
+            MismatchKind::OptimizedCaller { caller, memory } => match memory {
+                None => write!(
+                    f,
+                    "{}: a {caller} caller optimised at -O2 sees lane {} differ (trial {}): inputs [{}]: scalar gives \
+                     {:02x?}, the optimised caller gets {:02x?} (do the clone's attributes promise too little \
+                     memory access?)",
+                    self.clone, self.lane, self.trial, inputs, self.expected, self.got
+                ),
+                Some((param, lane, offset)) => write!(
+                    f,
+                    "{}: a {caller} caller optimised at -O2 sees different memory (trial {}): parameter {param}, \
+                     {}, offset {offset}: scalar calls leave {:02x?}, the caller sees {:02x?} (do the clone's \
+                     attributes promise too little memory access?)",
+                    self.clone,
+                    self.trial,
+                    whose(*lane),
+                    self.expected,
+                    self.got
+                ),
+            },
+            MismatchKind::CallingConvention { callee, call, callee_conv } => write!(
+                f,
+                "{}: calls `{callee}` with calling convention {call}, but `{callee}` uses {callee_conv} \
+                 (undefined behaviour)",
+                self.clone
+            ),
+        }
     }
+}
+
+fn whose(lane: Option<u32>) -> String {
+    match lane {
+        Some(l) => format!("lane {l}'s buffer"),
+        None => "the shared buffer".into(),
+    }
+}
+
+fn bits(mask: &[bool]) -> String {
+    mask.iter().map(|&b| if b { '1' } else { '0' }).collect()
 }
 
 /// Why a check failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OracleError {
-    /// The results differ.
+    /// The results differ, or the clone failed otherwise (see
+    /// [`MismatchKind`]).
     Mismatch(Box<Mismatch>),
-    /// The check could not run (JIT failure, unsupported signature).
+    /// The check could not run (JIT failure, unsupported signature, a
+    /// function skipped for inline asm, ...).
     Setup(String),
 }
 
@@ -91,23 +270,75 @@ impl std::error::Error for OracleError {}
 pub struct CheckStats {
     /// Lanes compared.
     pub lanes_compared: usize,
+    /// Trials dropped because a scalar call faulted on their inputs (a
+    /// pointer parameter's buffer was too small for what the scalar code
+    /// does with that input).
+    pub trials_dropped: usize,
+}
+
+/// The outcome of one clone's check ([`Oracle::check_each`]).
+#[derive(Debug, Clone)]
+pub struct CloneOutcome {
+    /// The clone's name.
+    pub clone: String,
+    /// What the check found; `Err(OracleError::Setup(..))` for a clone the
+    /// oracle skipped ([`Oracle::skipped`]).
+    pub result: Result<CheckStats, OracleError>,
 }
 
 type WrapperFn = unsafe extern "C" fn(*const u8, *mut u8);
+type CallerFn = unsafe extern "C" fn(*const u8, *mut u8, *const u8);
+
+/// One buffer behind a pointer parameter.
+#[derive(Debug, Clone, Copy)]
+struct BufPlan {
+    param: usize,
+    lane: Option<u32>,
+    /// Bytes the region spans.
+    len: usize,
+    /// Offset in the region of the pointer lane 0 (or lane `lane`) gets.
+    base: usize,
+    align: usize,
+}
+
+/// A pointer parameter.
+#[derive(Debug, Clone, Copy)]
+struct PtrParam {
+    nullable: bool,
+}
+
+/// Most bytes of local buffers an optimised caller may have (they live on
+/// the stack of the thread running the check).
+const MAX_CALLER_BYTES: usize = 256 << 10;
+
+/// Largest step of a `ls` pointer parameter the oracle uses (bytes).
+const VAR_STEP_MAX: i64 = 64;
+
+struct Runnable {
+    scalar_fn: WrapperFn,
+    vector_fn: WrapperFn,
+    callers: Option<(CallerFn, CallerFn)>,
+}
 
 struct Target {
     spec: CloneSpec,
     scalars: Vec<Scalar>,
+    ptrs: Vec<Option<PtrParam>>,
+    bufs: Vec<BufPlan>,
     result_bytes: usize,
     result_scalar: Option<Scalar>,
-    scalar_fn: WrapperFn,
-    vector_fn: WrapperFn,
+    /// Why the clone cannot be checked (skipped).
+    skip: Option<String>,
+    /// A failure found without running anything.
+    static_failure: Option<MismatchKind>,
+    run: Option<Runnable>,
 }
 
 /// A compiled module with calling wrappers for a set of clones.
 pub struct Oracle {
-    _jit: Jit,
+    _jit: Option<Jit>,
     targets: Vec<Target>,
+    opts: OracleOptions,
 }
 
 fn scalar_of(t: Type) -> Result<Scalar, String> {
@@ -116,7 +347,13 @@ fn scalar_of(t: Type) -> Result<Scalar, String> {
         LLVMTypeKind::LLVMHalfTypeKind => Scalar::Half,
         LLVMTypeKind::LLVMFloatTypeKind => Scalar::Float,
         LLVMTypeKind::LLVMDoubleTypeKind => Scalar::Double,
-        _ => return Err(format!("parameters of type {} are not supported by the oracle yet", t.print())),
+        LLVMTypeKind::LLVMPointerTypeKind if unsafe { LLVMGetPointerAddressSpace(t.0) } == 0 => Scalar::Ptr,
+        _ => {
+            return Err(format!(
+                "type {}: the oracle supports integers of up to 64 bits, half, float, double and pointers",
+                t.print()
+            ))
+        }
     })
 }
 
@@ -130,14 +367,133 @@ fn store_size(t: Type) -> usize {
     }
 }
 
+fn enum_attr(f: Value, idx: u32, name: &str) -> Option<llvm_sys::prelude::LLVMAttributeRef> {
+    // SAFETY: queries attributes of a live function.
+    unsafe {
+        let k = LLVMGetEnumAttributeKindForName(name.as_ptr() as *const _, name.len());
+        let a = LLVMGetEnumAttributeAtIndex(f.0, idx, k);
+        (!a.is_null()).then_some(a)
+    }
+}
+
+fn int_attr(f: Value, idx: u32, name: &str) -> Option<u64> {
+    enum_attr(f, idx, name).map(|a| unsafe { LLVMGetEnumAttributeValue(a) })
+}
+
+fn type_attr_size(module: Module, f: Value, idx: u32, name: &str) -> Option<(usize, usize)> {
+    enum_attr(f, idx, name).map(|a| unsafe {
+        let ty = LLVMGetTypeAttributeValue(a);
+        let td = llvm_sys::target::LLVMGetModuleDataLayout(module.0);
+        (
+            llvm_sys::target::LLVMABISizeOfType(td, ty) as usize,
+            llvm_sys::target::LLVMABIAlignmentOfType(td, ty) as usize,
+        )
+    })
+}
+
+/// Plans the buffers of pointer parameter `i` (attribute index `i + 1`).
+fn plan_pointer(
+    module: Module,
+    scalar: Value,
+    spec: &CloneSpec,
+    i: usize,
+    opts: &OracleOptions,
+) -> Result<(PtrParam, Vec<BufPlan>), String> {
+    let idx = i as u32 + 1;
+    for bad in ["inalloca", "preallocated", "swifterror"] {
+        if enum_attr(scalar, idx, bad).is_some() {
+            return Err(format!("parameter {i} is `{bad}`, which the oracle does not pass"));
+        }
+    }
+    let n = spec.width as usize;
+    let byval = type_attr_size(module, scalar, idx, "byval");
+    let sret = type_attr_size(module, scalar, idx, "sret");
+    let deref = int_attr(scalar, idx, "dereferenceable").or_else(|| int_attr(scalar, idx, "dereferenceable_or_null"));
+    let align_attr = int_attr(scalar, idx, "align").unwrap_or(1) as usize;
+    let (before, after, align) = match byval.or(sret) {
+        Some((size, a)) => (0, size.max(1), a.max(align_attr)),
+        None => match deref {
+            Some(d) => (0, d.max(1) as usize, align_attr),
+            None => (opts.default_buffer / 2, opts.default_buffer - opts.default_buffer / 2, align_attr),
+        },
+    };
+    let align = align.max(16).next_power_of_two();
+    let plain = byval.is_none() && sret.is_none();
+    let nullable = opts.allow_null
+        && plain
+        && deref.is_none()
+        && enum_attr(scalar, idx, "nonnull").is_none()
+        && matches!(spec.params[i], ParamKind::Vector | ParamKind::Uniform);
+    let one = |lane, len, base| BufPlan { param: i, lane, len, base, align };
+    let plans = match spec.params[i] {
+        ParamKind::Vector => (0..n as u32).map(|k| one(Some(k), before + after, before)).collect(),
+        ParamKind::Uniform => vec![one(None, before + after, before)],
+        ParamKind::Linear { step } => {
+            let span = step.unsigned_abs() as usize * (n - 1);
+            if span > 1 << 20 {
+                return Err(format!(
+                    "parameter {i} is linear with step {step}: too far apart for the oracle's buffers"
+                ));
+            }
+            let base = before + if step < 0 { span } else { 0 };
+            vec![one(None, before + after + span, base)]
+        }
+        ParamKind::LinearVarStep { .. } => {
+            let span = VAR_STEP_MAX as usize * (n - 1);
+            vec![one(None, before + after + 2 * span, before + span)]
+        }
+        ParamKind::LinearRef { .. } => return Err(format!("parameter {i} is a reference-linear pointer")),
+    };
+    Ok((PtrParam { nullable }, plans))
+}
+
+/// The first call in `clone` whose calling convention differs from its
+/// callee's.
+fn calling_convention_defect(clone: Value) -> Option<MismatchKind> {
+    for b in clone.blocks() {
+        for i in b.instructions() {
+            // SAFETY: inspects live instructions.
+            unsafe {
+                if LLVMIsACallInst(i.0).is_null() && LLVMIsAInvokeInst(i.0).is_null() {
+                    continue;
+                }
+                let callee = LLVMGetCalledValue(i.0);
+                if LLVMIsAFunction(callee).is_null() {
+                    continue;
+                }
+                let (call, callee_conv) = (LLVMGetInstructionCallConv(i.0), LLVMGetFunctionCallConv(callee));
+                if call != callee_conv {
+                    return Some(MismatchKind::CallingConvention { callee: Value(callee).name(), call, callee_conv });
+                }
+            }
+        }
+    }
+    None
+}
+
 impl Oracle {
-    /// Adds wrappers for every spec to a copy of `module` and JIT-compiles it.
-    /// The module must already hold the scalar functions and their clones.
+    /// Adds wrappers for every spec to a copy of `module` and JIT-compiles it,
+    /// with [`OracleOptions::default`]. The module must already hold the
+    /// scalar functions and their clones.
     pub fn new(module: &inkwell::module::Module<'_>, specs: &[CloneSpec]) -> Result<Oracle, OracleError> {
+        Oracle::with_options(module, specs, &OracleOptions::default())
+    }
+
+    /// [`Oracle::new`] with options. Functions of any linkage and calling
+    /// convention can be checked; a clone the oracle cannot run (inline
+    /// asm, unsupported parameter types, ...) is skipped with a reason
+    /// ([`Oracle::skipped`]) while the others are still checked.
+    pub fn with_options(
+        module: &inkwell::module::Module<'_>,
+        specs: &[CloneSpec],
+        opts: &OracleOptions,
+    ) -> Result<Oracle, OracleError> {
         let setup = OracleError::Setup;
         let copy = module.clone();
         let raw = Module(copy.as_mut_ptr());
-        let mut pending = Vec::new();
+        let tainted = crate::prepare::prepare(raw);
+        let mut targets = Vec::new();
+        let mut names = Vec::new();
         for (idx, spec) in specs.iter().enumerate() {
             let scalar = raw
                 .function(&spec.scalar_name)
@@ -145,129 +501,646 @@ impl Oracle {
             let clone =
                 raw.function(&spec.vector_name).ok_or_else(|| setup(format!("no clone `{}`", spec.vector_name)))?;
             let fty = scalar.function_type();
-            let scalars = fty.param_types().into_iter().map(scalar_of).collect::<Result<Vec<_>, _>>().map_err(setup)?;
-            let (sname, vname) = (format!("__oracle_scalar.{idx}"), format!("__oracle_vector.{idx}"));
-            add_scalar_wrapper(raw, scalar, spec, &sname);
-            add_vector_wrapper(raw, scalar, clone, spec, &vname);
             let ret = fty.return_type();
-            let result_scalar = if ret.is_void() { None } else { scalar_of(ret).ok() };
-            pending.push((spec.clone(), scalars, store_size(ret), result_scalar, sname, vname));
+            let mut t = Target {
+                spec: spec.clone(),
+                scalars: Vec::new(),
+                ptrs: Vec::new(),
+                bufs: Vec::new(),
+                result_bytes: store_size(ret),
+                result_scalar: if ret.is_void() { None } else { scalar_of(ret).ok() },
+                skip: None,
+                static_failure: calling_convention_defect(clone),
+                run: None,
+            };
+            let mut reasons: Vec<String> = Vec::new();
+            for f in [&spec.scalar_name, &spec.vector_name] {
+                if let Some(why) = tainted.get(f) {
+                    reasons.push(why.clone());
+                }
+            }
+            if fty.is_var_arg() {
+                reasons.push("variadic functions are not supported".into());
+            }
+            if spec.params.len() != fty.param_types().len() {
+                reasons.push(format!(
+                    "the spec has {} parameters, the function {}",
+                    spec.params.len(),
+                    fty.param_types().len()
+                ));
+            }
+            let mut scalars = Vec::new();
+            let mut ptrs = Vec::new();
+            let mut bufs = Vec::new();
+            if reasons.is_empty() {
+                for (i, pt) in fty.param_types().into_iter().enumerate() {
+                    match scalar_of(pt) {
+                        Ok(Scalar::Ptr) => match plan_pointer(raw, scalar, spec, i, opts) {
+                            Ok((p, plans)) => {
+                                scalars.push(Scalar::Ptr);
+                                ptrs.push(Some(p));
+                                bufs.extend(plans);
+                            }
+                            Err(e) => reasons.push(e),
+                        },
+                        Ok(s) => {
+                            scalars.push(s);
+                            ptrs.push(None);
+                        }
+                        Err(e) => reasons.push(format!("parameter {i} has {e}")),
+                    }
+                }
+            }
+            t.scalars = scalars;
+            t.ptrs = ptrs;
+            t.bufs = bufs;
+            t.skip = reasons.first().map(|why| format!("{}: skipped: {why}", spec.vector_name));
+            if t.skip.is_none() && t.static_failure.is_none() {
+                let (sname, vname) = (format!("__oracle_scalar.{idx}"), format!("__oracle_vector.{idx}"));
+                add_scalar_wrapper(raw, scalar, spec, &sname);
+                add_vector_wrapper(raw, scalar, clone, spec, &vname);
+                let mut callers = None;
+                let local_bytes: usize = t.bufs.iter().map(|b| Guarded::rw_len_for(b.len, b.align)).sum();
+                if opts.optimized_caller && !t.bufs.is_empty() && local_bytes <= MAX_CALLER_BYTES {
+                    let regions: Vec<CallerRegion> = t
+                        .bufs
+                        .iter()
+                        .map(|b| CallerRegion {
+                            param: b.param,
+                            lane: b.lane,
+                            len: Guarded::rw_len_for(b.len, b.align) as u64,
+                        })
+                        .collect();
+                    let (w, r) = (format!("__oracle_caller_w.{idx}"), format!("__oracle_caller_r.{idx}"));
+                    add_optimized_caller(raw, scalar, clone, spec, &regions, &w, CallerKind::Writer).map_err(setup)?;
+                    add_optimized_caller(raw, scalar, clone, spec, &regions, &r, CallerKind::Reader).map_err(setup)?;
+                    callers = Some((w, r));
+                }
+                names.push((targets.len(), sname, vname, callers));
+            }
+            targets.push(t);
         }
         raw.verify().map_err(|e| setup(format!("wrappers do not verify: {e}")))?;
+        if std::env::var_os("BATCHIFY_ORACLE_DUMP").is_some() {
+            eprintln!("{}", copy.print_to_string().to_string());
+        }
+        if names.is_empty() {
+            return Ok(Oracle { _jit: None, targets, opts: *opts });
+        }
         let bitcode = copy.write_bitcode_to_memory();
         let jit = Jit::new(bitcode.as_slice()).map_err(setup)?;
-        let mut targets = Vec::new();
-        for (spec, scalars, result_bytes, result_scalar, sname, vname) in pending {
-            // SAFETY: both wrappers have the C signature `void(ptr, ptr)`.
-            let (scalar_fn, vector_fn) = unsafe {
-                (
-                    std::mem::transmute::<u64, WrapperFn>(jit.lookup(&sname).map_err(setup)?),
-                    std::mem::transmute::<u64, WrapperFn>(jit.lookup(&vname).map_err(setup)?),
-                )
+        for (ti, sname, vname, callers) in names {
+            let addr = |n: &str| jit.lookup(n).map_err(setup);
+            // SAFETY: the wrappers have the C signatures `void(ptr, ptr)` and
+            // `void(ptr, ptr, ptr)`.
+            let run = unsafe {
+                Runnable {
+                    scalar_fn: std::mem::transmute::<u64, WrapperFn>(addr(&sname)?),
+                    vector_fn: std::mem::transmute::<u64, WrapperFn>(addr(&vname)?),
+                    callers: match callers {
+                        Some((w, r)) => Some((
+                            std::mem::transmute::<u64, CallerFn>(addr(&w)?),
+                            std::mem::transmute::<u64, CallerFn>(addr(&r)?),
+                        )),
+                        None => None,
+                    },
+                }
             };
-            targets.push(Target { spec, scalars, result_bytes, result_scalar, scalar_fn, vector_fn });
+            targets[ti].run = Some(run);
         }
-        Ok(Oracle { _jit: jit, targets })
+        Ok(Oracle { _jit: Some(jit), targets, opts: *opts })
     }
 
-    /// Checks every clone; stops at the first mismatch.
+    /// The clones the oracle cannot check, with the reason.
+    pub fn skipped(&self) -> Vec<(String, String)> {
+        self.targets.iter().filter_map(|t| t.skip.clone().map(|s| (t.spec.vector_name.clone(), s))).collect()
+    }
+
+    /// Checks every clone; stops at the first failure. Clones the oracle
+    /// skipped ([`Oracle::skipped`]) make it return
+    /// `Err(OracleError::Setup(..))` once all the others have passed.
     pub fn check_all(&self, cfg: &CheckConfig) -> Result<CheckStats, OracleError> {
         let mut total = CheckStats::default();
-        for t in &self.targets {
-            total.lanes_compared += check_target(t, cfg)?.lanes_compared;
+        for t in self.targets.iter().filter(|t| t.skip.is_none()) {
+            let s = check_target(t, &self.opts, cfg)?;
+            total.lanes_compared += s.lanes_compared;
+            total.trials_dropped += s.trials_dropped;
+        }
+        if let Some(t) = self.targets.iter().find(|t| t.skip.is_some()) {
+            return Err(OracleError::Setup(t.skip.clone().unwrap_or_default()));
         }
         Ok(total)
     }
+
+    /// Checks every clone, each on its own, and reports each outcome.
+    pub fn check_each(&self, cfg: &CheckConfig) -> Vec<CloneOutcome> {
+        self.targets
+            .iter()
+            .map(|t| CloneOutcome {
+                clone: t.spec.vector_name.clone(),
+                result: match &t.skip {
+                    Some(s) => Err(OracleError::Setup(s.clone())),
+                    None => check_target(t, &self.opts, cfg),
+                },
+            })
+            .collect()
+    }
 }
 
-fn lane_values(rng: &mut SmallRng, spec: &CloneSpec, scalars: &[Scalar]) -> Vec<Vec<u64>> {
+fn sign_extend(raw: u64, w: u32) -> i64 {
+    if w < 64 && (raw >> (w - 1)) & 1 == 1 {
+        (raw | !((1u64 << w) - 1)) as i64
+    } else {
+        raw as i64
+    }
+}
+
+/// The inputs of one trial, apart from buffer contents.
+struct TrialInputs {
+    /// Per parameter, per lane (pointer parameters: 0).
+    vals: Vec<Vec<u64>>,
+    mask: Vec<bool>,
+    /// Per parameter, per lane: pass null.
+    nulls: Vec<Vec<bool>>,
+    /// Seed of the buffer contents.
+    fill_seed: u64,
+}
+
+fn trial_inputs(t: &Target, cfg: &CheckConfig, trial: usize) -> TrialInputs {
+    let spec = &t.spec;
     let n = spec.width as usize;
-    let mut per_param: Vec<Vec<u64>> = Vec::new();
-    for (i, s) in scalars.iter().enumerate() {
+    let seed = cfg.seed ^ fxhash(&spec.vector_name) ^ (trial as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut vals: Vec<Vec<u64>> = Vec::new();
+    for (i, s) in t.scalars.iter().enumerate() {
         let w = match s {
             Scalar::Int(w) => *w,
             _ => 64,
         };
-        let vals = match spec.params[i] {
-            ParamKind::Vector => (0..n).map(|_| random_bits(rng, *s)).collect(),
-            ParamKind::Uniform => vec![random_bits(rng, *s); n],
+        vals.push(match spec.params[i] {
+            ParamKind::Vector => (0..n).map(|_| random_bits(&mut rng, *s)).collect(),
             ParamKind::Linear { step } => {
-                let base = random_bits(rng, *s);
+                let base = random_bits(&mut rng, *s);
                 (0..n).map(|k| mask_to(base.wrapping_add((k as u64).wrapping_mul(step as u64)), w)).collect()
             }
-            ParamKind::LinearVarStep { param } => {
-                // The step parameter is uniform and comes earlier or later;
-                // generate the base now and fix the lanes once all are known.
-                let _ = param;
-                vec![random_bits(rng, *s); n]
-            }
+            // Uniform; linear with a variable step: the base, fixed below.
+            ParamKind::Uniform | ParamKind::LinearVarStep { .. } => vec![random_bits(&mut rng, *s); n],
             ParamKind::LinearRef { .. } => vec![0; n],
-        };
-        per_param.push(vals);
+        });
     }
-    for (i, s) in scalars.iter().enumerate() {
-        if let ParamKind::LinearVarStep { param } = spec.params[i] {
-            let w = if let Scalar::Int(w) = s { *w } else { 64 };
-            let sw = if let Scalar::Int(sw) = scalars[param] { sw } else { 64 };
-            let raw = per_param[param][0];
-            let step = if sw < 64 && (raw >> (sw - 1)) & 1 == 1 { raw | !((1u64 << sw) - 1) } else { raw };
-            let base = per_param[i][0];
-            per_param[i] = (0..n as u64).map(|k| mask_to(base.wrapping_add(k.wrapping_mul(step)), w)).collect();
+    // The step of a pointer with a variable step stays small.
+    for (i, s) in t.scalars.iter().enumerate() {
+        if let (Scalar::Ptr, ParamKind::LinearVarStep { param }) = (s, spec.params[i]) {
+            // Never 0: that would make every lane's pointer the same, so any
+            // write would be a conflicting one.
+            let step = rng.gen_range(1..=VAR_STEP_MAX / 4) * 4 * if rng.gen_bool(0.5) { -1 } else { 1 };
+            let w = if let Scalar::Int(w) = t.scalars[param] { w } else { 64 };
+            vals[param] = vec![mask_to(step as u64, w); n];
         }
     }
-    per_param
+    for (i, s) in t.scalars.iter().enumerate() {
+        if let (Scalar::Int(w), ParamKind::LinearVarStep { param }) = (s, spec.params[i]) {
+            let sw = if let Scalar::Int(sw) = t.scalars[param] { sw } else { 64 };
+            let step = sign_extend(vals[param][0], sw) as u64;
+            let base = vals[i][0];
+            vals[i] = (0..n as u64).map(|k| mask_to(base.wrapping_add(k.wrapping_mul(step)), *w)).collect();
+        }
+    }
+    let mask: Vec<bool> = if spec.mask.is_some() { (0..n).map(|_| rng.gen_bool(0.6)).collect() } else { vec![true; n] };
+    let mut nulls = vec![vec![false; n]; t.scalars.len()];
+    for (i, p) in t.ptrs.iter().enumerate() {
+        if p.is_some_and(|p| p.nullable) {
+            nulls[i] = match spec.params[i] {
+                ParamKind::Uniform => vec![rng.gen_bool(0.15); n],
+                _ => (0..n).map(|_| rng.gen_bool(0.15)).collect(),
+            };
+        }
+    }
+    TrialInputs { vals, mask, nulls, fill_seed: rng.gen() }
+}
+
+/// The buffer of pointer parameter `i` in lane `k`.
+fn buffer_of(t: &Target, i: usize, k: usize) -> usize {
+    t.bufs
+        .iter()
+        .position(|b| b.param == i && b.lane.is_none_or(|l| l as usize == k))
+        .expect("every pointer parameter has a buffer")
+}
+
+/// The pointer lane `k` passes for parameter `i`, into `bufs`.
+fn pointer_value(t: &Target, bufs: &[Guarded], inp: &TrialInputs, i: usize, k: usize) -> u64 {
+    if inp.nulls[i][k] {
+        return 0;
+    }
+    let j = buffer_of(t, i, k);
+    let b = &t.bufs[j];
+    let at = bufs[j].region() as u64 + b.base as u64;
+    let off = match t.spec.params[i] {
+        ParamKind::Linear { step } => (k as i64).wrapping_mul(step),
+        ParamKind::LinearVarStep { param } => {
+            let sw = if let Scalar::Int(sw) = t.scalars[param] { sw } else { 64 };
+            (k as i64).wrapping_mul(sign_extend(inp.vals[param][0], sw))
+        }
+        _ => 0,
+    };
+    at.wrapping_add(off as u64)
+}
+
+fn describe_input(t: &Target, inp: &TrialInputs, i: usize, k: usize) -> String {
+    match t.scalars[i] {
+        Scalar::Ptr if inp.nulls[i][k] => "ptr null".into(),
+        Scalar::Ptr => {
+            let what = match t.spec.params[i] {
+                ParamKind::Vector => format!("lane {k}'s buffer"),
+                ParamKind::Uniform => "the shared buffer".into(),
+                _ => format!("the shared buffer, lane {k}'s position"),
+            };
+            format!("ptr into {what}")
+        }
+        s => describe(s, inp.vals[i][k]),
+    }
+}
+
+/// Where a returned pointer points: a buffer and offset (so that results
+/// of the scalar calls and the clone, which got different copies of the
+/// buffers, compare equal), or the raw address.
+fn normalise_pointer(bytes: &mut [u8], bufs: &[Guarded]) {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&bytes[..8]);
+    let addr = u64::from_le_bytes(w);
+    if let Some((j, off)) = bufs.iter().enumerate().find_map(|(j, g)| g.offset_of(addr).map(|o| (j, o))) {
+        let tag = (1u64 << 63) | ((j as u64) << 32) | off as u64;
+        bytes[..8].copy_from_slice(&tag.to_le_bytes());
+    }
+}
+
+const PHASE_SETUP: u32 = 0;
+const PHASE_SCALAR: u32 = 1;
+const PHASE_CLONE: u32 = 2;
+const PHASE_WRITER: u32 = 3;
+const PHASE_READER: u32 = 4;
+
+const FAIL_NONE: u32 = 0;
+const FAIL_RESULT: u32 = 1;
+const FAIL_MEMORY: u32 = 2;
+const FAIL_CALLER_RESULT: u32 = 3;
+const FAIL_CALLER_MEMORY: u32 = 4;
+const FAIL_SETUP: u32 = 5;
+
+const WINDOW: usize = 64;
+
+/// Progress and result of a run of trials, shared with a forked child.
+#[derive(Clone, Copy)]
+#[repr(C)]
+struct Record {
+    phase: u32,
+    trial: u64,
+    lane: u32,
+    lanes_compared: u64,
+    fail: u32,
+    f_lane: u32,
+    f_buf: u32,
+    f_offset: u64,
+    f_writers: u64,
+    exp_len: u32,
+    got_len: u32,
+    exp: [u8; WINDOW],
+    got: [u8; WINDOW],
+}
+
+impl Record {
+    fn new() -> Record {
+        Record {
+            phase: PHASE_SETUP,
+            trial: 0,
+            lane: 0,
+            lanes_compared: 0,
+            fail: FAIL_NONE,
+            f_lane: 0,
+            f_buf: 0,
+            f_offset: 0,
+            f_writers: 0,
+            exp_len: 0,
+            got_len: 0,
+            exp: [0; WINDOW],
+            got: [0; WINDOW],
+        }
+    }
+
+    fn fail(&mut self, kind: u32, lane: usize, exp: &[u8], got: &[u8]) {
+        self.fail = kind;
+        self.f_lane = lane as u32;
+        let (e, g) = (exp.len().min(WINDOW), got.len().min(WINDOW));
+        self.exp[..e].copy_from_slice(&exp[..e]);
+        self.got[..g].copy_from_slice(&got[..g]);
+        self.exp_len = e as u32;
+        self.got_len = g as u32;
+    }
 }
 
 fn write(buf: &mut [u8], at: usize, bits: u64, bytes: usize) {
     buf[at..at + bytes].copy_from_slice(&bits.to_le_bytes()[..bytes.min(8)]);
 }
 
-fn check_target(t: &Target, cfg: &CheckConfig) -> Result<CheckStats, OracleError> {
+fn alloc_bufs(t: &Target) -> Result<Vec<Guarded>, String> {
+    t.bufs.iter().map(|b| Guarded::new(b.len, b.align)).collect()
+}
+
+/// The first byte where `a` and `b` differ, skipping bytes `skip` accepts.
+fn first_difference(a: &[u8], b: &[u8], skip: impl Fn(usize) -> bool) -> Option<usize> {
+    (0..a.len()).find(|&o| a[o] != b[o] && !skip(o))
+}
+
+/// Runs trials `from..` and records progress and the first failure in `rec`.
+fn run_trials(t: &Target, opts: &OracleOptions, cfg: &CheckConfig, from: usize, rec: &mut Record) {
+    let run = t.run.as_ref().expect("runnable target");
     let spec = &t.spec;
     let n = spec.width as usize;
     let p = t.scalars.len();
-    let mut rng = SmallRng::seed_from_u64(cfg.seed ^ fxhash(&spec.vector_name));
-    let mut stats = CheckStats::default();
-    for trial in 0..cfg.trials {
-        let vals = lane_values(&mut rng, spec, &t.scalars);
-        let mask: Vec<bool> =
-            if spec.mask.is_some() { (0..n).map(|_| rng.gen_bool(0.6)).collect() } else { vec![true; n] };
-        let mut vin = vec![0u8; (p + 1) * n * SLOT];
-        for (i, s) in t.scalars.iter().enumerate() {
-            for (k, v) in vals[i].iter().enumerate() {
-                write(&mut vin, (i * n + k) * SLOT, *v, s.bytes());
-            }
+    let (mut a, mut b) = match (alloc_bufs(t), alloc_bufs(t)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => {
+            rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
+            return;
         }
-        for (k, m) in mask.iter().enumerate() {
-            vin[(p * n + k) * SLOT] = *m as u8;
+    };
+    let shared: Vec<usize> = (0..t.bufs.len()).filter(|&j| t.bufs[j].lane.is_none()).collect();
+    let mut init: Vec<Vec<u8>> = Vec::new();
+    for trial in from..cfg.trials {
+        rec.trial = trial as u64;
+        rec.phase = PHASE_SETUP;
+        let inp = trial_inputs(t, cfg, trial);
+        let mut fill = SmallRng::seed_from_u64(inp.fill_seed);
+        for (ga, gb) in a.iter_mut().zip(b.iter_mut()) {
+            fill.fill(ga.bytes_mut());
+            gb.bytes_mut().copy_from_slice(ga.bytes());
         }
-        let mut vout = vec![0u8; n * RESULT_SLOT];
-        // SAFETY: the wrapper reads `vin` and writes `vout` within the layout.
-        unsafe { (t.vector_fn)(vin.as_ptr(), vout.as_mut_ptr()) };
-        for k in 0..n {
-            if !mask[k] {
-                continue;
-            }
+        if run.callers.is_some() {
+            init = a.iter().map(|g| g.bytes().to_vec()).collect();
+        }
+        // Scalar calls, lane by lane, on the first copy.
+        rec.phase = PHASE_SCALAR;
+        let mut writers: Vec<Vec<u64>> = t.bufs.iter().map(|_| Vec::new()).collect();
+        for &j in &shared {
+            writers[j] = vec![0; a[j].bytes().len()];
+        }
+        let mut souts = vec![vec![0u8; RESULT_SLOT]; n];
+        for k in (0..n).filter(|&k| inp.mask[k]) {
+            rec.lane = k as u32;
+            let snapshot: Vec<Vec<u8>> = shared.iter().map(|&j| a[j].bytes().to_vec()).collect();
             let mut sin = vec![0u8; (p + 1) * n * SLOT];
             for (i, s) in t.scalars.iter().enumerate() {
-                write(&mut sin, i * n * SLOT, vals[i][k], s.bytes());
+                let v = if *s == Scalar::Ptr { pointer_value(t, &a, &inp, i, k) } else { inp.vals[i][k] };
+                write(&mut sin, i * n * SLOT, v, s.bytes());
             }
-            let mut sout = vec![0u8; RESULT_SLOT];
-            unsafe { (t.scalar_fn)(sin.as_ptr(), sout.as_mut_ptr()) };
-            let len = t.result_bytes;
-            let got = &vout[k * RESULT_SLOT..k * RESULT_SLOT + len];
-            if got != &sout[..len] && !both_nan(t.result_scalar, got, &sout[..len]) {
-                return Err(OracleError::Mismatch(Box::new(Mismatch {
-                    clone: spec.vector_name.clone(),
-                    trial,
-                    lane: k as u32,
-                    inputs: t.scalars.iter().enumerate().map(|(i, s)| describe(*s, vals[i][k])).collect(),
-                    expected: sout[..len].to_vec(),
-                    got: got.to_vec(),
-                    mask,
-                })));
+            // SAFETY: the wrapper reads `sin` and writes `souts[k]` within the
+            // layout; pointers point into live buffers.
+            unsafe { (run.scalar_fn)(sin.as_ptr(), souts[k].as_mut_ptr()) };
+            for (s, &j) in snapshot.iter().zip(&shared) {
+                for (o, (&x, &y)) in s.iter().zip(a[j].bytes()).enumerate() {
+                    if x != y {
+                        writers[j][o] |= 1u64 << (k % 64);
+                    }
+                }
             }
-            stats.lanes_compared += 1;
+        }
+        let len = t.result_bytes;
+        if t.result_scalar == Some(Scalar::Ptr) {
+            for s in souts.iter_mut() {
+                normalise_pointer(s, &a);
+            }
+        }
+        // The clone, once, on the second copy.
+        let mut vin = vec![0u8; (p + 1) * n * SLOT];
+        for (i, s) in t.scalars.iter().enumerate() {
+            for k in 0..n {
+                let v = if *s == Scalar::Ptr { pointer_value(t, &b, &inp, i, k) } else { inp.vals[i][k] };
+                write(&mut vin, (i * n + k) * SLOT, v, s.bytes());
+            }
+        }
+        for (k, m) in inp.mask.iter().enumerate() {
+            vin[(p * n + k) * SLOT] = *m as u8;
+        }
+        let compare_results = |vout: &mut [u8], rec: &mut Record, kind: u32, b: &[Guarded]| -> bool {
+            for k in (0..n).filter(|&k| inp.mask[k]) {
+                let got = &mut vout[k * RESULT_SLOT..(k + 1) * RESULT_SLOT];
+                if t.result_scalar == Some(Scalar::Ptr) {
+                    normalise_pointer(got, b);
+                }
+                let (got, exp) = (&got[..len], &souts[k][..len]);
+                if got != exp && !both_nan(t.result_scalar, got, exp) {
+                    rec.fail(kind, k, exp, got);
+                    return false;
+                }
+            }
+            true
+        };
+        let compare_memory = |mine: &[&[u8]], rec: &mut Record, kind: u32| -> bool {
+            for (j, g) in a.iter().enumerate() {
+                let w = &writers[j];
+                let conflict = |o: usize| opts.tolerate_conflicts && !w.is_empty() && w[o].count_ones() > 1;
+                if let Some(o) = first_difference(g.bytes(), mine[j], conflict) {
+                    let end = (o + 16).min(g.bytes().len());
+                    rec.fail(kind, t.bufs[j].lane.unwrap_or(0) as usize, &g.bytes()[o..end], &mine[j][o..end]);
+                    rec.f_buf = j as u32;
+                    rec.f_offset = o as u64;
+                    rec.f_writers = if w.is_empty() { 0 } else { w[o] };
+                    return false;
+                }
+            }
+            true
+        };
+        rec.phase = PHASE_CLONE;
+        rec.lane = 0;
+        let mut vout = vec![0u8; n * RESULT_SLOT];
+        let inactive: Vec<usize> = if opts.protect_inactive_lanes {
+            (0..t.bufs.len()).filter(|&j| t.bufs[j].lane.is_some_and(|k| !inp.mask[k as usize])).collect()
+        } else {
+            Vec::new()
+        };
+        for &j in &inactive {
+            if let Err(e) = b[j].protect(true) {
+                rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
+                return;
+            }
+        }
+        // SAFETY: as for the scalar wrapper.
+        unsafe { (run.vector_fn)(vin.as_ptr(), vout.as_mut_ptr()) };
+        for &j in &inactive {
+            if let Err(e) = b[j].protect(false) {
+                rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
+                return;
+            }
+        }
+        if !compare_results(&mut vout, rec, FAIL_RESULT, &b) {
+            return;
+        }
+        let mine: Vec<&[u8]> = b.iter().map(|g| g.bytes()).collect();
+        if !compare_memory(&mine, rec, FAIL_MEMORY) {
+            return;
+        }
+        // Optimised callers: they copy the initial contents into local
+        // buffers, call the clone, and (writer) copy the buffers out.
+        if let Some((writer, reader)) = run.callers {
+            // The callers take pointers as offsets into their buffers.
+            let mut cin = vin.clone();
+            for (i, s) in t.scalars.iter().enumerate() {
+                if *s != Scalar::Ptr {
+                    continue;
+                }
+                for k in 0..n {
+                    let v = pointer_value(t, &b, &inp, i, k);
+                    let j = buffer_of(t, i, k);
+                    let off = if v == 0 { i64::MIN as u64 } else { v.wrapping_sub(b[j].start() as u64) };
+                    write(&mut cin, (i * n + k) * SLOT, off, 8);
+                }
+            }
+            for (phase, caller) in [(PHASE_WRITER, writer), (PHASE_READER, reader)] {
+                rec.phase = phase;
+                let mut saves: Vec<Vec<u8>> = init.iter().map(|v| vec![0u8; v.len()]).collect();
+                let mut table = Vec::new();
+                for (j, save) in saves.iter_mut().enumerate() {
+                    table.extend([init[j].as_ptr() as u64, save.as_mut_ptr() as u64]);
+                }
+                let mut vout = vec![0u8; n * RESULT_SLOT];
+                // SAFETY: the caller reads `vin` and `table`, writes `vout` and
+                // the buffers and saves listed in `table`, all live here.
+                unsafe { caller(cin.as_ptr(), vout.as_mut_ptr(), table.as_ptr() as *const u8) };
+                // Returned pointers point into the caller's local buffers.
+                if t.result_scalar != Some(Scalar::Ptr) && !compare_results(&mut vout, rec, FAIL_CALLER_RESULT, &b) {
+                    return;
+                }
+                if phase == PHASE_WRITER {
+                    let mine: Vec<&[u8]> = saves.iter().map(|v| v.as_slice()).collect();
+                    if !compare_memory(&mine, rec, FAIL_CALLER_MEMORY) {
+                        return;
+                    }
+                }
+            }
+        }
+        rec.lanes_compared += inp.mask.iter().filter(|&&m| m).count() as u64;
+    }
+    rec.phase = PHASE_SETUP;
+}
+
+fn check_target(t: &Target, opts: &OracleOptions, cfg: &CheckConfig) -> Result<CheckStats, OracleError> {
+    let spec = &t.spec;
+    let n = spec.width as usize;
+    let mismatch = |trial: usize, lane: usize, exp: Vec<u8>, got: Vec<u8>, kind: MismatchKind| {
+        let inp = trial_inputs(t, cfg, trial);
+        let lane = lane.min(n.saturating_sub(1));
+        OracleError::Mismatch(Box::new(Mismatch {
+            clone: spec.vector_name.clone(),
+            trial,
+            lane: lane as u32,
+            inputs: (0..t.scalars.len()).map(|i| describe_input(t, &inp, i, lane)).collect(),
+            expected: exp,
+            got,
+            mask: inp.mask,
+            kind,
+        }))
+    };
+    if let Some(kind) = &t.static_failure {
+        return Err(mismatch(0, 0, Vec::new(), Vec::new(), kind.clone()));
+    }
+    let mut stats = CheckStats::default();
+    let mut from = 0;
+    let mut first_scalar_fault = None;
+    while from < cfg.trials {
+        let (rec, end) = if opts.isolate {
+            run_forked(Record::new(), opts.timeout_secs, |rec| run_trials(t, opts, cfg, from, rec))
+                .map_err(OracleError::Setup)?
+        } else {
+            let mut rec = Record::new();
+            run_trials(t, opts, cfg, from, &mut rec);
+            (rec, ChildEnd::Finished)
+        };
+        stats.lanes_compared += rec.lanes_compared as usize;
+        let trial = rec.trial as usize;
+        let during = match rec.phase {
+            PHASE_CLONE => "the clone",
+            PHASE_WRITER => "the -O2 writer caller of the clone",
+            PHASE_READER => "the -O2 reader caller of the clone",
+            _ => "",
+        };
+        match end {
+            ChildEnd::Finished => {
+                let (exp, got) = (rec.exp[..rec.exp_len as usize].to_vec(), rec.got[..rec.got_len as usize].to_vec());
+                let lane = rec.f_lane as usize;
+                let memory = || {
+                    let b = t.bufs[rec.f_buf as usize];
+                    let region_offset = Guarded::region_offset_for(b.len, b.align);
+                    let offset = rec.f_offset as i64 - (region_offset + b.base) as i64;
+                    (b.param, b.lane, offset)
+                };
+                let caller = if rec.phase == PHASE_WRITER { "writer" } else { "reader" }.to_string();
+                return match rec.fail {
+                    FAIL_NONE => break,
+                    FAIL_SETUP => Err(OracleError::Setup(String::from_utf8_lossy(&exp).into_owned())),
+                    FAIL_RESULT => Err(mismatch(trial, lane, exp, got, MismatchKind::Result)),
+                    FAIL_MEMORY => {
+                        let (param, buffer_lane, offset) = memory();
+                        let written_by = (0..64).filter(|k| rec.f_writers >> k & 1 == 1).collect();
+                        Err(mismatch(
+                            trial,
+                            lane,
+                            exp,
+                            got,
+                            MismatchKind::Memory { param, buffer_lane, offset, written_by },
+                        ))
+                    }
+                    FAIL_CALLER_RESULT => {
+                        Err(mismatch(trial, lane, exp, got, MismatchKind::OptimizedCaller { caller, memory: None }))
+                    }
+                    _ => Err(mismatch(
+                        trial,
+                        lane,
+                        exp,
+                        got,
+                        MismatchKind::OptimizedCaller { caller, memory: Some(memory()) },
+                    )),
+                };
+            }
+            ChildEnd::Signal(sig) if rec.phase == PHASE_SCALAR => {
+                // The scalar code faults on this trial's inputs: not the
+                // clone's fault. Drop the trial and go on after it.
+                stats.trials_dropped += 1;
+                first_scalar_fault.get_or_insert((trial, rec.lane, sig));
+                from = trial + 1;
+            }
+            ChildEnd::Signal(sig) if !during.is_empty() => {
+                let kind = MismatchKind::Fault { signal: sig, during: during.to_string() };
+                return Err(mismatch(trial, 0, Vec::new(), Vec::new(), kind));
+            }
+            ChildEnd::Signal(sig) => {
+                return Err(OracleError::Setup(format!(
+                    "{}: the oracle's child process died with {} while preparing trial {trial}",
+                    spec.vector_name,
+                    signal_name(sig)
+                )))
+            }
+            ChildEnd::Abnormal(code) => {
+                return Err(OracleError::Setup(format!(
+                "{}: the oracle's child process exited with status {code} in trial {trial} (a panic in the oracle?)",
+                spec.vector_name
+            )))
+            }
+        }
+    }
+    if stats.lanes_compared == 0 {
+        if let Some((trial, lane, sig)) = first_scalar_fault {
+            let hint = if t.bufs.is_empty() {
+                ""
+            } else {
+                "; its pointer parameters may need larger buffers than the oracle gives"
+            };
+            return Err(OracleError::Setup(format!(
+                "{}: the scalar function `{}` crashed with {} on every trial's inputs (first: trial {trial}, lane \
+                 {lane}){hint}",
+                spec.vector_name,
+                spec.scalar_name,
+                signal_name(sig)
+            )));
         }
     }
     Ok(stats)
@@ -280,7 +1153,7 @@ fn check_target(t: &Target, cfg: &CheckConfig) -> Result<CheckStats, OracleError
 fn both_nan(s: Option<Scalar>, a: &[u8], b: &[u8]) -> bool {
     let bits = |x: &[u8]| {
         let mut w = [0u8; 8];
-        w[..x.len()].copy_from_slice(x);
+        w[..x.len().min(8)].copy_from_slice(&x[..x.len().min(8)]);
         u64::from_le_bytes(w)
     };
     let (a, b) = (bits(a), bits(b));

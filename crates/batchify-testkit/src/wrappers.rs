@@ -54,10 +54,10 @@ fn store_scalar(b: &Builder, v: Value, base: Value, offset: usize) {
     b.store(v, p, 1);
 }
 
-fn new_wrapper(module: Module, name: &str, like: Value) -> (Value, Builder, Value, Value) {
+fn new_wrapper(module: Module, name: &str, like: Value, nparams: usize) -> (Value, Builder, Vec<Value>) {
     let ctx = module.context();
     let ptr = Type::ptr(ctx);
-    let f = module.add_function(name, Type::function(Type::void(ctx), &[ptr, ptr]));
+    let f = module.add_function(name, Type::function(Type::void(ctx), &vec![ptr; nparams]));
     // The wrapper must share the callee's target features, so vector
     // arguments are passed in the registers the callee expects.
     for key in ["target-cpu", "target-features", "min-legal-vector-width"] {
@@ -69,18 +69,58 @@ fn new_wrapper(module: Module, name: &str, like: Value) -> (Value, Builder, Valu
     let b = Builder::new(ctx);
     b.position_at_end(entry);
     let ps = f.params();
-    (f, b, ps[0], ps[1])
+    (f, b, ps)
+}
+
+/// Enum attributes that change how arguments and results are passed, which
+/// a call must repeat from the callee's declaration.
+const ABI_ATTRIBUTES: &[&str] =
+    &["byval", "sret", "zeroext", "signext", "noext", "inreg", "align", "swiftself", "swiftasync", "nest", "byref"];
+
+/// Gives `call` the calling convention of `callee` and repeats the
+/// callee's ABI-relevant parameter and return attributes ([`ABI_ATTRIBUTES`])
+/// on the call site.
+pub fn copy_call_abi(call: Value, callee: Value) {
+    use llvm_sys::core::*;
+    // SAFETY: both handles are live values of one context; `call` is a call.
+    unsafe {
+        LLVMSetInstructionCallConv(call.0, LLVMGetFunctionCallConv(callee.0));
+        let kinds: Vec<u32> = ABI_ATTRIBUTES
+            .iter()
+            .map(|n| LLVMGetEnumAttributeKindForName(n.as_ptr() as *const _, n.len()))
+            .filter(|k| *k != 0)
+            .collect();
+        let n = LLVMCountParams(callee.0);
+        for idx in 0..=n {
+            let count = LLVMGetAttributeCountAtIndex(callee.0, idx);
+            if count == 0 {
+                continue;
+            }
+            let mut attrs = vec![std::ptr::null_mut(); count as usize];
+            LLVMGetAttributesAtIndex(callee.0, idx, attrs.as_mut_ptr());
+            for a in attrs {
+                if LLVMIsEnumAttribute(a) != 0 || LLVMIsTypeAttribute(a) != 0 {
+                    let k = LLVMGetEnumAttributeKind(a);
+                    if kinds.contains(&k) {
+                        LLVMAddCallSiteAttribute(call.0, idx, a);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Adds `void name(ptr in, ptr out)` calling the scalar function once
 /// (lane 0 of the layout).
 pub fn add_scalar_wrapper(module: Module, scalar: Value, spec: &CloneSpec, name: &str) {
-    let (_, b, inp, out) = new_wrapper(module, name, scalar);
+    let (_, b, ps) = new_wrapper(module, name, scalar, 2);
+    let (inp, out) = (ps[0], ps[1]);
     let fty = scalar.function_type();
     let n = spec.width as usize;
     let args: Vec<Value> =
         fty.param_types().iter().enumerate().map(|(i, t)| load_scalar(&b, *t, inp, i * n * SLOT)).collect();
     let r = b.call(fty, scalar, &args);
+    copy_call_abi(r, scalar);
     if !fty.return_type().is_void() {
         store_scalar(&b, r, out, 0);
     }
@@ -89,10 +129,30 @@ pub fn add_scalar_wrapper(module: Module, scalar: Value, spec: &CloneSpec, name:
 
 /// Adds `void name(ptr in, ptr out)` calling the clone once on all lanes.
 pub fn add_vector_wrapper(module: Module, scalar: Value, clone: Value, spec: &CloneSpec, name: &str) {
-    let (_, b, inp, out) = new_wrapper(module, name, clone);
-    let ctx = module.context();
+    let (_, b, ps) = new_wrapper(module, name, clone, 2);
+    emit_vector_call(&b, ps[0], ps[1], scalar.function_type(), clone, spec, &|_, _| None);
+    b.ret(None);
+}
+
+/// Where a pointer argument of the optimised caller points: its input slot
+/// holds an `i64` offset from `base` (`i64::MIN` for null).
+type PtrBase<'a> = &'a dyn Fn(usize, usize) -> Option<Value>;
+
+fn load_arg(b: &Builder, t: Type, inp: Value, at: usize, base: Option<Value>) -> Value {
+    let Some(base) = base else { return load_scalar(b, t, inp, at) };
+    let ctx = b.context();
+    let i64t = Type::int(ctx, 64);
+    let off = load_scalar(b, i64t, inp, at);
+    let p = b.gep(Type::int(ctx, 8), base, &[off], Default::default());
+    let is_null = b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, off, constant::int(i64t, i64::MIN as u64));
+    b.select(is_null, constant::null(t), p)
+}
+
+/// Emits, at `b`, the clone's arguments read from `inp`, the call, and the
+/// stores of its lanes' results to `out`.
+fn emit_vector_call(b: &Builder, inp: Value, out: Value, sty: Type, clone: Value, spec: &CloneSpec, base: PtrBase) {
+    let ctx = b.context();
     let n = spec.width as usize;
-    let sty = scalar.function_type();
     let vty = clone.function_type();
     let vparams = vty.param_types();
     let mut args = Vec::new();
@@ -102,18 +162,18 @@ pub fn add_vector_wrapper(module: Module, scalar: Value, clone: Value, spec: &Cl
             ParamKind::Vector => {
                 let mut acc = constant::poison(vparams[i]);
                 for k in 0..n {
-                    let x = load_scalar(&b, *t, inp, at(k));
-                    acc = insert_lane(&b, acc, x, k as u32);
+                    let x = load_arg(b, *t, inp, at(k), base(i, k));
+                    acc = insert_lane(b, acc, x, k as u32);
                 }
                 acc
             }
-            _ => load_scalar(&b, *t, inp, at(0)),
+            _ => load_arg(b, *t, inp, at(0), base(i, 0)),
         });
     }
     if let Some(abi) = spec.mask {
         let mty = vparams[sty.param_types().len()];
         let i1 = Type::int(ctx, 1);
-        let bit = |k: usize| load_scalar(&b, i1, inp, (spec.params.len() * n + k) * SLOT);
+        let bit = |k: usize| load_scalar(b, i1, inp, (spec.params.len() * n + k) * SLOT);
         let mask = match abi {
             MaskAbi::LaneBits => {
                 let mut acc = constant::poison(mty);
@@ -130,7 +190,14 @@ pub fn add_vector_wrapper(module: Module, scalar: Value, clone: Value, spec: &Cl
                 let mut acc = constant::poison(mty);
                 for k in 0..n {
                     let x = b.cast(LLVMOpcode::LLVMSExt, bit(k), ity);
-                    let x = if elem == ity { x } else { b.cast(LLVMOpcode::LLVMBitCast, x, elem) };
+                    let x = if elem == ity {
+                        x
+                    } else if elem.kind() == llvm_sys::LLVMTypeKind::LLVMPointerTypeKind {
+                        // A pointer characteristic type: all-ones or null.
+                        b.cast(LLVMOpcode::LLVMIntToPtr, x, elem)
+                    } else {
+                        b.cast(LLVMOpcode::LLVMBitCast, x, elem)
+                    };
                     acc = b.insert_element(acc, x, k as u32);
                 }
                 acc
@@ -148,11 +215,163 @@ pub fn add_vector_wrapper(module: Module, scalar: Value, clone: Value, spec: &Cl
         args.push(mask);
     }
     let r = b.call(vty, clone, &args);
+    copy_call_abi(r, clone);
     if !vty.return_type().is_void() {
         for k in 0..n {
-            let x = extract_lane(&b, r, k as u32);
-            store_scalar(&b, x, out, k * RESULT_SLOT);
+            let x = extract_lane(b, r, k as u32);
+            store_scalar(b, x, out, k * RESULT_SLOT);
         }
     }
-    b.ret(None);
+}
+
+/// What an optimised caller does with the pointer buffers after the call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallerKind {
+    /// Copies each buffer out after the call (sees the clone's writes).
+    Writer,
+    /// Lets each local buffer die after the call, so that the copy-in
+    /// before the call is dead unless the call reads the buffer.
+    Reader,
+}
+
+/// One buffer the optimised caller manages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallerRegion {
+    /// The pointer parameter it belongs to.
+    pub param: usize,
+    /// The lane it belongs to (`None`: all lanes share it).
+    pub lane: Option<u32>,
+    /// Its length in bytes.
+    pub len: u64,
+}
+
+/// Adds `void name(ptr in, ptr out, ptr table)`, a caller of the clone
+/// optimised with `default<O2>` in a module of its own that only *declares*
+/// the clone (with all of its attributes), then linked into `module`.
+///
+/// `table` holds two pointers per region `r` (`init`, `save`). The input
+/// layout is [`add_vector_wrapper`]'s, except that a pointer argument's
+/// slot holds an `i64` offset into its region (`i64::MIN` for null).
+/// `name` loads the table and calls `name.inner`, which gives every region
+/// a local buffer (an `alloca`, like the local buffers of real callers),
+/// copies `init` into it, calls the clone with pointers into the local
+/// buffers, and then, for [`CallerKind::Writer`], copies each local buffer
+/// to its `save`; for [`CallerKind::Reader`], the local buffers just die.
+/// Attributes of the clone that lie about its memory effects let the
+/// optimiser forward the copy-in to the copy-out (writer) or delete the
+/// copy-in (reader), which the oracle then sees.
+pub fn add_optimized_caller(
+    module: Module,
+    scalar: Value,
+    clone: Value,
+    spec: &CloneSpec,
+    regions: &[CallerRegion],
+    name: &str,
+    kind: CallerKind,
+) -> Result<(), String> {
+    use llvm_sys::core::*;
+    let ctx = module.context();
+    let cname = std::ffi::CString::new(clone.name()).map_err(|e| e.to_string())?;
+    let ptr = Type::ptr(ctx);
+    let i64t = Type::int(ctx, 64);
+    // SAFETY: all handles belong to `ctx`; the new module is consumed by the
+    // link below (or disposed on failure).
+    unsafe {
+        let m = LLVMModuleCreateWithNameInContext(c"oracle.caller".as_ptr(), ctx);
+        LLVMSetTarget(m, LLVMGetTarget(module.0));
+        LLVMSetDataLayout(m, LLVMGetDataLayoutStr(module.0));
+        let decl = Value(LLVMAddFunction(m, cname.as_ptr(), clone.function_type().0));
+        LLVMSetFunctionCallConv(decl.0, LLVMGetFunctionCallConv(clone.0));
+        let n = LLVMCountParams(clone.0);
+        for idx in (0..=n).chain([llvm_sys::LLVMAttributeFunctionIndex]) {
+            let count = LLVMGetAttributeCountAtIndex(clone.0, idx);
+            let mut attrs = vec![std::ptr::null_mut(); count as usize];
+            if count > 0 {
+                LLVMGetAttributesAtIndex(clone.0, idx, attrs.as_mut_ptr());
+            }
+            for a in attrs {
+                LLVMAddAttributeAtIndex(decl.0, idx, a);
+            }
+        }
+        let inner_name = format!("{name}.inner");
+        let (_, b, ps) = new_wrapper(Module(m), &inner_name, clone, 2 + 2 * regions.len());
+        let (inp, out) = (ps[0], ps[1]);
+        let i8t = Type::int(ctx, 8);
+        let mut local = Vec::new();
+        for (r, reg) in regions.iter().enumerate() {
+            let a = b.alloca(i8t.array_of(reg.len as u32));
+            LLVMSetAlignment(a.0, 4096);
+            mem_intrinsic(&b, m, "llvm.memcpy", a, ps[2 + 2 * r], constant::int(i64t, reg.len));
+            local.push(a);
+        }
+        let base = |i: usize, k: usize| {
+            regions.iter().position(|g| g.param == i && g.lane.is_none_or(|l| l as usize == k)).map(|r| local[r])
+        };
+        emit_vector_call(&b, inp, out, scalar.function_type(), decl, spec, &base);
+        if kind == CallerKind::Writer {
+            for (r, reg) in regions.iter().enumerate() {
+                mem_intrinsic(&b, m, "llvm.memcpy", ps[3 + 2 * r], local[r], constant::int(i64t, reg.len));
+            }
+        }
+        b.ret(None);
+        drop(b);
+        if let Err(e) = run_o2(Module(m)) {
+            LLVMDisposeModule(m);
+            return Err(format!("default<O2> on the caller failed: {e}"));
+        }
+        // The trampoline, added after optimisation so that nothing inlines
+        // `inner` into it.
+        let (_, b, ps) = new_wrapper(Module(m), name, clone, 3);
+        let mut args = vec![ps[0], ps[1]];
+        for k in 0..2 * regions.len() {
+            let p = b.gep(ptr, ps[2], &[constant::int(i64t, k as u64)], Default::default());
+            args.push(b.load(ptr, p, 8));
+        }
+        let inner = Value(LLVMGetNamedFunction(m, std::ffi::CString::new(inner_name).expect("no NUL").as_ptr()));
+        b.call(inner.function_type(), inner, &args);
+        b.ret(None);
+        drop(b);
+        if llvm_sys::linker::LLVMLinkModules2(module.0, m) != 0 {
+            return Err("linking the optimised caller failed".into());
+        }
+    }
+    Ok(())
+}
+
+/// Emits `call @llvm.memcpy/memset(dst, src_or_byte, len, i1 false)`.
+fn mem_intrinsic(b: &Builder, m: llvm_sys::prelude::LLVMModuleRef, name: &str, dst: Value, src: Value, len: Value) {
+    use llvm_sys::core::*;
+    // SAFETY: looks up and declares an intrinsic in a live module.
+    unsafe {
+        let id = LLVMLookupIntrinsicID(name.as_ptr() as *const _, name.len());
+        let mut tys = vec![dst.ty().0];
+        if name == "llvm.memcpy" {
+            tys.push(src.ty().0);
+        }
+        tys.push(len.ty().0);
+        let f = LLVMGetIntrinsicDeclaration(m, id, tys.as_mut_ptr(), tys.len());
+        let fty = LLVMIntrinsicGetType(b.context(), id, tys.as_mut_ptr(), tys.len());
+        b.call(Type(fty), Value(f), &[dst, src, len, constant::int(Type::int(b.context(), 1), 0)]);
+    }
+}
+
+/// Runs `default<O2>` on a whole module (no target machine: the caller is
+/// target-independent IR apart from its function attributes).
+pub fn run_o2(module: Module) -> Result<(), String> {
+    let m = module.0;
+    use llvm_sys::transforms::pass_builder::*;
+    // SAFETY: `m` is a live module; the options object and any error are
+    // disposed here.
+    unsafe {
+        let opts = LLVMCreatePassBuilderOptions();
+        let err = LLVMRunPasses(m, c"default<O2>".as_ptr(), std::ptr::null_mut(), opts);
+        LLVMDisposePassBuilderOptions(opts);
+        if err.is_null() {
+            return Ok(());
+        }
+        let msg = llvm_sys::error::LLVMGetErrorMessage(err);
+        let s = std::ffi::CStr::from_ptr(msg).to_string_lossy().into_owned();
+        llvm_sys::error::LLVMDisposeErrorMessage(msg);
+        Err(s)
+    }
 }

@@ -1,10 +1,13 @@
-//! `batchify-check FILE [--level o2|o0|rust1|rust2] [--width N] [--masked] [--function NAME] [--trials T]`:
+//! `batchify-check FILE [--level o2|o0|rust1|rust2] [--width N] [--masked] [--function NAME] [--trials T]
+//! [--optimized-caller] [--allow-null] [--no-fork]`:
 //! batches the functions of one corpus file and runs the oracle on each,
 //! printing one line per function. A debugging aid for corpus failures.
+//! `--function` may name a function of any linkage (the corpus harness
+//! only picks externally visible ones).
 
 use batchify_core::vfabi::Isa;
 use batchify_testkit::corpus::{load_file, parse_module, specs_for_module, CLevel, Directives};
-use batchify_testkit::{CheckConfig, Oracle};
+use batchify_testkit::{CheckConfig, Oracle, OracleOptions};
 use inkwell::context::Context;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,6 +17,7 @@ fn main() -> ExitCode {
     let mut file = None;
     let (mut level, mut width, mut masked, mut only, mut trials) = (CLevel::O2, 8u32, false, None, 100usize);
     let mut isa = Isa::Llvm;
+    let mut oracle_opts = OracleOptions::default();
     while let Some(a) = args.next() {
         match a.as_str() {
             "--level" => {
@@ -27,6 +31,9 @@ fn main() -> ExitCode {
             "--width" => width = args.next().and_then(|s| s.parse().ok()).unwrap_or(8),
             "--trials" => trials = args.next().and_then(|s| s.parse().ok()).unwrap_or(100),
             "--masked" => masked = true,
+            "--optimized-caller" => oracle_opts.optimized_caller = true,
+            "--allow-null" => oracle_opts.allow_null = true,
+            "--no-fork" => oracle_opts.isolate = false,
             "--isa" => {
                 isa = match args.next().as_deref() {
                     Some("sse") => Isa::Sse2,
@@ -41,7 +48,7 @@ fn main() -> ExitCode {
         }
     }
     let Some(file) = file else {
-        eprintln!("usage: batchify-check FILE [--level o2|o0|rust1|rust2] [--width N] [--masked] [--isa sse|avx|avx2|avx512] [--function NAME]");
+        eprintln!("usage: batchify-check FILE [--level o2|o0|rust1|rust2] [--width N] [--masked] [--isa sse|avx|avx2|avx512] [--function NAME] [--trials T] [--optimized-caller] [--allow-null] [--no-fork]");
         return ExitCode::from(2);
     };
     let text = std::fs::read_to_string(&file).unwrap_or_default();
@@ -56,7 +63,14 @@ fn main() -> ExitCode {
     let mut failed = false;
     let ctx = Context::create();
     let module = parse_module(&ctx, &bytes, "input").expect("parses");
-    let specs = specs_for_module(&module, &dirs, width, level, masked, isa);
+    let mut specs = specs_for_module(&module, &dirs, width, level, masked, isa);
+    // A function the corpus harness does not pick (internal, private, ...).
+    if let Some(f) = only.as_ref().and_then(|o| module.get_function(o)) {
+        if f.count_basic_blocks() > 0 && !specs.iter().any(|s| Some(&s.scalar_name) == only.as_ref()) {
+            let name = f.get_name().to_string_lossy().into_owned();
+            specs.push(batchify_core::CloneSpec::all_varying(&name, f.count_params() as usize, width, isa, masked));
+        }
+    }
     for spec in specs {
         if only.as_ref().is_some_and(|o| *o != spec.scalar_name) {
             continue;
@@ -68,7 +82,9 @@ fn main() -> ExitCode {
         let opts = batchify_core::Options { allow_fallback: true, opt_level, ..Default::default() };
         let r = batchify_core::batchify_inkwell(&module, std::slice::from_ref(&spec), &opts)
             .map_err(|e| e.to_string())
-            .and_then(|_| Oracle::new(&module, std::slice::from_ref(&spec)).map_err(|e| e.to_string()))
+            .and_then(|_| {
+                Oracle::with_options(&module, std::slice::from_ref(&spec), &oracle_opts).map_err(|e| e.to_string())
+            })
             .and_then(|o| o.check_all(&CheckConfig { trials, ..Default::default() }).map_err(|e| e.to_string()));
         match r {
             Ok(s) => eprintln!("ok ({} lanes)", s.lanes_compared),
