@@ -1,26 +1,43 @@
 //! Skipping a test whose tool or CPU feature is missing, loudly.
 //!
 //! A test that cannot run here prints a `SKIPPED` line on stderr and
-//! returns. Where every tool must be present (CI: `cargo xtask test` sets
-//! `BATCHIFY_REQUIRE_TOOLS=1`), the same situation fails the test instead,
-//! so that nothing passes by not running.
+//! returns. Where every tool must be present (CI: `.ci/run` sets
+//! `BATCHIFY_REQUIRE_TOOLS=1`), a missing tool fails the test instead, so
+//! that nothing passes by not running. CPU features differ between
+//! machines of one kind (some have AVX-512, some do not), so a missing
+//! feature fails only if it is listed in `BATCHIFY_REQUIRE_CPU`
+//! (comma-separated, e.g. `avx2,avx512f`; `.ci/run` requires `avx2`).
 
 /// Name of the environment variable that turns skips into failures.
 pub const REQUIRE_TOOLS: &str = "BATCHIFY_REQUIRE_TOOLS";
 
-/// Whether skips must fail (`BATCHIFY_REQUIRE_TOOLS` set and not `0`).
+/// Name of the environment variable listing the CPU features that must be
+/// present.
+pub const REQUIRE_CPU: &str = "BATCHIFY_REQUIRE_CPU";
+
+/// Whether missing tools must fail (`BATCHIFY_REQUIRE_TOOLS` set and not `0`).
 pub fn tools_required() -> bool {
     std::env::var(REQUIRE_TOOLS).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
-/// Reports that `test` cannot run because of `reason`: panics when tools
-/// are required, else prints a loud `SKIPPED` line. The caller returns
-/// right after.
-pub fn skip(test: &str, reason: &str) {
-    if tools_required() {
-        panic!("{test} cannot run: {reason} ({REQUIRE_TOOLS} is set, so this is a failure)");
+/// Whether a missing CPU feature must fail (listed in `BATCHIFY_REQUIRE_CPU`).
+pub fn cpu_required(feature: &str) -> bool {
+    std::env::var(REQUIRE_CPU).is_ok_and(|v| v.split(',').any(|f| f.trim() == feature))
+}
+
+/// Reports that `test` cannot run because of `reason`: panics if `fatal`,
+/// else prints a loud `SKIPPED` line. The caller returns right after.
+fn report(test: &str, reason: &str, fatal: bool, how_to_require: &str) {
+    if fatal {
+        panic!("{test} cannot run: {reason} (required here, so this is a failure)");
     }
-    eprintln!("SKIPPED {test}: {reason} (set {REQUIRE_TOOLS}=1 to make this a failure)");
+    eprintln!("SKIPPED {test}: {reason} ({how_to_require} to make this a failure)");
+}
+
+/// Reports that `test` cannot run because a tool is missing: a failure
+/// when tools are required, else a loud `SKIPPED` line.
+pub fn skip(test: &str, reason: &str) {
+    report(test, reason, tools_required(), &format!("set {REQUIRE_TOOLS}=1"));
 }
 
 /// Whether the host CPU has an x86 feature (`"avx2"`, `"avx512f"`); if not,
@@ -34,7 +51,8 @@ pub fn require_cpu(test: &str, feature: &str) -> bool {
         other => panic!("require_cpu: unknown feature `{other}`"),
     };
     if !has {
-        skip(test, &format!("the CPU has no {feature}"));
+        let how = format!("list it in {REQUIRE_CPU}");
+        report(test, &format!("the CPU has no {feature}"), cpu_required(feature), &how);
     }
     has
 }
