@@ -52,7 +52,13 @@ const STEPS: &[Step] = &[
 ];
 
 fn cargo(env: &Env, args: &[&str]) -> Result<Option<String>, String> {
-    util::run(&mut env.cargo(args)).map(|_| None)
+    util::run(env.cargo(args).env("BATCHIFY_SKIP_LOG", skip_log())).map(|_| None)
+}
+
+/// File the test kit appends a line to for every test that skipped
+/// because a tool or CPU feature is missing (`batchify_testkit::skip`).
+fn skip_log() -> std::path::PathBuf {
+    util::target_dir().join("test-skips.log")
 }
 
 /// LLVM's lit on `lit-tests/`, with the fresh `target/debug/batchify` and
@@ -78,6 +84,7 @@ fn lit(env: &Env) -> Result<Option<String>, String> {
 pub fn run(args: &[String]) -> Result<(), String> {
     let quick = util::flags(args, &["--quick"])?.contains(&"--quick");
     let env = setup::ensure(true)?;
+    let _ = std::fs::remove_file(skip_log());
 
     let total = STEPS.len();
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(total);
@@ -113,6 +120,19 @@ pub fn run(args: &[String]) -> Result<(), String> {
             Outcome::NotRun => ("not run".to_string(), "(an earlier step failed)".to_string()),
         };
         println!("  {label}  {:<7} {:<54} {detail}", step.name, step.what);
+    }
+    let skips = std::fs::read_to_string(skip_log()).unwrap_or_default();
+    let mut skipped_tests: Vec<&str> = skips.lines().collect();
+    skipped_tests.sort_unstable();
+    skipped_tests.dedup();
+    if !skipped_tests.is_empty() {
+        println!(
+            "{}",
+            yellow(&format!("  {} test(s) skipped for a missing tool or CPU feature:", skipped_tests.len()))
+        );
+        for line in skipped_tests {
+            println!("    {}", yellow(line));
+        }
     }
     match failure {
         None => {

@@ -31,8 +31,21 @@ fn report(test: &str, reason: &str, fatal: bool, how_to_require: &str) {
     if fatal {
         panic!("{test} cannot run: {reason} (required here, so this is a failure)");
     }
-    eprintln!("SKIPPED {test}: {reason} ({how_to_require} to make this a failure)");
+    let line = format!("SKIPPED {test}: {reason} ({how_to_require} to make this a failure)");
+    eprintln!("{line}");
+    // `cargo test` hides the output of passing tests; `cargo xtask test`
+    // collects the skips here and lists them in its summary.
+    if let Some(log) = std::env::var_os(SKIP_LOG) {
+        use std::io::Write;
+        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
+            let _ = writeln!(f, "{line}");
+        }
+    }
 }
+
+/// Name of the environment variable naming a file that every skip is
+/// appended to (set by `cargo xtask test`).
+pub const SKIP_LOG: &str = "BATCHIFY_SKIP_LOG";
 
 /// Reports that `test` cannot run because a tool is missing: a failure
 /// when tools are required, else a loud `SKIPPED` line.
