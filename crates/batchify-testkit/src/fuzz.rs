@@ -480,7 +480,7 @@ pub fn attr_check_ir(program: &Program, plain: &Program, spec: &CloneSpec) -> St
     let mut s = String::from("\n");
     for line in plain.ir.lines() {
         // The intrinsic declarations are in the program already.
-        if line.starts_with("declare ") || line.starts_with(';') {
+        if line.starts_with("declare ") || line.starts_with(';') || line.starts_with("@llvm.compiler.used") {
             continue;
         }
         s.push_str(&line.replace("@\"fuzz_", "@\"ref.fuzz_"));

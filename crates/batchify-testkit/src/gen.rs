@@ -359,6 +359,13 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
     let f = g.program();
     let sig = g.top_level_signature(&f);
     ir.push_str(&lower(&name, &sig, &f, &mut decls, &helpers));
+    if cfg.top_level_internal {
+        // Keeps the otherwise unused internal function through `default<O2>`.
+        let _ = writeln!(
+            ir,
+            "\n@llvm.compiler.used = appending global [1 x ptr] [ptr @\"{name}\"], section \"llvm.metadata\""
+        );
+    }
     for d in &decls {
         let _ = writeln!(ir, "\n{d}");
     }
