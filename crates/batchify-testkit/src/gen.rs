@@ -239,7 +239,8 @@ impl GenConfig {
     /// Straight-line programs only: no statement nesting, no early returns,
     /// and every guard lowered as a `select`, so the function has a single
     /// basic block after mem2reg (what batchify handled before divergent
-    /// control flow). Helper functions are straight-line too.
+    /// control flow). Helper functions are straight-line too, and take no
+    /// pointers.
     pub fn straight_line() -> GenConfig {
         GenConfig {
             max_depth: 0,
@@ -254,6 +255,9 @@ impl GenConfig {
             p_branch_guard: 0.0,
             p_short_circuit: 0.0,
             p_irreducible: 0.0,
+            // Stack objects of the caller: not a single block after mem2reg.
+            p_ptr_helper: 0.0,
+            p_sret: 0.0,
             ..GenConfig::default()
         }
     }
@@ -1994,6 +1998,84 @@ mod tests {
         }
     }
 
+    /// Every program feature on, top-level flags included.
+    fn callee_heavy() -> GenConfig {
+        GenConfig {
+            p_helper: 1.0,
+            p_ptr_helper: 0.5,
+            p_sret: 0.3,
+            p_attrs: 0.8,
+            p_top_attrs: 1.0,
+            top_level_cc: true,
+            top_level_internal: true,
+            ..GenConfig::default()
+        }
+    }
+
+    /// `define` lines: function name -> calling convention ("" for C).
+    fn conventions(ir: &str) -> std::collections::HashMap<String, String> {
+        let mut m = std::collections::HashMap::new();
+        for line in ir.lines().filter(|l| l.starts_with("define ")) {
+            let head = &line[..line.find(" @\"").expect("a quoted name")];
+            let cc = head.split(' ').find(|w| w.ends_with("cc")).unwrap_or("").to_string();
+            let name = line[head.len() + 3..].split('"').next().expect("name").to_string();
+            m.insert(name, if cc == "ccc" { String::new() } else { cc });
+        }
+        m
+    }
+
+    #[test]
+    fn programs_with_callees_verify() {
+        let cfg = callee_heavy();
+        for seed in 0..300u64 {
+            let p = generate(seed, &cfg);
+            parse_and_verify(&p).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", p.ir));
+            assert!(p.internal && !p.cc.is_empty(), "seed {seed}: top-level flags ignored");
+            assert!(p.ir.contains(&format!("define internal {} ", p.cc)), "seed {seed}:\n{}", p.ir);
+        }
+    }
+
+    #[test]
+    fn call_sites_carry_the_callee_convention() {
+        let cfg = callee_heavy();
+        let mut calls = 0;
+        for seed in 0..300u64 {
+            let p = generate(seed, &cfg);
+            let ccs = conventions(&p.ir);
+            for line in p.ir.lines().filter(|l| l.contains("call ") && l.contains("@\"")) {
+                let at = line.find("@\"").expect("callee");
+                let callee = line[at + 2..].split('"').next().expect("name");
+                let before = &line[..at];
+                let cc = before.split(' ').find(|w| w.ends_with("cc") && *w != "ccc").unwrap_or("");
+                assert_eq!(cc, ccs[callee], "seed {seed}: `{line}`");
+                // `tail` promises the callee does not touch the caller's stack.
+                if line.contains("tail call") {
+                    assert!(!line[at..].contains("ptr "), "seed {seed}: `{line}`");
+                }
+                calls += 1;
+            }
+        }
+        assert!(calls > 300, "only {calls} helper calls");
+    }
+
+    #[test]
+    fn programs_without_attributes_are_the_same_programs() {
+        let cfg = callee_heavy();
+        let plain_cfg = GenConfig { emit_attrs: false, ..cfg.clone() };
+        for seed in 0..100u64 {
+            let (p, q) = (generate(seed, &cfg), generate(seed, &plain_cfg));
+            parse_and_verify(&q).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", q.ir));
+            // The same instructions, apart from the attributes of calls.
+            let body = |ir: &str| -> Vec<String> {
+                ir.lines().filter(|l| l.starts_with("  ") && !l.contains("call ")).map(String::from).collect()
+            };
+            assert_eq!(body(&p.ir), body(&q.ir), "seed {seed}");
+            for a in ["memory(", "noundef", "nounwind", "range(", "nonnull", "readonly", "dereferenceable("] {
+                assert!(!q.ir.contains(a), "seed {seed}: `{a}` in\n{}", q.ir);
+            }
+        }
+    }
+
     #[test]
     fn generation_is_deterministic() {
         let cfg = GenConfig::default();
@@ -2036,9 +2118,38 @@ mod tests {
             "irr.a",
             "define internal",
             "call i32 @\"fuzz_",
+            "fastcc ",
+            "coldcc ",
+            "tailcc ",
+            "preserve_mostcc ",
+            "ccc ",
+            "tail call ",
+            " memory(none)",
+            " speculatable",
+            " willreturn",
+            "noundef ",
+            "range(i",
+            "byval([8 x ",
+            "sret({ ",
+            "writeonly ",
+            "readonly ",
+            "memory(argmem: read)",
+            "memory(argmem: readwrite)",
+            "dereferenceable(",
+            "noalias ",
+            "nonnull ",
         ] {
             assert!(all.contains(needle), "no program of 500 contains `{needle}`");
         }
+        // Helpers calling helpers: a call inside a helper's body.
+        let nested = (0..500u64)
+            .filter(|s| {
+                let p = generate(*s, &cfg);
+                let top = p.ir.find(&format!("@\"{}\"(", p.name)).expect("top-level function");
+                p.ir[..top].lines().any(|l| l.contains("call ") && l.contains(".helper"))
+            })
+            .count();
+        assert!(nested > 5, "only {nested} programs with helpers calling helpers");
         // Early returns inside control flow: more than one `ret` in a function.
         let multi_ret = (0..500u64).filter(|s| generate(*s, &cfg).ir.matches("\n  ret ").count() > 1).count();
         assert!(multi_ret > 25, "only {multi_ret} programs with early returns");
