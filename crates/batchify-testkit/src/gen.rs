@@ -13,6 +13,20 @@
 //!    basic blocks and branches (short-circuit conditions and branchy guards
 //!    use `phi`s, as clang's `-O0` output does).
 //!
+//! # Helpers
+//! Besides the top-level (batched) function, a program may have up to
+//! [`GenConfig::max_helpers`] `internal` helpers, generated the same way;
+//! helper `k` calls only helpers `0..k` (no recursion). Helpers get random
+//! calling conventions (call sites always carry the callee's), `tail` on
+//! calls with scalar arguments, and attributes that hold for their bodies
+//! (`memory(..)`, `nounwind`, `willreturn`, `speculatable`, `noundef`,
+//! `range`, and `nonnull`/`noalias`/`readonly`/`writeonly`/`captures(none)`/
+//! `dereferenceable`/`align` on pointers). Pointer helpers take one of the
+//! top-level function's private arrays (read only, write only, both, or
+//! `byval`), `sret` helpers return a struct through a private object of
+//! the caller. A `range` attribute holds because callers mask the argument
+//! (and helpers mask the returned value) with `and`.
+//!
 //! # Termination
 //! Every loop owns a private `i32` counter that no other statement can
 //! name. It is set to 0 in the loop's preheader, and the only edges back to
