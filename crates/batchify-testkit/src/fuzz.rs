@@ -38,6 +38,12 @@ pub enum Engine {
     /// A hand-written reference clone that calls the scalar function once
     /// per lane: checks the generator and the harness, not batchify.
     ScalarLoop,
+    /// A reference clone that calls, once per lane, a copy of the program
+    /// generated without its optional attributes
+    /// ([`GenConfig::emit_attrs`] off): checks that the generator's
+    /// attributes hold (a false one shows once `default<O2>` exploits it),
+    /// not batchify.
+    AttrCheck,
 }
 
 /// What to fuzz.
@@ -348,7 +354,8 @@ pub fn should_optimize(seed: u64, fraction: f64) -> bool {
 }
 
 /// The `batchify-fuzz` flags that select a generator configuration, if
-/// the CLI can express it: `--straight-line` and the bound flags.
+/// the CLI can express it: `--straight-line`, the bound flags and the
+/// probability flags.
 pub fn gen_flags(gen: &GenConfig) -> Option<String> {
     for (base, flag) in [(GenConfig::default(), ""), (GenConfig::straight_line(), " --straight-line")] {
         let tuned = GenConfig {
@@ -357,6 +364,16 @@ pub fn gen_flags(gen: &GenConfig) -> Option<String> {
             max_total_stmts: gen.max_total_stmts,
             max_trip: gen.max_trip,
             p_array: gen.p_array,
+            p_helper: gen.p_helper,
+            max_helpers: gen.max_helpers,
+            p_cc: gen.p_cc,
+            p_tail: gen.p_tail,
+            p_attrs: gen.p_attrs,
+            p_ptr_helper: gen.p_ptr_helper,
+            p_sret: gen.p_sret,
+            p_top_attrs: gen.p_top_attrs,
+            top_level_cc: gen.top_level_cc,
+            top_level_internal: gen.top_level_internal,
             ..base.clone()
         };
         if tuned != *gen {
@@ -372,8 +389,26 @@ pub fn gen_flags(gen: &GenConfig) -> Option<String> {
         num("max-stmts", gen.max_stmts, base.max_stmts);
         num("max-total-stmts", gen.max_total_stmts, base.max_total_stmts);
         num("max-trip", gen.max_trip, base.max_trip);
-        if gen.p_array != base.p_array {
-            let _ = write!(s, " --arrays {}", gen.p_array);
+        num("max-callees", gen.max_helpers, base.max_helpers);
+        for (name, a, b) in [
+            ("arrays", gen.p_array, base.p_array),
+            ("callees", gen.p_helper, base.p_helper),
+            ("cc-fraction", gen.p_cc, base.p_cc),
+            ("tail-fraction", gen.p_tail, base.p_tail),
+            ("attrs", gen.p_attrs, base.p_attrs),
+            ("ptr-callees", gen.p_ptr_helper, base.p_ptr_helper),
+            ("sret", gen.p_sret, base.p_sret),
+            ("top-attrs", gen.p_top_attrs, base.p_top_attrs),
+        ] {
+            if a != b {
+                let _ = write!(s, " --{name} {a}");
+            }
+        }
+        if gen.top_level_cc {
+            s.push_str(" --top-level-cc");
+        }
+        if gen.top_level_internal {
+            s.push_str(" --top-level-internal");
         }
         return Some(s);
     }
@@ -394,8 +429,10 @@ pub fn repro_command(seed: u64, opts: &FuzzOptions) -> String {
         Some(flags) => s.push_str(&flags),
         None => s.push_str(" (with the run's custom GenConfig)"),
     }
-    if opts.engine == Engine::ScalarLoop {
-        s.push_str(" --self-test");
+    match opts.engine {
+        Engine::Batchify => {}
+        Engine::ScalarLoop => s.push_str(" --self-test"),
+        Engine::AttrCheck => s.push_str(" --attr-check"),
     }
     s.push_str(" --dump");
     s
@@ -427,11 +464,30 @@ pub fn scalar_loop_clone_ir(program: &Program, spec: &CloneSpec) -> String {
         // `noinline` at the call: inlined copies would meet LLVM 22's SLP
         // vectorizer under `default<O2>`, which miscompiles
         // `uitofp (sext i32 to i64)` into `uitofp <N x i32>`.
-        let _ = writeln!(s, "  %r.{k} = call {} @{}({}) #0", program.ret.ir(), program.name, args.join(", "));
+        let cc = if program.cc.is_empty() { String::new() } else { format!("{} ", program.cc) };
+        let _ = writeln!(s, "  %r.{k} = call {cc}{} @{}({}) #0", program.ret.ir(), program.name, args.join(", "));
         let _ = writeln!(s, "  %v.{k} = insertelement {} {acc}, {} %r.{k}, i32 {k}", vt(program.ret), program.ret.ir());
         acc = format!("%v.{k}");
     }
     let _ = writeln!(s, "  ret {} {acc}\n}}\n\nattributes #0 = {{ noinline }}", vt(program.ret));
+    s
+}
+
+/// IR to append to `program` for [`Engine::AttrCheck`]: `plain` (the same
+/// program without optional attributes) renamed with a `ref.` prefix, and a
+/// reference clone named as `spec` asks that calls it once per lane.
+pub fn attr_check_ir(program: &Program, plain: &Program, spec: &CloneSpec) -> String {
+    let mut s = String::from("\n");
+    for line in plain.ir.lines() {
+        // The intrinsic declarations are in the program already.
+        if line.starts_with("declare ") || line.starts_with(';') || line.starts_with("@llvm.compiler.used") {
+            continue;
+        }
+        s.push_str(&line.replace("@\"fuzz_", "@\"ref.fuzz_"));
+        s.push('\n');
+    }
+    let reference = Program { name: format!("\"ref.{}\"", program.name), ..program.clone() };
+    s.push_str(&scalar_loop_clone_ir(&reference, spec));
     s
 }
 
@@ -495,8 +551,13 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
     let spec = spec_for(program, opts);
     let ctx = Context::create();
     let mut text = program.ir.clone();
-    if opts.engine == Engine::ScalarLoop {
-        text.push_str(&scalar_loop_clone_ir(program, &spec));
+    match opts.engine {
+        Engine::Batchify => {}
+        Engine::ScalarLoop => text.push_str(&scalar_loop_clone_ir(program, &spec)),
+        Engine::AttrCheck => {
+            let plain = generate(seed, &GenConfig { emit_attrs: false, ..opts.gen.clone() });
+            text.push_str(&attr_check_ir(program, &plain, &spec));
+        }
     }
     let module = parse_ir(&ctx, &text, &program.name)
         .unwrap_or_else(|e| panic!("generated program (seed {seed}) does not parse: {e}\n{}", program.ir));

@@ -13,6 +13,20 @@
 //!    basic blocks and branches (short-circuit conditions and branchy guards
 //!    use `phi`s, as clang's `-O0` output does).
 //!
+//! # Helpers
+//! Besides the top-level (batched) function, a program may have up to
+//! [`GenConfig::max_helpers`] `internal` helpers, generated the same way;
+//! helper `k` calls only helpers `0..k` (no recursion). Helpers get random
+//! calling conventions (call sites always carry the callee's), `tail` on
+//! calls with scalar arguments, and attributes that hold for their bodies
+//! (`memory(..)`, `nounwind`, `willreturn`, `speculatable`, `noundef`,
+//! `range`, and `nonnull`/`noalias`/`readonly`/`writeonly`/`captures(none)`/
+//! `dereferenceable`/`align` on pointers). Pointer helpers take one of the
+//! top-level function's private arrays (read only, write only, both, or
+//! `byval`), `sret` helpers return a struct through a private object of
+//! the caller. A `range` attribute holds because callers mask the argument
+//! (and helpers mask the returned value) with `and`.
+//!
 //! # Termination
 //! Every loop owns a private `i32` counter that no other statement can
 //! name. It is set to 0 in the loop's preheader, and the only edges back to
@@ -146,12 +160,52 @@ pub struct GenConfig {
     /// Probability that a statement is an irreducible cycle (two blocks
     /// that branch to each other, entered at either).
     pub p_irreducible: f64,
-    /// Probability that the program has a helper function (itself a small
-    /// generated function, `internal`) that expressions call.
+    /// Probability that the program has helper functions (small generated
+    /// functions of their own, `internal`) that expressions call.
     pub p_helper: f64,
+    /// Most helpers of one program (at least one when it has helpers).
+    /// Helper `k` may call helpers `0..k` (never itself: no recursion).
+    pub max_helpers: u32,
+    /// Probability that a helper has an explicit calling convention
+    /// (`fastcc`, `coldcc`, `tailcc`, `preserve_mostcc` or `ccc`, uniformly);
+    /// its call sites always carry the same one.
+    pub p_cc: f64,
+    /// Probability that a call of a helper whose arguments are all scalars
+    /// is marked `tail`.
+    pub p_tail: f64,
+    /// Probability of each attribute that holds for a helper, its
+    /// parameters and return value (`memory(..)`, `nounwind`, `willreturn`,
+    /// `speculatable`, `noundef`, `nonnull`, `noalias`, `dereferenceable`,
+    /// `align`, `readonly`/`writeonly`, `captures(none)`, `range`, ...), and
+    /// of the matching attributes at call sites.
+    pub p_attrs: f64,
+    /// Probability that a helper called by the top-level function takes a
+    /// pointer to one of its private arrays: read only, write only, read
+    /// and written, or `byval` (the helper writes its own copy). The
+    /// top-level function then has arrays (batchify builds a per-lane
+    /// fallback for such stack memory today).
+    pub p_ptr_helper: f64,
+    /// Probability that a helper returns a `{ T, i32 }` struct through an
+    /// `sret` pointer (to a private object of the caller) instead of a value.
+    pub p_sret: f64,
+    /// Probability that the top-level function gets the attributes that hold
+    /// for it (`nounwind`, `willreturn`, `memory(none)` when it has no
+    /// stack objects, `noundef` parameters and return).
+    pub p_top_attrs: f64,
+    /// Give the top-level function a non-C calling convention (`fastcc`,
+    /// `coldcc`, `tailcc` or `preserve_mostcc`). Off by default: needs an
+    /// oracle that calls the scalar function with its own convention.
+    pub top_level_cc: bool,
+    /// Give the top-level function `internal` linkage. Off by default:
+    /// needs an oracle that can call internal functions.
+    pub top_level_internal: bool,
     /// Probability that the program has private arrays (`alloca [8 x T]`)
     /// read and written at computed, masked indices.
     pub p_array: f64,
+    /// Print the optional attributes chosen. `false` gives the very same
+    /// program without them (only `byval`, `sret` and their alignment
+    /// stay): the fuzzer's attribute check compares the two.
+    pub emit_attrs: bool,
 }
 
 impl Default for GenConfig {
@@ -176,10 +230,21 @@ impl Default for GenConfig {
             p_outer_exit: 0.3,
             // Rare: batchify builds a per-lane fallback for irreducible cycles.
             p_irreducible: 0.01,
-            p_helper: 0.25,
+            p_helper: 0.3,
+            max_helpers: 3,
+            p_cc: 0.6,
+            p_tail: 0.3,
+            p_attrs: 0.6,
+            // Stack objects make batchify fall back to per-lane calls today.
+            p_ptr_helper: 0.12,
+            p_sret: 0.08,
+            p_top_attrs: 0.3,
+            top_level_cc: false,
+            top_level_internal: false,
             // Off until batchify handles stack memory mem2reg cannot remove
             // (it builds a per-lane fallback for it today).
             p_array: 0.0,
+            emit_attrs: true,
         }
     }
 }
@@ -188,7 +253,8 @@ impl GenConfig {
     /// Straight-line programs only: no statement nesting, no early returns,
     /// and every guard lowered as a `select`, so the function has a single
     /// basic block after mem2reg (what batchify handled before divergent
-    /// control flow). Helper functions are straight-line too.
+    /// control flow). Helper functions are straight-line too, and take no
+    /// pointers.
     pub fn straight_line() -> GenConfig {
         GenConfig {
             max_depth: 0,
@@ -203,6 +269,9 @@ impl GenConfig {
             p_branch_guard: 0.0,
             p_short_circuit: 0.0,
             p_irreducible: 0.0,
+            // Stack objects of the caller: not a single block after mem2reg.
+            p_ptr_helper: 0.0,
+            p_sret: 0.0,
             ..GenConfig::default()
         }
     }
@@ -211,14 +280,43 @@ impl GenConfig {
 /// One generated program.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Program {
-    /// The module's textual IR (one external function plus intrinsic declarations).
+    /// The module's textual IR (the top-level function, its `internal`
+    /// helpers and intrinsic declarations).
     pub ir: String,
-    /// The function's name.
+    /// The top-level function's name.
     pub name: String,
     /// Parameter types, in order.
     pub params: Vec<Ty>,
     /// Return type.
     pub ret: Ty,
+    /// The top-level function's calling convention keyword (`fastcc`, ...),
+    /// empty for the C convention ([`GenConfig::top_level_cc`]).
+    pub cc: String,
+    /// Whether the top-level function is `internal`
+    /// ([`GenConfig::top_level_internal`]).
+    pub internal: bool,
+}
+
+/// Calling conventions of helpers.
+const HELPER_CCS: [&str; 5] = ["fastcc", "coldcc", "tailcc", "preserve_mostcc", "ccc"];
+/// Non-C calling conventions of the top-level function.
+const TOP_CCS: [&str; 4] = ["fastcc", "fastcc", "coldcc", "tailcc"];
+
+/// How a helper uses its pointer-to-array parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PtrMode {
+    /// Loads only (`readonly`).
+    Read,
+    /// Stores only (`writeonly`).
+    Write,
+    /// Loads and stores.
+    ReadWrite,
+    /// `byval([8 x T])`: the helper reads and writes its own copy.
+    Byval,
+}
+
+fn chance(rng: &mut SmallRng, p: f64) -> bool {
+    p > 0.0 && rng.gen_bool(p.min(1.0))
 }
 
 /// Generates the program of `seed`.
@@ -227,8 +325,13 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut decls = BTreeSet::new();
     let mut ir = format!("; batchify fuzz program, seed {seed}\n");
-    // The helper: a smaller program of its own, without helpers or arrays.
-    let helper = if cfg.p_helper > 0.0 && rng.gen_bool(cfg.p_helper.min(1.0)) {
+    // Helpers: smaller programs of their own, without arrays of their own;
+    // helper `k` may call the earlier helpers that take no array pointer.
+    let mut helpers: Vec<Helper> = Vec::new();
+    // Element types of the top-level function's arrays that pointer-taking
+    // helpers need.
+    let mut needed_arrays: Vec<Ty> = Vec::new();
+    if chance(&mut rng, cfg.p_helper) {
         let sub = GenConfig {
             max_depth: cfg.max_depth.min(1),
             max_total_stmts: cfg.max_total_stmts.min(6),
@@ -240,23 +343,58 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
             p_array: 0.0,
             ..cfg.clone()
         };
-        let mut g = Gen::new(SmallRng::seed_from_u64(rng.gen()), &sub, None);
-        let f = g.program();
-        let h = Helper { name: format!("{name}.helper"), params: f.params.clone(), ret: f.ret };
-        ir.push_str(&lower(&h.name, "internal ", &f, &mut decls));
-        ir.push('\n');
-        Some(h)
-    } else {
-        None
-    };
-    let callee = helper.as_ref().map(|h| (h.name.clone(), h.ret));
-    let mut g = Gen::new(rng, cfg, helper);
+        let n = rng.gen_range(1..=cfg.max_helpers.max(1));
+        for k in 0..n {
+            let mut hrng = SmallRng::seed_from_u64(rng.gen());
+            let ptr = if chance(&mut hrng, cfg.p_ptr_helper) {
+                let mode = *[PtrMode::Read, PtrMode::Write, PtrMode::ReadWrite, PtrMode::Byval]
+                    .choose(&mut hrng)
+                    .expect("nonempty");
+                Some((mode, *Ty::ALL.choose(&mut hrng).expect("nonempty")))
+            } else {
+                None
+            };
+            let sret = chance(&mut hrng, cfg.p_sret);
+            let callable = (0..helpers.len()).filter(|&j| helpers[j].ptr.is_none()).collect();
+            let mut g = Gen::new(hrng, &sub, helpers.clone(), callable);
+            g.ptr_param = ptr;
+            g.is_helper = true;
+            let f = g.program();
+            let h = g.helper_signature(format!("{name}.helper{k}"), &f, sret);
+            ir.push_str(&lower(&h.name, &h.sig, &f, &mut decls, &helpers));
+            ir.push('\n');
+            if let Some((_, ty)) = ptr {
+                if !needed_arrays.contains(&ty) {
+                    needed_arrays.push(ty);
+                }
+            }
+            helpers.push(h);
+        }
+    }
+    let callable = (0..helpers.len()).collect();
+    let mut g = Gen::new(rng, cfg, helpers.clone(), callable);
+    g.needed_arrays = needed_arrays;
     let f = g.program();
-    ir.push_str(&lower_with(&name, "", &f, &mut decls, callee.as_ref().map(|(n, t)| (n.as_str(), *t))));
+    let sig = g.top_level_signature(&f);
+    ir.push_str(&lower(&name, &sig, &f, &mut decls, &helpers));
+    if cfg.top_level_internal {
+        // Keeps the otherwise unused internal function through `default<O2>`.
+        let _ = writeln!(
+            ir,
+            "\n@llvm.compiler.used = appending global [1 x ptr] [ptr @\"{name}\"], section \"llvm.metadata\""
+        );
+    }
     for d in &decls {
         let _ = writeln!(ir, "\n{d}");
     }
-    Program { ir, name, params: f.params, ret: f.ret }
+    Program {
+        ir,
+        name,
+        params: f.params,
+        ret: f.ret,
+        cc: sig.cc.trim().to_string(),
+        internal: sig.linkage.contains("internal"),
+    }
 }
 
 /// A generated function's AST.
@@ -265,17 +403,55 @@ struct Function {
     ret: Ty,
     /// Types of all variables (parameters first).
     vars: Vec<Ty>,
-    /// Element types of the private arrays.
+    /// Element types of the arrays: the pointer parameter first if
+    /// [`Function::ptr_param`], then private ones.
     arrays: Vec<Ty>,
+    /// How the function uses its pointer-to-array parameter, if it has one.
+    ptr_param: Option<PtrMode>,
     body: Vec<Stmt>,
 }
 
-/// The signature of the helper function.
+/// The text of a function's `define` line, apart from types and names.
+#[derive(Debug, Clone, Default)]
+struct Sig {
+    /// Linkage with a trailing space, or empty.
+    linkage: &'static str,
+    /// Calling convention with a trailing space, or empty.
+    cc: &'static str,
+    /// Return attributes with a trailing space, or empty.
+    ret_attrs: String,
+    /// Function attributes, each with a leading space.
+    fn_attrs: String,
+    /// Attributes of each scalar parameter, each with a trailing space.
+    param_attrs: Vec<String>,
+    /// Attributes of the array pointer parameter, with a trailing space.
+    ptr_attrs: String,
+    /// Attributes of the `sret` parameter, with a trailing space.
+    sret_attrs: String,
+    /// Returns `{ ret, i32 }` through an `sret` pointer (then `void`).
+    sret: bool,
+}
+
+/// A helper as its callers see it.
 #[derive(Debug, Clone)]
 struct Helper {
     name: String,
     params: Vec<Ty>,
+    /// Per scalar parameter: `Some(m)` if callers pass `arg & m` (the
+    /// parameter has `range(T 0, m + 1)`).
+    masks: Vec<Option<u64>>,
     ret: Ty,
+    /// The array pointer parameter: how the helper uses it, element type.
+    ptr: Option<(PtrMode, Ty)>,
+    /// `speculatable` holds: no pointers, no division, no `fptosi`, callees alike.
+    spec: bool,
+    /// Its `define` line.
+    sig: Sig,
+    /// Call-site attributes: of the array pointer (with a trailing space;
+    /// `byval` is always there), of each scalar argument, of the return value.
+    call_ptr_attrs: String,
+    call_arg_attrs: Vec<String>,
+    call_ret_attrs: String,
 }
 
 /// Elements per private array.
@@ -343,8 +519,9 @@ enum ExprKind {
     Conv(bool, Box<Expr>),
     /// Guarded `fptosi` with the fallback value (sign-extended bits).
     FpToSi(Guard, u64, Box<Expr>),
-    /// A call of the helper function.
-    Call(Vec<Expr>),
+    /// A call of helper `.0` with scalar arguments `.1`, passing array `.2`
+    /// to its pointer parameter; `.3`: marked `tail`.
+    Call(usize, Vec<Expr>, Option<usize>, bool),
     /// `array[index & 7]`.
     Load(usize, Box<Expr>),
 }
@@ -435,10 +612,24 @@ struct Gen<'a> {
     loops: u32,
     /// The function's return type.
     ret: Ty,
-    /// Element types of the private arrays.
+    /// Element types of the arrays (a pointer parameter's first).
     arrays: Vec<Ty>,
-    /// The helper function expressions may call.
-    helper: Option<Helper>,
+    /// All helpers generated so far.
+    helpers: Vec<Helper>,
+    /// The helpers expressions may call.
+    callable: Vec<usize>,
+    /// The function's array pointer parameter (helpers only).
+    ptr_param: Option<(PtrMode, Ty)>,
+    /// Element types of arrays the function must have (for pointer-taking helpers).
+    needed_arrays: Vec<Ty>,
+    /// Generating a helper.
+    is_helper: bool,
+    /// Every returned value is `value & mask` (a helper's `range` return).
+    ret_mask: Option<u64>,
+    /// Some expression divides or converts float to int.
+    uses_div: bool,
+    /// Helpers some expression calls.
+    calls: BTreeSet<usize>,
 }
 
 fn pick_range(rng: &mut SmallRng, r: &RangeInclusive<u32>) -> u32 {
@@ -450,8 +641,248 @@ fn pick_range(rng: &mut SmallRng, r: &RangeInclusive<u32>) -> u32 {
 }
 
 impl<'a> Gen<'a> {
-    fn new(rng: SmallRng, cfg: &'a GenConfig, helper: Option<Helper>) -> Gen<'a> {
-        Gen { rng, cfg, vars: Vec::new(), avail: 0, budget: 0, loops: 0, ret: Ty::I32, arrays: Vec::new(), helper }
+    fn new(rng: SmallRng, cfg: &'a GenConfig, helpers: Vec<Helper>, callable: Vec<usize>) -> Gen<'a> {
+        Gen {
+            rng,
+            cfg,
+            vars: Vec::new(),
+            avail: 0,
+            budget: 0,
+            loops: 0,
+            ret: Ty::I32,
+            arrays: Vec::new(),
+            helpers,
+            callable,
+            ptr_param: None,
+            needed_arrays: Vec::new(),
+            is_helper: false,
+            ret_mask: None,
+            uses_div: false,
+            calls: BTreeSet::new(),
+        }
+    }
+
+    /// Whether array `a` may be read.
+    fn readable(&self, a: usize) -> bool {
+        !(a == 0 && matches!(self.ptr_param, Some((PtrMode::Write, _))))
+    }
+
+    /// Whether array `a` may be written.
+    fn writable(&self, a: usize) -> bool {
+        !(a == 0 && matches!(self.ptr_param, Some((PtrMode::Read, _))))
+    }
+
+    /// A returned value: `e & mask` when returns have a `range`.
+    fn ret_value(&mut self, depth: u32) -> Expr {
+        let ty = self.ret;
+        let e = self.expr(ty, depth);
+        match self.ret_mask {
+            Some(m) => {
+                let mask = Expr { ty, kind: ExprKind::Const(m) };
+                Expr { ty, kind: ExprKind::Int(IntOp::And, Box::new(e), Box::new(mask)) }
+            }
+            None => e,
+        }
+    }
+
+    fn attr(&mut self, text: &str) -> String {
+        if chance(&mut self.rng, self.cfg.p_attrs) {
+            format!("{text} ")
+        } else {
+            String::new()
+        }
+    }
+
+    /// Decides a helper's convention and attributes (all of them true for
+    /// the generated body) once its body `f` exists.
+    fn helper_signature(&mut self, name: String, f: &Function, sret: bool) -> Helper {
+        let p = self.cfg.p_attrs;
+        let cc = if chance(&mut self.rng, self.cfg.p_cc) {
+            *HELPER_CCS.choose(&mut self.rng).expect("nonempty")
+        } else {
+            ""
+        };
+        let cc: &'static str = match cc {
+            "" => "",
+            // LLVM 22 on x86-64 treats XMM0 as callee-saved under coldcc and
+            // restores it over a float return value: keep coldcc to
+            // helpers that return integers (or nothing, with sret).
+            "coldcc" if !f.ret.is_int() && !sret => "fastcc ",
+            "fastcc" => "fastcc ",
+            "coldcc" => "coldcc ",
+            "tailcc" => "tailcc ",
+            "preserve_mostcc" => "preserve_mostcc ",
+            _ => "ccc ",
+        };
+        let spec =
+            self.ptr_param.is_none() && !sret && !self.uses_div && self.calls.iter().all(|&h| self.helpers[h].spec);
+        // Memory effects: only the array pointer and the sret pointer, and
+        // the helper's own stack; callees are free of pointers.
+        let (mut reads, mut writes) = (false, sret);
+        if let Some((mode, _)) = self.ptr_param {
+            reads |= mode != PtrMode::Write;
+            writes |= mode != PtrMode::Read;
+        }
+        for &h in &self.calls {
+            // Callees take no array pointers; an sret callee writes the
+            // helper's own stack only.
+            debug_assert!(self.helpers[h].ptr.is_none());
+        }
+        let mut fn_attrs = String::new();
+        for a in ["nounwind", "willreturn", "norecurse", "nofree", "nosync", "mustprogress"] {
+            if chance(&mut self.rng, p) {
+                let _ = write!(fn_attrs, " {a}");
+            }
+        }
+        if spec && chance(&mut self.rng, p) {
+            fn_attrs.push_str(" speculatable");
+        }
+        if chance(&mut self.rng, p) {
+            let argmem = match (reads, writes) {
+                (false, false) => None,
+                (true, false) => Some("read"),
+                (false, true) => Some("write"),
+                (true, true) => Some("readwrite"),
+            };
+            let m = match argmem {
+                None => *["memory(none)", "memory(none)", "memory(read)", "memory(argmem: read)"]
+                    .choose(&mut self.rng)
+                    .expect("nonempty"),
+                Some("read") => *["memory(argmem: read)", "memory(read)"].choose(&mut self.rng).expect("nonempty"),
+                Some("write") => {
+                    *["memory(argmem: write)", "memory(argmem: readwrite)"].choose(&mut self.rng).expect("nonempty")
+                }
+                Some(_) => "memory(argmem: readwrite)",
+            };
+            let _ = write!(fn_attrs, " {m}");
+        }
+        // Scalar parameters: noundef, and range where callers mask the argument.
+        let mut masks = Vec::new();
+        let mut param_attrs = Vec::new();
+        let mut call_arg_attrs = Vec::new();
+        for t in &f.params {
+            let mut a = self.attr("noundef");
+            let mask = if t.is_int() && chance(&mut self.rng, p * 0.5) {
+                let m = *[1u64, 7, 63, 255, 65535].choose(&mut self.rng).expect("nonempty");
+                let _ = write!(a, "range({} 0, {}) ", t.ir(), m + 1);
+                Some(m)
+            } else {
+                None
+            };
+            masks.push(mask);
+            param_attrs.push(a);
+            call_arg_attrs.push(self.attr("noundef"));
+        }
+        let mut ret_attrs = if sret { String::new() } else { self.attr("noundef") };
+        if let (Some(m), false) = (self.ret_mask, sret) {
+            let _ = write!(ret_attrs, "range({} 0, {}) ", f.ret.ir(), m + 1);
+        }
+        let call_ret_attrs = if sret { String::new() } else { self.attr("noundef") };
+        // The array pointer: always a whole, aligned, private array of the caller.
+        let (mut ptr_attrs, mut call_ptr_attrs) = (String::new(), String::new());
+        if let Some((mode, ty)) = self.ptr_param {
+            let arr = format!("[{ARRAY_LEN} x {}]", ty.ir());
+            let bytes = ARRAY_LEN * (ty.bits() as u64 / 8);
+            if mode == PtrMode::Byval {
+                ptr_attrs = format!("byval({arr}) align 16 ");
+                call_ptr_attrs = ptr_attrs.clone();
+                ptr_attrs.push_str(&self.attr("noundef"));
+            } else {
+                for a in ["noundef", "nonnull", "noalias"] {
+                    ptr_attrs.push_str(&self.attr(a));
+                }
+                match mode {
+                    PtrMode::Read => ptr_attrs.push_str(&self.attr("readonly")),
+                    PtrMode::Write => ptr_attrs.push_str(&self.attr("writeonly")),
+                    _ => {}
+                }
+                let cap = *["captures(none)", "nocapture"].choose(&mut self.rng).expect("nonempty");
+                ptr_attrs.push_str(&self.attr(cap));
+                ptr_attrs.push_str(&self.attr(&format!("dereferenceable({bytes})")));
+                let align = *[4u32, 8, 16].choose(&mut self.rng).expect("nonempty");
+                ptr_attrs.push_str(&self.attr(&format!("align {}", align.min(16))));
+                call_ptr_attrs.push_str(&self.attr("noundef"));
+                call_ptr_attrs.push_str(&self.attr("nonnull"));
+            }
+        }
+        let mut sret_attrs = String::new();
+        if sret {
+            let st = format!("{{ {}, i32 }}", f.ret.ir());
+            for a in ["noalias", "nonnull", "writeonly", "captures(none)"] {
+                sret_attrs.push_str(&self.attr(a));
+            }
+            let _ = write!(sret_attrs, "sret({st}) align 8 ");
+            sret_attrs.push_str(&self.attr(&format!("dereferenceable({})", sret_size(f.ret))));
+        }
+        if !self.cfg.emit_attrs {
+            fn_attrs.clear();
+            ret_attrs.clear();
+            param_attrs.iter_mut().for_each(String::clear);
+            call_arg_attrs.iter_mut().for_each(String::clear);
+            if self.ptr_param.is_some_and(|(m, _)| m == PtrMode::Byval) {
+                ptr_attrs.clone_from(&call_ptr_attrs);
+            } else {
+                ptr_attrs.clear();
+                call_ptr_attrs.clear();
+            }
+            if sret {
+                sret_attrs = format!("sret({{ {}, i32 }}) align 8 ", f.ret.ir());
+            }
+        }
+        let call_ret_attrs = if self.cfg.emit_attrs { call_ret_attrs } else { String::new() };
+        Helper {
+            name,
+            params: f.params.clone(),
+            masks,
+            ret: f.ret,
+            ptr: self.ptr_param,
+            spec,
+            sig: Sig { linkage: "internal ", cc, ret_attrs, fn_attrs, param_attrs, ptr_attrs, sret_attrs, sret },
+            call_ptr_attrs,
+            call_arg_attrs,
+            call_ret_attrs,
+        }
+    }
+
+    /// The top-level function's linkage, convention and attributes.
+    fn top_level_signature(&mut self, f: &Function) -> Sig {
+        let cfg = self.cfg;
+        let mut sig = Sig { param_attrs: vec![String::new(); f.params.len()], ..Sig::default() };
+        if cfg.top_level_internal {
+            sig.linkage = "internal ";
+        }
+        if cfg.top_level_cc {
+            sig.cc = match *TOP_CCS.choose(&mut self.rng).expect("nonempty") {
+                "fastcc" => "fastcc ",
+                "coldcc" => "coldcc ",
+                _ => "tailcc ",
+            };
+        }
+        if chance(&mut self.rng, cfg.p_top_attrs) {
+            for a in ["nounwind", "willreturn", "mustprogress"] {
+                if self.rng.gen_bool(0.7) {
+                    let _ = write!(sig.fn_attrs, " {a}");
+                }
+            }
+            // Its arrays and sret temporaries are its own stack, but keep
+            // the claim to functions without any.
+            let stack = !f.arrays.is_empty() || self.calls.iter().any(|&h| self.helpers[h].sig.sret);
+            if !stack && self.rng.gen_bool(0.7) {
+                sig.fn_attrs.push_str(" memory(none)");
+            }
+            for a in sig.param_attrs.iter_mut() {
+                if self.rng.gen_bool(0.7) {
+                    a.push_str("noundef ");
+                }
+            }
+            if self.rng.gen_bool(0.7) {
+                sig.ret_attrs.push_str("noundef ");
+            }
+            if !cfg.emit_attrs {
+                sig = Sig { linkage: sig.linkage, cc: sig.cc, ..Sig::default() };
+            }
+        }
+        sig
     }
 
     fn chance(&mut self, p: f64) -> bool {
@@ -474,6 +905,10 @@ impl<'a> Gen<'a> {
         params.shuffle(&mut self.rng);
         let ret = *Ty::ALL.choose(&mut self.rng).expect("nonempty");
         self.ret = ret;
+        // Helpers may promise a `range` of their integer results.
+        if self.is_helper && ret.is_int() && chance(&mut self.rng, self.cfg.p_attrs * 0.4) {
+            self.ret_mask = Some(*[1u64, 15, 255, 65535].choose(&mut self.rng).expect("nonempty"));
+        }
         self.vars = params.clone();
         let nl = pick_range(&mut self.rng, &self.cfg.locals);
         let mut body = Vec::new();
@@ -485,25 +920,65 @@ impl<'a> Gen<'a> {
             body.push(Stmt::Assign(self.vars.len() - 1, e));
             self.avail = self.vars.len();
         }
+        let mut new_arrays = self.needed_arrays.clone();
         if self.chance(self.cfg.p_array) {
             for _ in 0..self.rng.gen_range(1..=2) {
-                let ty = *Ty::ALL.choose(&mut self.rng).expect("nonempty");
-                // Every element is written before anything reads the array:
-                // the initialisers only read earlier, complete arrays.
-                let a = self.arrays.len();
-                for k in 0..ARRAY_LEN {
-                    let e = self.expr(ty, 1);
-                    body.push(Stmt::Store(a, Expr { ty: Ty::I64, kind: ExprKind::Const(k) }, e));
-                }
-                self.arrays.push(ty);
+                new_arrays.push(*Ty::ALL.choose(&mut self.rng).expect("nonempty"));
             }
+        }
+        if let Some((mode, ty)) = self.ptr_param {
+            // The caller's array is complete; a write-only or byval helper
+            // writes it first thing.
+            self.arrays.push(ty);
+            if mode != PtrMode::Read {
+                let ity = if self.rng.gen_bool(0.5) { Ty::I32 } else { Ty::I64 };
+                let idx = self.expr(ity, 1);
+                let e = self.expr(ty, 2);
+                body.push(Stmt::Store(0, idx, e));
+            }
+        }
+        for ty in new_arrays {
+            // Every element is written before anything reads the array:
+            // the initialisers only read earlier, complete arrays.
+            let a = self.arrays.len();
+            for k in 0..ARRAY_LEN {
+                let e = self.expr(ty, 1);
+                body.push(Stmt::Store(a, Expr { ty: Ty::I64, kind: ExprKind::Const(k) }, e));
+            }
+            self.arrays.push(ty);
+        }
+        // Every pointer-taking helper is called at least once, once the
+        // arrays are complete; its result lands in a variable of its type.
+        let ptr_helpers: Vec<usize> =
+            self.callable.iter().copied().filter(|&h| self.helpers[h].ptr.is_some()).collect();
+        for hi in ptr_helpers {
+            let ret = self.helpers[hi].ret;
+            let vs: Vec<usize> = (0..self.vars.len()).filter(|&v| self.vars[v] == ret).collect();
+            let call = self.call(hi, 2);
+            let s = match vs.choose(&mut self.rng) {
+                Some(&v) => Stmt::Assign(v, call),
+                None => {
+                    // No variable of that type: convert into one.
+                    let v = self.rng.gen_range(0..self.vars.len());
+                    let e = self.convert(call, self.vars[v]);
+                    Stmt::Assign(v, e)
+                }
+            };
+            body.push(s);
         }
         self.budget = self.cfg.max_total_stmts;
         let n = self.rng.gen_range(1..=self.cfg.max_stmts.max(1));
         body.extend(self.block(n, 0));
-        let e = self.expr(ret, self.cfg.max_expr_depth);
+        let e = self.ret_value(self.cfg.max_expr_depth);
         body.push(Stmt::Return(e));
-        Function { params, ret, vars: self.vars.clone(), arrays: self.arrays.clone(), body }
+        Function {
+            params,
+            ret,
+            vars: self.vars.clone(),
+            arrays: self.arrays.clone(),
+            ptr_param: self.ptr_param.map(|(m, _)| m),
+            body,
+        }
     }
 
     fn block(&mut self, n: u32, depth: u32) -> Vec<Stmt> {
@@ -532,8 +1007,9 @@ impl<'a> Gen<'a> {
     }
 
     fn assign(&mut self) -> Stmt {
-        if !self.arrays.is_empty() && self.rng.gen_bool(0.3) {
-            let a = self.rng.gen_range(0..self.arrays.len());
+        let writable: Vec<usize> = (0..self.arrays.len()).filter(|&a| self.writable(a)).collect();
+        if !writable.is_empty() && self.rng.gen_bool(0.3) {
+            let a = *writable.choose(&mut self.rng).expect("nonempty");
             let ity = if self.rng.gen_bool(0.5) { Ty::I32 } else { Ty::I64 };
             let idx = self.expr(ity, 1);
             let e = self.expr(self.arrays[a], 2);
@@ -561,8 +1037,7 @@ impl<'a> Gen<'a> {
             return Stmt::If(c, before, Vec::new());
         }
         if self.chance(cfg.p_return) {
-            let ret = self.ret;
-            let e = self.expr(ret, 2);
+            let e = self.ret_value(2);
             if nest || self.chance(0.2) {
                 let c = self.cond(2);
                 return Stmt::If(c, vec![Stmt::Return(e)], Vec::new());
@@ -766,6 +1241,7 @@ impl<'a> Gen<'a> {
                     }
                 }
             };
+            self.uses_div = true;
             return Expr { ty: to, kind: ExprKind::FpToSi(guard, fallback, Box::new(from)) };
         }
         Expr { ty: to, kind: ExprKind::Conv(signed, Box::new(from)) }
@@ -779,18 +1255,49 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// A call of helper `hi` with arguments of expression depth `d`.
+    fn call(&mut self, hi: usize, d: u32) -> Expr {
+        let h = self.helpers[hi].clone();
+        let mut args = Vec::new();
+        for (t, m) in h.params.iter().zip(&h.masks) {
+            let e = self.expr(*t, d);
+            args.push(match m {
+                Some(m) => {
+                    let mask = Expr { ty: *t, kind: ExprKind::Const(*m) };
+                    Expr { ty: *t, kind: ExprKind::Int(IntOp::And, Box::new(e), Box::new(mask)) }
+                }
+                None => e,
+            });
+        }
+        let array = h.ptr.map(|(_, et)| {
+            let arrs: Vec<usize> = (0..self.arrays.len()).filter(|&a| self.arrays[a] == et).collect();
+            *arrs.choose(&mut self.rng).expect("checked above")
+        });
+        // `tail`: the callee touches none of the caller's stack.
+        let tail = h.ptr.is_none() && !h.sig.sret && chance(&mut self.rng, self.cfg.p_tail);
+        self.calls.insert(hi);
+        Expr { ty: h.ret, kind: ExprKind::Call(hi, args, array, tail) }
+    }
+
     fn expr(&mut self, ty: Ty, depth: u32) -> Expr {
         if depth == 0 || self.rng.gen_bool(0.25) {
             return self.leaf(ty);
         }
         let d = depth - 1;
-        if let Some(h) = self.helper.clone() {
-            if h.ret == ty && self.rng.gen_bool(0.15) {
-                let args = h.params.iter().map(|t| self.expr(*t, d)).collect();
-                return Expr { ty, kind: ExprKind::Call(args) };
-            }
+        let cands: Vec<usize> = self
+            .callable
+            .iter()
+            .copied()
+            .filter(|&h| {
+                let h = &self.helpers[h];
+                h.ret == ty && h.ptr.is_none_or(|(_, et)| self.arrays.contains(&et))
+            })
+            .collect();
+        if !cands.is_empty() && self.rng.gen_bool(0.15) {
+            let hi = *cands.choose(&mut self.rng).expect("nonempty");
+            return self.call(hi, d);
         }
-        if let Some(a) = (0..self.arrays.len()).find(|a| self.arrays[*a] == ty) {
+        if let Some(a) = (0..self.arrays.len()).find(|&a| self.arrays[a] == ty && self.readable(a)) {
             if self.rng.gen_bool(0.2) {
                 let ity = if self.rng.gen_bool(0.5) { Ty::I32 } else { Ty::I64 };
                 let idx = self.expr(ity, d);
@@ -814,6 +1321,7 @@ impl<'a> Gen<'a> {
             if roll < 40 {
                 let op = *[DivOp::SDiv, DivOp::UDiv, DivOp::SRem, DivOp::URem].choose(&mut self.rng).expect("op");
                 let guard = self.guard();
+                self.uses_div = true;
                 let a = self.expr(ty, d);
                 // Divisors are often plain variables so the oracle's 0 and -1 reach them.
                 let b = if self.rng.gen_bool(0.6) { self.leaf(ty) } else { self.expr(ty, d) };
@@ -846,8 +1354,12 @@ impl<'a> Gen<'a> {
 struct Lower<'a> {
     vars: &'a [Ty],
     arrays: &'a [Ty],
-    helper: Option<(&'a str, Ty)>,
+    helpers: &'a [Helper],
     ret: Ty,
+    /// Returns through `%out` (an `sret` pointer) instead.
+    sret: bool,
+    /// Returns lowered so far (each stores its own number in an sret result).
+    rets: u32,
     allocas: String,
     out: String,
     tmps: usize,
@@ -877,23 +1389,25 @@ fn const_text(ty: Ty, bits: u64) -> String {
     }
 }
 
-/// Lowers one function; intrinsic declarations go to `decls`.
-fn lower(name: &str, linkage: &str, f: &Function, decls: &mut BTreeSet<String>) -> String {
-    lower_with(name, linkage, f, decls, None)
+/// Bytes of `{ ret, i32 }`.
+fn sret_size(ret: Ty) -> u32 {
+    if ret.bits() == 64 {
+        16
+    } else {
+        8
+    }
 }
 
-fn lower_with(
-    name: &str,
-    linkage: &str,
-    f: &Function,
-    decls: &mut BTreeSet<String>,
-    helper: Option<(&str, Ty)>,
-) -> String {
+/// Lowers one function with its signature `sig`; intrinsic declarations go
+/// to `decls`; `helpers` are the functions its calls name.
+fn lower(name: &str, sig: &Sig, f: &Function, decls: &mut BTreeSet<String>, helpers: &[Helper]) -> String {
     let mut l = Lower {
         vars: &f.vars,
         arrays: &f.arrays,
-        helper,
+        helpers,
         ret: f.ret,
+        sret: sig.sret,
+        rets: 0,
         allocas: String::new(),
         out: String::new(),
         tmps: 0,
@@ -907,16 +1421,35 @@ fn lower_with(
     for (i, t) in f.vars.iter().enumerate() {
         let _ = writeln!(l.allocas, "  %x{i} = alloca {}", t.ir());
     }
-    for (i, t) in f.arrays.iter().enumerate() {
-        let _ = writeln!(l.allocas, "  %arr{i} = alloca [{ARRAY_LEN} x {}]", t.ir());
+    let first_local = f.ptr_param.is_some() as usize;
+    for (i, t) in f.arrays.iter().enumerate().skip(first_local) {
+        let _ = writeln!(l.allocas, "  %arr{i} = alloca [{ARRAY_LEN} x {}], align 16", t.ir());
     }
     for (i, t) in f.params.iter().enumerate() {
         l.inst(format!("store {} %p{i}, ptr %x{i}", t.ir()));
     }
     l.stmts(&f.body);
     assert!(l.cur.is_none(), "the body ends with a return");
-    let sig: Vec<String> = f.params.iter().enumerate().map(|(i, t)| format!("{} %p{i}", t.ir())).collect();
-    let mut ir = format!("define {linkage}{} @\"{name}\"({}) {{\nentry:\n", f.ret.ir(), sig.join(", "));
+    let mut params: Vec<String> = Vec::new();
+    if sig.sret {
+        params.push(format!("ptr {}%out", sig.sret_attrs));
+    }
+    if f.ptr_param.is_some() {
+        params.push(format!("ptr {}%arr0", sig.ptr_attrs));
+    }
+    for (i, t) in f.params.iter().enumerate() {
+        let attrs = sig.param_attrs.get(i).map_or("", String::as_str);
+        params.push(format!("{} {attrs}%p{i}", t.ir()));
+    }
+    let ret = if sig.sret { "void" } else { f.ret.ir() };
+    let mut ir = format!(
+        "define {}{}{}{ret} @\"{name}\"({}){} {{\nentry:\n",
+        sig.linkage,
+        sig.cc,
+        sig.ret_attrs,
+        params.join(", "),
+        sig.fn_attrs
+    );
     ir.push_str(&l.allocas);
     ir.push_str(&l.out);
     ir.push_str("}\n");
@@ -1078,6 +1611,18 @@ impl Lower<'_> {
                     }
                 }
                 self.begin(&exit);
+            }
+            Stmt::Return(e) if self.sret => {
+                let x = self.expr(e);
+                let t = self.ret.ir();
+                let st = format!("{{ {t}, i32 }}");
+                let f0 = self.val(format!("getelementptr inbounds {st}, ptr %out, i32 0, i32 0"));
+                self.inst(format!("store {t} {x}, ptr {f0}"));
+                let f1 = self.val(format!("getelementptr inbounds {st}, ptr %out, i32 0, i32 1"));
+                self.rets += 1;
+                self.inst(format!("store i32 {}, ptr {f1}", self.rets));
+                self.inst("ret void".into());
+                self.cur = None;
             }
             Stmt::Return(e) => {
                 let x = self.expr(e);
@@ -1317,14 +1862,46 @@ impl Lower<'_> {
                     }
                 }
             }
-            ExprKind::Call(args) => {
-                let (callee, ret) = self.helper.expect("calls only with a helper");
+            ExprKind::Call(hi, args, array, tail) => {
+                let h = &self.helpers[*hi];
                 let mut ops = Vec::new();
-                for a in args {
+                for (a, attrs) in args.iter().zip(&h.call_arg_attrs) {
                     let x = self.expr(a);
-                    ops.push(format!("{} {x}", a.ty.ir()));
+                    ops.push(format!("{} {attrs}{x}", a.ty.ir()));
                 }
-                self.val(format!("call {} @\"{callee}\"({})", ret.ir(), ops.join(", ")))
+                let h = &self.helpers[*hi];
+                let (cc, name) = (h.sig.cc, h.name.clone());
+                if let Some(a) = array {
+                    ops.insert(0, format!("ptr {}%arr{a}", h.call_ptr_attrs));
+                }
+                let tail = if *tail { "tail " } else { "" };
+                if h.sig.sret {
+                    self.counters += 1;
+                    let out = format!("%sret{}", self.counters);
+                    let st = format!("{{ {t}, i32 }}");
+                    let _ = writeln!(self.allocas, "  {out} = alloca {st}, align 8");
+                    ops.insert(0, format!("ptr sret({st}) align 8 {out}"));
+                    self.inst(format!("call {cc}void @\"{name}\"({})", ops.join(", ")));
+                    let f0 = self.val(format!("getelementptr inbounds {st}, ptr {out}, i32 0, i32 0"));
+                    let v0 = self.val(format!("load {t}, ptr {f0}"));
+                    let f1 = self.val(format!("getelementptr inbounds {st}, ptr {out}, i32 0, i32 1"));
+                    let v1 = self.val(format!("load i32, ptr {f1}"));
+                    // Which return the callee took counts too.
+                    match ty {
+                        Ty::I32 => self.val(format!("add i32 {v0}, {v1}")),
+                        Ty::I64 => {
+                            let w = self.val(format!("sext i32 {v1} to i64"));
+                            self.val(format!("add i64 {v0}, {w}"))
+                        }
+                        _ => {
+                            let w = self.val(format!("sitofp i32 {v1} to {t}"));
+                            self.val(format!("fadd {t} {v0}, {w}"))
+                        }
+                    }
+                } else {
+                    let ra = h.call_ret_attrs.clone();
+                    self.val(format!("{tail}call {cc}{ra}{t} @\"{name}\"({})", ops.join(", ")))
+                }
             }
             ExprKind::Load(a, idx) => {
                 let p = self.element(*a, idx);
@@ -1435,6 +2012,84 @@ mod tests {
         }
     }
 
+    /// Every program feature on, top-level flags included.
+    fn callee_heavy() -> GenConfig {
+        GenConfig {
+            p_helper: 1.0,
+            p_ptr_helper: 0.5,
+            p_sret: 0.3,
+            p_attrs: 0.8,
+            p_top_attrs: 1.0,
+            top_level_cc: true,
+            top_level_internal: true,
+            ..GenConfig::default()
+        }
+    }
+
+    /// `define` lines: function name -> calling convention ("" for C).
+    fn conventions(ir: &str) -> std::collections::HashMap<String, String> {
+        let mut m = std::collections::HashMap::new();
+        for line in ir.lines().filter(|l| l.starts_with("define ")) {
+            let head = &line[..line.find(" @\"").expect("a quoted name")];
+            let cc = head.split(' ').find(|w| w.ends_with("cc")).unwrap_or("").to_string();
+            let name = line[head.len() + 3..].split('"').next().expect("name").to_string();
+            m.insert(name, if cc == "ccc" { String::new() } else { cc });
+        }
+        m
+    }
+
+    #[test]
+    fn programs_with_callees_verify() {
+        let cfg = callee_heavy();
+        for seed in 0..300u64 {
+            let p = generate(seed, &cfg);
+            parse_and_verify(&p).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", p.ir));
+            assert!(p.internal && !p.cc.is_empty(), "seed {seed}: top-level flags ignored");
+            assert!(p.ir.contains(&format!("define internal {} ", p.cc)), "seed {seed}:\n{}", p.ir);
+        }
+    }
+
+    #[test]
+    fn call_sites_carry_the_callee_convention() {
+        let cfg = callee_heavy();
+        let mut calls = 0;
+        for seed in 0..300u64 {
+            let p = generate(seed, &cfg);
+            let ccs = conventions(&p.ir);
+            for line in p.ir.lines().filter(|l| l.contains("call ") && l.contains("@\"")) {
+                let at = line.find("@\"").expect("callee");
+                let callee = line[at + 2..].split('"').next().expect("name");
+                let before = &line[..at];
+                let cc = before.split(' ').find(|w| w.ends_with("cc") && *w != "ccc").unwrap_or("");
+                assert_eq!(cc, ccs[callee], "seed {seed}: `{line}`");
+                // `tail` promises the callee does not touch the caller's stack.
+                if line.contains("tail call") {
+                    assert!(!line[at..].contains("ptr "), "seed {seed}: `{line}`");
+                }
+                calls += 1;
+            }
+        }
+        assert!(calls > 300, "only {calls} helper calls");
+    }
+
+    #[test]
+    fn programs_without_attributes_are_the_same_programs() {
+        let cfg = callee_heavy();
+        let plain_cfg = GenConfig { emit_attrs: false, ..cfg.clone() };
+        for seed in 0..100u64 {
+            let (p, q) = (generate(seed, &cfg), generate(seed, &plain_cfg));
+            parse_and_verify(&q).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", q.ir));
+            // The same instructions, apart from the attributes of calls.
+            let body = |ir: &str| -> Vec<String> {
+                ir.lines().filter(|l| l.starts_with("  ") && !l.contains("call ")).map(String::from).collect()
+            };
+            assert_eq!(body(&p.ir), body(&q.ir), "seed {seed}");
+            for a in ["memory(", "noundef", "nounwind", "range(", "nonnull", "readonly", "dereferenceable("] {
+                assert!(!q.ir.contains(a), "seed {seed}: `{a}` in\n{}", q.ir);
+            }
+        }
+    }
+
     #[test]
     fn generation_is_deterministic() {
         let cfg = GenConfig::default();
@@ -1477,9 +2132,38 @@ mod tests {
             "irr.a",
             "define internal",
             "call i32 @\"fuzz_",
+            "fastcc ",
+            "coldcc ",
+            "tailcc ",
+            "preserve_mostcc ",
+            "ccc ",
+            "tail call ",
+            " memory(none)",
+            " speculatable",
+            " willreturn",
+            "noundef ",
+            "range(i",
+            "byval([8 x ",
+            "sret({ ",
+            "writeonly ",
+            "readonly ",
+            "memory(argmem: read)",
+            "memory(argmem: readwrite)",
+            "dereferenceable(",
+            "noalias ",
+            "nonnull ",
         ] {
             assert!(all.contains(needle), "no program of 500 contains `{needle}`");
         }
+        // Helpers calling helpers: a call inside a helper's body.
+        let nested = (0..500u64)
+            .filter(|s| {
+                let p = generate(*s, &cfg);
+                let top = p.ir.find(&format!("@\"{}\"(", p.name)).expect("top-level function");
+                p.ir[..top].lines().any(|l| l.contains("call ") && l.contains(".helper"))
+            })
+            .count();
+        assert!(nested > 5, "only {nested} programs with helpers calling helpers");
         // Early returns inside control flow: more than one `ret` in a function.
         let multi_ret = (0..500u64).filter(|s| generate(*s, &cfg).ir.matches("\n  ret ").count() > 1).count();
         assert!(multi_ret > 25, "only {multi_ret} programs with early returns");
@@ -1488,7 +2172,7 @@ mod tests {
         // structurally on the AST instead of the text.
         let outer = (0..500u64)
             .filter(|s| {
-                let mut g = Gen::new(SmallRng::seed_from_u64(*s), &cfg, None);
+                let mut g = Gen::new(SmallRng::seed_from_u64(*s), &cfg, Vec::new(), Vec::new());
                 let f = g.program();
                 has_outer_exit(&f.body)
             })

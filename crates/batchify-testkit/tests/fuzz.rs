@@ -54,18 +54,65 @@ fn full_programs_run_against_a_reference_clone() {
     assert_clean(&s, 1.0);
 }
 
+/// Programs with several helpers each (calling conventions, `tail` calls,
+/// attributes, pointer, `byval` and `sret` helpers) against a reference
+/// clone that calls the same program generated without its optional
+/// attributes, all through `default<O2>`: checks that every attribute the
+/// generator writes holds. This tests the generator, not batchify.
+#[test]
+fn generated_attributes_hold() {
+    let opts = FuzzOptions {
+        count: 300,
+        seed: 0xa77,
+        width: 4,
+        masked: true,
+        optimize_fraction: 1.0,
+        engine: Engine::AttrCheck,
+        gen: GenConfig {
+            p_helper: 1.0,
+            p_ptr_helper: 0.4,
+            p_sret: 0.3,
+            p_attrs: 1.0,
+            p_top_attrs: 1.0,
+            ..GenConfig::default()
+        },
+        ..FuzzOptions::default()
+    };
+    let s = fuzz::run(&opts);
+    assert_eq!(s.optimized, 300);
+    assert_clean(&s, 1.0);
+}
+
 /// The bounded CI run: default generator (divergent branches, loops,
 /// switches, early returns, irreducible cycles, helper calls), random masks.
+/// Programs whose helpers take pointers to the caller's stack objects (and
+/// rare irreducible cycles) become per-lane fallbacks, checked all the same.
 #[test]
 fn fuzz_width8_masked() {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let opts = FuzzOptions { count: 2000, seed: 0xba7c, width: 8, masked: true, threads, ..FuzzOptions::default() };
-    assert_clean(&fuzz::run(&opts), 0.9);
+    assert_clean(&fuzz::run(&opts), 0.85);
+}
+
+/// Every program with helpers: calling conventions, attributes, helpers
+/// calling helpers, pointer, `byval` and `sret` helpers (per-lane fallbacks
+/// of the caller today, which must carry the conventions).
+#[test]
+fn fuzz_callees_width8_masked() {
+    let opts = FuzzOptions {
+        count: 300,
+        seed: 0xca11,
+        width: 8,
+        masked: true,
+        gen: GenConfig { p_helper: 1.0, p_ptr_helper: 0.3, p_sret: 0.2, ..GenConfig::default() },
+        ..FuzzOptions::default()
+    };
+    assert_clean(&fuzz::run(&opts), 0.5);
 }
 
 /// Unmasked clones at another width.
 #[test]
 fn fuzz_width4_unmasked() {
     let opts = FuzzOptions { count: 300, seed: 0x4_0000, width: 4, masked: false, ..FuzzOptions::default() };
-    assert_clean(&fuzz::run(&opts), 0.9);
+    assert_clean(&fuzz::run(&opts), 0.85);
 }

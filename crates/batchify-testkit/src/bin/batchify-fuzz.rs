@@ -4,7 +4,10 @@
 //! batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--opt-fraction F]
 //!               [--trials T] [--straight-line] [--max-depth D] [--max-stmts N]
 //!               [--max-total-stmts N] [--max-trip K] [--arrays P]
-//!               [--self-test] [--threads N] [--timeout SECS] [--dump]
+//!               [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F]
+//!               [--tail-fraction F] [--attrs F] [--ptr-callees P] [--sret P]
+//!               [--top-attrs P] [--top-level-cc] [--top-level-internal]
+//!               [--self-test | --attr-check] [--threads N] [--timeout SECS] [--dump]
 //! ```
 //!
 //! Prints progress every 1000 programs and the summary line
@@ -23,7 +26,9 @@ use std::time::Duration;
 
 const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--opt-fraction F] \
 [--trials T] [--straight-line] [--max-depth D] [--max-stmts N] [--max-total-stmts N] [--max-trip K] [--arrays P] \
-[--self-test] [--threads N] [--timeout SECS] [--dump]
+[--no-callees] [--callees P] [--max-callees N] [--cc-fraction F] [--tail-fraction F] [--attrs F] [--ptr-callees P] \
+[--sret P] [--top-attrs P] [--top-level-cc] [--top-level-internal] [--self-test | --attr-check] [--threads N] \
+[--timeout SECS] [--dump]
 
   --count N          programs to run (default 1000)
   --seed S           seed of the first program (decimal or 0x hex); program i uses S+i (default 0)
@@ -38,7 +43,25 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
   --max-trip K       iteration cap of every loop (default 6)
   --arrays P         probability that a program has private arrays (default 0: batchify
                      does not vectorize stack memory yet)
+  --no-callees       no helper functions (same as --callees 0)
+  --callees P        probability that a program has internal helper functions (default 0.3)
+  --max-callees N    most helpers per program; helper k may call helpers 0..k (default 3)
+  --cc-fraction F    probability that a helper has an explicit calling convention: fastcc,
+                     coldcc, tailcc, preserve_mostcc or ccc (default 0.6)
+  --tail-fraction F  probability that a call with scalar arguments is marked `tail` (default 0.3)
+  --attrs F          probability of each attribute that holds (memory, nounwind, noundef,
+                     nonnull, noalias, dereferenceable, align, range, ...) (default 0.6)
+  --ptr-callees P    probability that a helper takes a pointer to a private array of the
+                     caller: readonly, writeonly, read-write or byval (default 0.12)
+  --sret P           probability that a helper returns a struct through sret (default 0.08)
+  --top-attrs P      probability that the top-level function has attributes (default 0.3)
+  --top-level-cc     give the top-level function a non-C calling convention (needs an
+                     oracle that calls it with that convention)
+  --top-level-internal  give the top-level function internal linkage (needs an oracle
+                     that calls internal functions)
   --self-test        check a per-lane reference clone instead of batchify (tests the generator)
+  --attr-check       check the program against a copy without its optional attributes
+                     (tests that the generator's attributes hold; use --opt-fraction 1)
   --threads N        worker threads (default: all CPUs)
   --timeout SECS     abort if one program runs longer (default 120, 0 = never)
   --dump             print every program, its clone and its outcome";
@@ -53,6 +76,14 @@ fn value<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, Strin
     v.parse().map_err(|_| format!("{flag}: cannot parse `{v}`"))
 }
 
+fn fraction(flag: &str, v: Option<String>) -> Result<f64, String> {
+    let p: f64 = value(flag, v)?;
+    if !(0.0..=1.0).contains(&p) {
+        return Err(format!("{flag} must be in 0..=1"));
+    }
+    Ok(p)
+}
+
 fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let mut opts = FuzzOptions {
         threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
@@ -61,6 +92,9 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let mut dump = false;
     let mut straight = false;
     let (mut max_depth, mut max_stmts, mut max_total_stmts, mut max_trip, mut arrays) = (None, None, None, None, None);
+    let (mut callees, mut max_callees, mut cc, mut tail, mut attrs) = (None, None, None, None, None);
+    let (mut ptr_callees, mut sret, mut top_attrs) = (None, None, None);
+    let (mut top_cc, mut top_internal) = (false, false);
     let mut args = args;
     while let Some(a) = args.next() {
         let (flag, inline) = match a.split_once('=') {
@@ -97,14 +131,20 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             "--max-stmts" => max_stmts = Some(value(&flag, next())?),
             "--max-total-stmts" => max_total_stmts = Some(value(&flag, next())?),
             "--max-trip" => max_trip = Some(value(&flag, next())?),
-            "--arrays" => {
-                let p: f64 = value(&flag, next())?;
-                if !(0.0..=1.0).contains(&p) {
-                    return Err("--arrays must be in 0..=1".into());
-                }
-                arrays = Some(p);
-            }
+            "--arrays" => arrays = Some(fraction(&flag, next())?),
+            "--no-callees" => callees = Some(0.0),
+            "--callees" => callees = Some(fraction(&flag, next())?),
+            "--max-callees" => max_callees = Some(value(&flag, next())?),
+            "--cc-fraction" => cc = Some(fraction(&flag, next())?),
+            "--tail-fraction" => tail = Some(fraction(&flag, next())?),
+            "--attrs" => attrs = Some(fraction(&flag, next())?),
+            "--ptr-callees" => ptr_callees = Some(fraction(&flag, next())?),
+            "--sret" => sret = Some(fraction(&flag, next())?),
+            "--top-attrs" => top_attrs = Some(fraction(&flag, next())?),
+            "--top-level-cc" => top_cc = true,
+            "--top-level-internal" => top_internal = true,
             "--self-test" => opts.engine = Engine::ScalarLoop,
+            "--attr-check" => opts.engine = Engine::AttrCheck,
             "--timeout" => {
                 let secs: u64 = value(&flag, next())?;
                 opts.timeout = (secs > 0).then(|| Duration::from_secs(secs));
@@ -127,6 +167,16 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
         max_total_stmts: max_total_stmts.unwrap_or(base.max_total_stmts),
         max_trip: max_trip.unwrap_or(base.max_trip),
         p_array: arrays.unwrap_or(base.p_array),
+        p_helper: callees.unwrap_or(base.p_helper),
+        max_helpers: max_callees.unwrap_or(base.max_helpers),
+        p_cc: cc.unwrap_or(base.p_cc),
+        p_tail: tail.unwrap_or(base.p_tail),
+        p_attrs: attrs.unwrap_or(base.p_attrs),
+        p_ptr_helper: ptr_callees.unwrap_or(base.p_ptr_helper),
+        p_sret: sret.unwrap_or(base.p_sret),
+        p_top_attrs: top_attrs.unwrap_or(base.p_top_attrs),
+        top_level_cc: top_cc || base.top_level_cc,
+        top_level_internal: top_internal || base.top_level_internal,
         ..base
     };
     Ok(Some(Args { opts, dump }))
