@@ -6,7 +6,7 @@
 //!               [--max-total-stmts N] [--max-trip K] [--arrays P]
 //!               [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F]
 //!               [--tail-fraction F] [--attrs F] [--ptr-callees P] [--sret P]
-//!               [--top-attrs P] [--top-level-cc] [--top-level-internal]
+//!               [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal]
 //!               [--self-test | --attr-check] [--threads N] [--timeout SECS] [--dump]
 //! ```
 //!
@@ -27,7 +27,7 @@ use std::time::Duration;
 const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--opt-fraction F] \
 [--trials T] [--straight-line] [--max-depth D] [--max-stmts N] [--max-total-stmts N] [--max-trip K] [--arrays P] \
 [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F] [--tail-fraction F] [--attrs F] [--ptr-callees P] \
-[--sret P] [--top-attrs P] [--top-level-cc] [--top-level-internal] [--self-test | --attr-check] [--threads N] \
+[--sret P] [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal] [--self-test | --attr-check] [--threads N] \
 [--timeout SECS] [--dump]
 
   --count N          programs to run (default 1000)
@@ -55,10 +55,10 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
                      caller: readonly, writeonly, read-write or byval (default 0.12)
   --sret P           probability that a helper returns a struct through sret (default 0.08)
   --top-attrs P      probability that the top-level function has attributes (default 0.3)
-  --top-level-cc     give the top-level function a non-C calling convention (needs an
-                     oracle that calls it with that convention)
-  --top-level-internal  give the top-level function internal linkage (needs an oracle
-                     that calls internal functions)
+  --no-top-level-cc  keep the top-level function on the C calling convention (by default it
+                     gets fastcc, tailcc or C at random)
+  --no-top-level-internal  keep the top-level function external (by default half the
+                     programs make it internal)
   --self-test        check a per-lane reference clone instead of batchify (tests the generator)
   --attr-check       check the program against a copy without its optional attributes
                      (tests that the generator's attributes hold; use --opt-fraction 1)
@@ -94,7 +94,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let (mut max_depth, mut max_stmts, mut max_total_stmts, mut max_trip, mut arrays) = (None, None, None, None, None);
     let (mut callees, mut max_callees, mut cc, mut tail, mut attrs) = (None, None, None, None, None);
     let (mut ptr_callees, mut sret, mut top_attrs) = (None, None, None);
-    let (mut top_cc, mut top_internal) = (false, false);
+    let (mut no_top_cc, mut no_top_internal) = (false, false);
     let mut args = args;
     while let Some(a) = args.next() {
         let (flag, inline) = match a.split_once('=') {
@@ -141,8 +141,8 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             "--ptr-callees" => ptr_callees = Some(fraction(&flag, next())?),
             "--sret" => sret = Some(fraction(&flag, next())?),
             "--top-attrs" => top_attrs = Some(fraction(&flag, next())?),
-            "--top-level-cc" => top_cc = true,
-            "--top-level-internal" => top_internal = true,
+            "--no-top-level-cc" => no_top_cc = true,
+            "--no-top-level-internal" => no_top_internal = true,
             "--self-test" => opts.engine = Engine::ScalarLoop,
             "--attr-check" => opts.engine = Engine::AttrCheck,
             "--timeout" => {
@@ -175,8 +175,8 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
         p_ptr_helper: ptr_callees.unwrap_or(base.p_ptr_helper),
         p_sret: sret.unwrap_or(base.p_sret),
         p_top_attrs: top_attrs.unwrap_or(base.p_top_attrs),
-        top_level_cc: top_cc || base.top_level_cc,
-        top_level_internal: top_internal || base.top_level_internal,
+        top_level_cc: !no_top_cc && base.top_level_cc,
+        top_level_internal: !no_top_internal && base.top_level_internal,
         ..base
     };
     Ok(Some(Args { opts, dump }))
