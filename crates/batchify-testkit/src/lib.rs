@@ -5,6 +5,7 @@
 //! * [`jit`]: the host-CPU JIT the oracle runs code with;
 //! * [`wrappers`]: type-agnostic calling wrappers;
 //! * [`inputs`]: random and special input values;
+//! * [`sweep`]: the real-code sweep (`batchify-sweep`, `cargo xtask sweep`);
 //! * [`corpus`]: compiling C and loading `.ll` test files, with their
 //!   `VARIANT-PARAMS` directives.
 #![warn(missing_docs)]
@@ -18,6 +19,7 @@ pub mod gen;
 pub mod inputs;
 pub mod jit;
 pub mod oracle;
+pub mod sweep;
 pub mod wrappers;
 
 pub use oracle::{CheckConfig, CheckStats, Mismatch, Oracle, OracleError};
