@@ -7,6 +7,7 @@
 mod demo;
 mod fuzz;
 mod setup;
+mod sweep;
 mod test;
 mod util;
 
@@ -49,6 +50,14 @@ const COMMANDS: &[Command] = &[
         about: "build and run the random-program fuzzer (release); every option goes to \
                 batchify-fuzz, e.g. --count 100000; prints `N programs, M mismatches, K invalid IR`",
         run: fuzz::run,
+    },
+    Command {
+        name: "sweep",
+        usage: "[--quick] [--jobs N] [--out DIR]",
+        about: "real-code sweep (release): zlib, lz4, newlib libm and Rust crates from crates.io, every \
+                function at AVX2 x8 and AVX-512 x16, masked and unmasked, checked by the oracle; writes \
+                target/sweep/report.md and fails on any internal error, panic, crash or mismatch",
+        run: sweep::run,
     },
     Command { name: "help", usage: "", about: "print this list", run: help },
 ];

@@ -1415,8 +1415,9 @@ fn package_dirs(dir: &Path) -> Result<BTreeMap<String, (String, PathBuf)>, Strin
         let path = PathBuf::from(piece[..end].replace("\\\\", "\\"));
         let Some(pkg_dir) = path.parent() else { continue };
         let dname = pkg_dir.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        // `<name>-<version>`: the version starts at the last `-` followed by a digit.
-        let split = dname.char_indices().filter(|&(i, c)| c == '-' && dname[i + 1..].starts_with(|d: char| d.is_ascii_digit())).last();
+        // `<name>-<version>`: the version starts at the first `-` followed by a digit
+        // (`lz4-sys-1.11.1+lz4-1.10.0`).
+        let split = dname.char_indices().find(|&(i, c)| c == '-' && dname[i + 1..].starts_with(|d: char| d.is_ascii_digit()));
         if let Some((i, _)) = split {
             out.insert(dname[..i].to_string(), (dname[i + 1..].to_string(), pkg_dir.to_path_buf()));
         }
