@@ -218,7 +218,11 @@ impl Record {
             sh(&self.variant)
         );
         if !self.fn_module.is_empty() {
-            s.push_str(&format!("   # or: batchify {} --variant {} --report -S -o -", sh(&self.fn_module), sh(&self.variant)));
+            s.push_str(&format!(
+                "   # or: batchify {} --variant {} --report -S -o -",
+                sh(&self.fn_module),
+                sh(&self.variant)
+            ));
         }
         s
     }
@@ -277,7 +281,8 @@ pub fn normalize(msg: &str) -> String {
         if op.starts_with("call") || op.ends_with("call") {
             // Keep the intrinsic family of a call: `call @llvm.x.*`.
             if let Some(at) = inner.find("@llvm.") {
-                let name: String = inner[at + 1..].chars().take_while(|c| c.is_alphanumeric() || *c == '.' || *c == '_').collect();
+                let name: String =
+                    inner[at + 1..].chars().take_while(|c| c.is_alphanumeric() || *c == '.' || *c == '_').collect();
                 let mut parts: Vec<&str> = name.split('.').collect();
                 parts.truncate(3);
                 op = format!("{op} @{}", parts.join("."));
@@ -331,8 +336,10 @@ fn cstr_name(v: LLVMValueRef) -> String {
     }
 }
 
-/// The functions with a body, in module order (intrinsics excluded).
-pub fn defined_functions(m: LLVMModuleRef) -> Vec<(String, usize)> {
+/// The functions with a body, in module order (intrinsics excluded), with
+/// their parameter counts.
+pub fn defined_functions(module: &inkwell::module::Module<'_>) -> Vec<(String, usize)> {
+    let m = module.as_mut_ptr();
     let mut out = Vec::new();
     // SAFETY: walks the function list of a valid module.
     unsafe {
@@ -588,7 +595,15 @@ fn error_kind(e: &Error) -> (&'static str, String) {
 /// Batches variant `v` of `name` in the cut-out module `bytes` (fresh
 /// context) and checks it. `phase` is called when the oracle starts, with
 /// the record so far.
-pub fn run_one(bytes: &[u8], base: &Record, name: &str, nparams: usize, v: usize, trials: usize, phase: &mut dyn FnMut(&Record)) -> Record {
+pub fn run_one(
+    bytes: &[u8],
+    base: &Record,
+    name: &str,
+    nparams: usize,
+    v: usize,
+    trials: usize,
+    phase: &mut dyn FnMut(&Record),
+) -> Record {
     let (isa, width, masked) = VARIANTS[v];
     let spec = CloneSpec::all_varying(name, nparams, width, isa, masked);
     let mut r = Record {
@@ -735,7 +750,7 @@ pub fn run_child(a: &ChildArgs) -> Result<usize, String> {
     let bytes = std::fs::read(&a.module).map_err(|e| format!("cannot read {}: {e}", a.module.display()))?;
     let ctx = Context::create();
     let module = parse_module(&ctx, &bytes, "sweep")?;
-    let fns = defined_functions(module.as_mut_ptr());
+    let fns = defined_functions(&module);
     let to = a.to.min(fns.len());
     let mut failures = 0;
     for (i, (name, nparams)) in fns.iter().enumerate().take(to).skip(a.from) {
@@ -767,11 +782,10 @@ pub fn run_child(a: &ChildArgs) -> Result<usize, String> {
                 base.fn_module = path.display().to_string();
             }
         }
-        for v in 0..VARIANTS.len() {
+        for (v, &(isa, width, masked)) in VARIANTS.iter().enumerate() {
             if i == a.from && v < a.start_variant {
                 continue;
             }
-            let (isa, width, masked) = VARIANTS[v];
             let vname = CloneSpec::all_varying(name, *nparams, width, isa, masked).vector_name;
             if a.variant.as_ref().is_some_and(|want| *want != vname) {
                 continue;
@@ -799,8 +813,15 @@ pub fn run_child(a: &ChildArgs) -> Result<usize, String> {
             }
             if a.human {
                 let what = if r.detail.is_empty() { String::new() } else { format!(" ({})", r.detail) };
-                let oracle = if r.oracle_detail.is_empty() { r.oracle.clone() } else { format!("{}: {}", r.oracle, r.oracle_detail) };
-                println!("{} -> {}: {}{what}; oracle {oracle}; {} lanes; {} ms", r.function, r.variant, r.outcome, r.lanes, r.ms);
+                let oracle = if r.oracle_detail.is_empty() {
+                    r.oracle.clone()
+                } else {
+                    format!("{}: {}", r.oracle, r.oracle_detail)
+                };
+                println!(
+                    "{} -> {}: {}{what}; oracle {oracle}; {} lanes; {} ms",
+                    r.function, r.variant, r.outcome, r.lanes, r.ms
+                );
                 if !r.message.is_empty() && r.message != r.detail {
                     println!("  message: {}", r.message);
                 }
@@ -863,7 +884,7 @@ pub fn list_functions(path: &Path) -> Result<Vec<String>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let ctx = Context::create();
     let module = parse_module(&ctx, &bytes, "list")?;
-    Ok(defined_functions(module.as_mut_ptr()).into_iter().map(|(n, _)| n).collect())
+    Ok(defined_functions(&module).into_iter().map(|(n, _)| n).collect())
 }
 
 fn module_id(input: &Input) -> String {
@@ -882,7 +903,11 @@ fn after(i: usize, v: usize) -> (usize, usize) {
 
 fn crash_reason(status: Option<std::process::ExitStatus>, stderr: &[String]) -> String {
     let interesting = stderr.iter().rev().find(|l| {
-        l.contains("LLVM ERROR") || l.contains("Assertion") || l.contains("panicked") || l.contains("error:") || l.contains("Error")
+        l.contains("LLVM ERROR")
+            || l.contains("Assertion")
+            || l.contains("panicked")
+            || l.contains("error:")
+            || l.contains("Error")
     });
     let how = match status {
         Some(s) => {
@@ -983,7 +1008,15 @@ fn run_unit(unit: &Unit, cfg: &SweepConfig, sink: &Mutex<Vec<Record>>, warnings:
                         }
                         "R" => {
                             if let Some(rec) = Record::decode(rest) {
-                                next = after(rec.fn_index, VARIANTS.iter().position(|&(isa, w, m)| isa_name(isa) == rec.isa && w == rec.width && m == rec.masked).unwrap_or(3));
+                                next = after(
+                                    rec.fn_index,
+                                    VARIANTS
+                                        .iter()
+                                        .position(|&(isa, w, m)| {
+                                            isa_name(isa) == rec.isa && w == rec.width && m == rec.masked
+                                        })
+                                        .unwrap_or(3),
+                                );
                                 lock(sink).push(rec);
                             }
                             current = None;
@@ -1022,7 +1055,8 @@ fn run_unit(unit: &Unit, cfg: &SweepConfig, sink: &Mutex<Vec<Record>>, warnings:
                     }
                 } else if killed.is_some() {
                     rec.oracle = "timeout".into();
-                    rec.oracle_detail = format!("scalar runs or clone ran longer than {} s", cfg.oracle_timeout.as_secs());
+                    rec.oracle_detail =
+                        format!("scalar runs or clone ran longer than {} s", cfg.oracle_timeout.as_secs());
                 } else {
                     rec.oracle = "crash".into();
                     rec.oracle_detail = normalize(&crash_reason(status, &stderr));
@@ -1190,10 +1224,21 @@ fn top(records: &[Record], filter: impl Fn(&Record) -> Option<String>, n: usize)
 pub type Provenance = Vec<String>;
 
 /// The markdown report.
-pub fn report(records: &[Record], provenance: &[String], command: &str, elapsed: Duration, exe: &str, warnings: &[String]) -> String {
+pub fn report(
+    records: &[Record],
+    provenance: &[String],
+    command: &str,
+    elapsed: Duration,
+    exe: &str,
+    warnings: &[String],
+) -> String {
     let mut s = String::new();
     s.push_str("# batchify real-code sweep\n\n");
-    s.push_str(&format!("Command: `{command}`  \nFinished: {} (UTC), {:.0} s wall clock.\n\n", utc_now(), elapsed.as_secs_f64()));
+    s.push_str(&format!(
+        "Command: `{command}`  \nFinished: {} (UTC), {:.0} s wall clock.\n\n",
+        utc_now(),
+        elapsed.as_secs_f64()
+    ));
     if !provenance.is_empty() {
         s.push_str("Code bases:\n\n");
         for p in provenance {
@@ -1240,17 +1285,32 @@ pub fn report(records: &[Record], provenance: &[String], command: &str, elapsed:
          *rejected*: a clear error instead of a clone; *bodiless*: the scalar function returns but the clone has no \
          `ret`; *timeout*: batchify itself hung. Oracle columns count runs that produced a clone.\n\n",
     );
-    let sections: [(&str, Box<dyn Fn(&Record) -> Option<String>>); 5] = [
+    type Section = (&'static str, Box<dyn Fn(&Record) -> Option<String>>);
+    let sections: [Section; 5] = [
         ("Fallback reasons", Box::new(|r: &Record| (r.outcome == "fallback").then(|| r.detail.clone()))),
         ("Rejections (clear errors)", Box::new(|r: &Record| (r.outcome == "rejected").then(|| r.detail.clone()))),
         (
             "Failures by kind",
-            Box::new(|r: &Record| r.failure().map(|f| format!("{f}: {}", if r.oracle == "mismatch" && r.outcome != "bodiless" { "lane differs".to_string() } else { r.detail.clone() }))),
+            Box::new(|r: &Record| {
+                r.failure().map(|f| {
+                    format!(
+                        "{f}: {}",
+                        if r.oracle == "mismatch" && r.outcome != "bodiless" {
+                            "lane differs".to_string()
+                        } else {
+                            r.detail.clone()
+                        }
+                    )
+                })
+            }),
         ),
         ("Oracle: not checked", Box::new(|r: &Record| (r.oracle == "not-checked").then(|| r.oracle_detail.clone()))),
         (
             "Oracle: timeouts, crashes, panics (scalar or clone: not counted as failures)",
-            Box::new(|r: &Record| matches!(r.oracle.as_str(), "timeout" | "crash" | "panic").then(|| format!("{}: {}", r.oracle, r.oracle_detail))),
+            Box::new(|r: &Record| {
+                matches!(r.oracle.as_str(), "timeout" | "crash" | "panic")
+                    .then(|| format!("{}: {}", r.oracle, r.oracle_detail))
+            }),
         ),
     ];
     for (title, f) in sections.iter() {
@@ -1270,7 +1330,11 @@ pub fn report(records: &[Record], provenance: &[String], command: &str, elapsed:
         s.push_str("None.\n\n");
     }
     for r in failures.iter().take(400) {
-        let msg = if r.oracle == "mismatch" { r.oracle_detail.clone() } else { r.message.lines().next().unwrap_or("").to_string() };
+        let msg = if r.oracle == "mismatch" {
+            r.oracle_detail.clone()
+        } else {
+            r.message.lines().next().unwrap_or("").to_string()
+        };
         let msg: String = msg.chars().take(300).collect();
         s.push_str(&format!(
             "* **{}** {} {} `{}` → `{}`: {}  \n  `{}`\n",
@@ -1357,7 +1421,9 @@ pub struct InputConfig {
 }
 
 fn llvm_tool(name: &str) -> PathBuf {
-    for prefix in [std::env::var("LLVM_SYS_221_PREFIX").ok(), Some("/usr/lib/llvm-22".to_string())].into_iter().flatten() {
+    for prefix in
+        [std::env::var("LLVM_SYS_221_PREFIX").ok(), Some("/usr/lib/llvm-22".to_string())].into_iter().flatten()
+    {
         let p = Path::new(&prefix).join("bin").join(name);
         if p.exists() {
             return p;
@@ -1371,7 +1437,11 @@ fn run_cmd(cmd: &mut Command, what: &str) -> Result<String, String> {
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
         let tail: Vec<&str> = err.lines().rev().take(12).collect();
-        return Err(format!("{what} failed ({}):\n{}", out.status, tail.into_iter().rev().collect::<Vec<_>>().join("\n")));
+        return Err(format!(
+            "{what} failed ({}):\n{}",
+            out.status,
+            tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+        ));
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
@@ -1383,7 +1453,8 @@ fn cargo() -> Command {
 /// Copies `tools/sweep/<manifest>` into `dir/Cargo.toml` and fetches it.
 fn fetch_project(cfg: &InputConfig, manifest: &str, dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
-    let text = std::fs::read_to_string(cfg.tools.join(manifest)).map_err(|e| format!("cannot read tools/sweep/{manifest}: {e}"))?;
+    let text = std::fs::read_to_string(cfg.tools.join(manifest))
+        .map_err(|e| format!("cannot read tools/sweep/{manifest}: {e}"))?;
     let target = dir.join("Cargo.toml");
     if std::fs::read_to_string(&target).ok().as_deref() != Some(text.as_str()) {
         std::fs::write(&target, text).map_err(|e| e.to_string())?;
@@ -1393,12 +1464,13 @@ fn fetch_project(cfg: &InputConfig, manifest: &str, dir: &Path) -> Result<(), St
     }
     let online = run_cmd(cargo().arg("fetch").arg("--manifest-path").arg(&target), "cargo fetch");
     if let Err(e) = online {
-        run_cmd(cargo().args(["fetch", "--offline", "--manifest-path"]).arg(&target), "cargo fetch --offline").map_err(|_| {
-            format!(
+        run_cmd(cargo().args(["fetch", "--offline", "--manifest-path"]).arg(&target), "cargo fetch --offline")
+            .map_err(|_| {
+                format!(
                 "the sweep needs its source crates from crates.io and cannot fetch them (offline, and they are not in \
                  cargo's cache): {e}"
             )
-        })?;
+            })?;
     }
     Ok(())
 }
@@ -1417,7 +1489,8 @@ fn package_dirs(dir: &Path) -> Result<BTreeMap<String, (String, PathBuf)>, Strin
         let dname = pkg_dir.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         // `<name>-<version>`: the version starts at the first `-` followed by a digit
         // (`lz4-sys-1.11.1+lz4-1.10.0`).
-        let split = dname.char_indices().find(|&(i, c)| c == '-' && dname[i + 1..].starts_with(|d: char| d.is_ascii_digit()));
+        let split =
+            dname.char_indices().find(|&(i, c)| c == '-' && dname[i + 1..].starts_with(|d: char| d.is_ascii_digit()));
         if let Some((i, _)) = split {
             out.insert(dname[..i].to_string(), (dname[i + 1..].to_string(), pkg_dir.to_path_buf()));
         }
@@ -1447,7 +1520,10 @@ fn compile_c(job: &CJob) -> Result<(), String> {
     clang.arg(&job.src).arg("-o").arg(&tmp);
     run_cmd(&mut clang, &format!("clang-22 {}", job.src.display()))?;
     if job.o0 {
-        run_cmd(Command::new(llvm_tool("opt-22")).args(["-passes=mem2reg", "-o"]).arg(&job.out).arg(&tmp), "opt-22 -passes=mem2reg")?;
+        run_cmd(
+            Command::new(llvm_tool("opt-22")).args(["-passes=mem2reg", "-o"]).arg(&job.out).arg(&tmp),
+            "opt-22 -passes=mem2reg",
+        )?;
         let _ = std::fs::remove_file(&tmp);
     } else {
         std::fs::rename(&tmp, &job.out).map_err(|e| e.to_string())?;
@@ -1480,7 +1556,9 @@ fn parallel<T: Sync, R: Send>(items: &[T], jobs: usize, f: impl Fn(&T) -> R + Sy
 
 fn c_files(dir: &Path, names: Option<&[&str]>) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = match std::fs::read_dir(dir) {
-        Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "c")).collect(),
+        Ok(rd) => {
+            rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "c")).collect()
+        }
         Err(_) => Vec::new(),
     };
     if let Some(names) = names {
@@ -1497,7 +1575,13 @@ struct CBase {
     flags: Vec<String>,
 }
 
-fn build_c(cfg: &InputConfig, base: &CBase, levels: &[&str], inputs: &mut Vec<Input>, notes: &mut Vec<String>) -> Result<(), String> {
+fn build_c(
+    cfg: &InputConfig,
+    base: &CBase,
+    levels: &[&str],
+    inputs: &mut Vec<Input>,
+    notes: &mut Vec<String>,
+) -> Result<(), String> {
     let mut jobs = Vec::new();
     for level in levels {
         let dir = cfg.out.join("bc").join(base.name).join(if *level == "O2" { "O2" } else { "O0" });
@@ -1505,10 +1589,16 @@ fn build_c(cfg: &InputConfig, base: &CBase, levels: &[&str], inputs: &mut Vec<In
         for f in &base.files {
             let stem = f.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             // newlib has math/ and common/ files; keep the folder in the name.
-            let parent = f.parent().and_then(|p| p.file_name()).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let parent =
+                f.parent().and_then(|p| p.file_name()).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             jobs.push((
                 level.to_string(),
-                CJob { src: f.clone(), out: dir.join(format!("{parent}_{stem}.bc")), flags: base.flags.clone(), o0: *level != "O2" },
+                CJob {
+                    src: f.clone(),
+                    out: dir.join(format!("{parent}_{stem}.bc")),
+                    flags: base.flags.clone(),
+                    o0: *level != "O2",
+                },
             ));
         }
     }
@@ -1520,7 +1610,12 @@ fn build_c(cfg: &InputConfig, base: &CBase, levels: &[&str], inputs: &mut Vec<In
             Err(e) => {
                 failed += 1;
                 if failed <= 3 {
-                    notes.push(format!("{}: {} does not compile, skipped: {}", base.name, job.src.display(), e.lines().nth(1).unwrap_or("")));
+                    notes.push(format!(
+                        "{}: {} does not compile, skipped: {}",
+                        base.name,
+                        job.src.display(),
+                        e.lines().nth(1).unwrap_or("")
+                    ));
                 }
             }
         }
@@ -1541,7 +1636,11 @@ fn newlib_sources(cfg: &InputConfig) -> Result<(PathBuf, String), String> {
         })
     };
     if find_deb().is_none() {
-        run_cmd(Command::new("apt-get").args(["download", "newlib-source"]).current_dir(&dl), "apt-get download newlib-source").map_err(|e| {
+        run_cmd(
+            Command::new("apt-get").args(["download", "newlib-source"]).current_dir(&dl),
+            "apt-get download newlib-source",
+        )
+        .map_err(|e| {
             format!("the newlib code base needs Debian's newlib-source package (apt-get download newlib-source): {e}")
         })?;
     }
@@ -1555,20 +1654,22 @@ fn newlib_sources(cfg: &InputConfig) -> Result<(PathBuf, String), String> {
         std::fs::create_dir_all(&src).map_err(|e| e.to_string())?;
         let deb_dir = src.join("deb");
         run_cmd(Command::new("dpkg-deb").arg("-x").arg(&deb).arg(&deb_dir), "dpkg-deb -x")?;
-        let tarball = walk_find(&deb_dir, |p| p.to_string_lossy().ends_with(".tar.xz")).ok_or("no newlib tarball in newlib-source")?;
+        let tarball = walk_find(&deb_dir, |p| p.to_string_lossy().ends_with(".tar.xz"))
+            .ok_or("no newlib tarball in newlib-source")?;
         run_cmd(
-            Command::new("tar")
-                .arg("xJf")
-                .arg(&tarball)
-                .arg("-C")
-                .arg(&src)
-                .args(["--wildcards", "*/newlib/libm/math/*", "*/newlib/libm/common/*", "*/newlib/libc/include/*"]),
+            Command::new("tar").arg("xJf").arg(&tarball).arg("-C").arg(&src).args([
+                "--wildcards",
+                "*/newlib/libm/math/*",
+                "*/newlib/libm/common/*",
+                "*/newlib/libc/include/*",
+            ]),
             "tar xJf newlib",
         )?;
         let _ = std::fs::remove_dir_all(&deb_dir);
         std::fs::write(&marker, "").map_err(|e| e.to_string())?;
     }
-    let libm = walk_find(&src, |p| p.ends_with("newlib/libm") && p.is_dir()).ok_or("no newlib/libm in the newlib tarball")?;
+    let libm =
+        walk_find(&src, |p| p.ends_with("newlib/libm") && p.is_dir()).ok_or("no newlib/libm in the newlib tarball")?;
     Ok((libm, version))
 }
 
@@ -1672,17 +1773,36 @@ pub fn prepare_inputs(cfg: &InputConfig) -> Result<(Vec<Input>, Provenance), Str
             }
             let zver = std::fs::read_to_string(d.join("src/zlib/zlib.h"))
                 .ok()
-                .and_then(|h| h.lines().find(|l| l.starts_with("#define ZLIB_VERSION")).map(|l| l.split('"').nth(1).unwrap_or("").to_string()))
+                .and_then(|h| {
+                    h.lines()
+                        .find(|l| l.starts_with("#define ZLIB_VERSION"))
+                        .map(|l| l.split('"').nth(1).unwrap_or("").to_string())
+                })
                 .unwrap_or_default();
-            prov.push(format!("zlib {zver} (C, the sources bundled in the crate libz-sys {v}; {} files; {c_how})", files.len()));
-            build_c(cfg, &CBase { name: "zlib", files, flags: vec!["-DHAVE_UNISTD_H".into(), "-DHAVE_STDARG_H".into()] }, c_levels, &mut inputs, &mut notes)?;
+            prov.push(format!(
+                "zlib {zver} (C, the sources bundled in the crate libz-sys {v}; {} files; {c_how})",
+                files.len()
+            ));
+            build_c(
+                cfg,
+                &CBase { name: "zlib", files, flags: vec!["-DHAVE_UNISTD_H".into(), "-DHAVE_STDARG_H".into()] },
+                c_levels,
+                &mut inputs,
+                &mut notes,
+            )?;
         }
         if want("lz4") && !cfg.quick {
             let (v, d) = pk.get("lz4-sys").ok_or("lz4-sys not among the fetched packages")?;
             let lib = d.join("liblz4").join("lib");
             let files = c_files(&lib, Some(&["lz4", "lz4hc", "lz4frame", "lz4file", "xxhash"]));
             prov.push(format!("lz4 (C, the sources bundled in the crate lz4-sys {v}; {} files; {c_how})", files.len()));
-            build_c(cfg, &CBase { name: "lz4", files, flags: vec!["-DXXH_NAMESPACE=LZ4_".into()] }, c_levels, &mut inputs, &mut notes)?;
+            build_c(
+                cfg,
+                &CBase { name: "lz4", files, flags: vec!["-DXXH_NAMESPACE=LZ4_".into()] },
+                c_levels,
+                &mut inputs,
+                &mut notes,
+            )?;
         }
     }
     if want("newlib-libm") && !cfg.quick {
@@ -1760,6 +1880,9 @@ mod tests {
             normalize("`  %5 = atomicrmw add ptr %p, i32 1 seq_cst, align 4` is not supported yet"),
             "`atomicrmw` is not supported yet"
         );
-        assert_eq!(normalize("inline assembly `call void asm \"\"()` is not supported"), "inline assembly `call` is not supported");
+        assert_eq!(
+            normalize("inline assembly `call void asm \"\"()` is not supported"),
+            "inline assembly `call` is not supported"
+        );
     }
 }

@@ -139,7 +139,8 @@ fn real_main() -> Result<ExitCode, String> {
     let _ = std::fs::remove_dir_all(out.join("fns"));
     let (records, warnings) = sweep::run_sweep(&inputs, &scfg)?;
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let exe_shown = exe.strip_prefix(&root).map(|p| p.display().to_string()).unwrap_or_else(|_| exe.display().to_string());
+    let exe_shown =
+        exe.strip_prefix(&root).map(|p| p.display().to_string()).unwrap_or_else(|_| exe.display().to_string());
     let report = sweep::report(&records, &provenance, &command, start.elapsed(), &exe_shown, &warnings)
         .replace(&format!("{}/", root.display()), "");
     sweep::write_outputs(&out, &records, &report)?;
