@@ -933,7 +933,25 @@ fn crash_reason(status: Option<std::process::ExitStatus>, stderr: &[String]) -> 
     }
 }
 
-fn run_unit(unit: &Unit, cfg: &SweepConfig, sink: &Mutex<Vec<Record>>, warnings: &Mutex<Vec<String>>) {
+/// Collected records, also appended to `runs.partial.jsonl` as they come.
+struct Sink {
+    records: Mutex<Vec<Record>>,
+    live: Option<Mutex<std::fs::File>>,
+}
+
+impl Sink {
+    fn push(&self, r: Record) {
+        if let Some(f) = &self.live {
+            let _ = writeln!(lock(f), "{}", r.json());
+        }
+        lock(&self.records).push(r);
+    }
+    fn len(&self) -> usize {
+        lock(&self.records).len()
+    }
+}
+
+fn run_unit(unit: &Unit, cfg: &SweepConfig, sink: &Sink, warnings: &Mutex<Vec<String>>) {
     let fns_dir = cfg.out.join("fns").join(module_id(&unit.input));
     let _ = std::fs::create_dir_all(&fns_dir);
     let mut next = (unit.from, 0usize);
@@ -1017,7 +1035,7 @@ fn run_unit(unit: &Unit, cfg: &SweepConfig, sink: &Mutex<Vec<Record>>, warnings:
                                         })
                                         .unwrap_or(3),
                                 );
-                                lock(sink).push(rec);
+                                sink.push(rec);
                             }
                             current = None;
                             idle_since = Instant::now();
@@ -1062,7 +1080,7 @@ fn run_unit(unit: &Unit, cfg: &SweepConfig, sink: &Mutex<Vec<Record>>, warnings:
                     rec.oracle_detail = normalize(&crash_reason(status, &stderr));
                 }
                 rec.ms = started.elapsed().as_millis() as u64;
-                lock(sink).push(rec);
+                sink.push(rec);
                 next = after(i, v);
             }
             None => {
@@ -1108,7 +1126,9 @@ pub fn run_sweep(inputs: &[Input], cfg: &SweepConfig) -> Result<(Vec<Record>, Ve
             cfg.jobs
         );
     }
-    let sink = Mutex::new(Vec::new());
+    let _ = std::fs::create_dir_all(&cfg.out);
+    let live = std::fs::File::create(cfg.out.join("runs.partial.jsonl")).ok().map(Mutex::new);
+    let sink = Sink { records: Mutex::new(Vec::new()), live };
     let warnings = Mutex::new(Vec::new());
     let next_unit = Mutex::new(0usize);
     let finished = Mutex::new(0usize);
@@ -1130,7 +1150,7 @@ pub fn run_sweep(inputs: &[Input], cfg: &SweepConfig) -> Result<(Vec<Record>, Ve
                     *f
                 };
                 if cfg.progress {
-                    let runs = lock(&sink).len();
+                    let runs = sink.len();
                     println!(
                         "  [{done}/{}] {} {} #{}..{}: {runs} runs so far ({:.0} s)",
                         units.len(),
@@ -1144,7 +1164,8 @@ pub fn run_sweep(inputs: &[Input], cfg: &SweepConfig) -> Result<(Vec<Record>, Ve
             });
         }
     });
-    let mut records = sink.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut records = sink.records.into_inner().unwrap_or_else(|e| e.into_inner());
+    let _ = std::fs::remove_file(cfg.out.join("runs.partial.jsonl"));
     let order: BTreeMap<&Path, usize> = inputs.iter().enumerate().map(|(i, x)| (x.path.as_path(), i)).collect();
     records.sort_by_key(|r| {
         let v = VARIANTS.iter().position(|&(isa, w, m)| isa_name(isa) == r.isa && w == r.width && m == r.masked);
@@ -1604,9 +1625,10 @@ fn build_c(
     }
     let results = parallel(&jobs, cfg.jobs, |(_, j)| compile_c(j));
     let mut failed = 0;
+    let mut built: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
     for ((level, job), r) in jobs.iter().zip(results) {
         match r {
-            Ok(()) => inputs.push(Input { codebase: base.name.into(), level: level.clone(), path: job.out.clone() }),
+            Ok(()) => built.entry(level.clone()).or_default().push(job.out.clone()),
             Err(e) => {
                 failed += 1;
                 if failed <= 3 {
@@ -1622,6 +1644,33 @@ fn build_c(
     }
     if failed > 3 {
         notes.push(format!("{}: {} more files do not compile", base.name, failed - 3));
+    }
+    // One module per level, as LTO would see it: calls between files resolve,
+    // so the oracle can run functions that call into other files.
+    for level in levels {
+        let Some(files) = built.get(*level) else { continue };
+        let dir = cfg.out.join("bc").join(base.name);
+        let linked = dir.join(format!("{}-{}.bc", base.name, if *level == "O2" { "O2" } else { "O0" }));
+        let link = if linked.exists() {
+            Ok(String::new())
+        } else {
+            let tmp = linked.with_extension("tmp.bc");
+            run_cmd(Command::new(llvm_tool("llvm-link-22")).arg("-o").arg(&tmp).args(files), "llvm-link-22")
+                .and_then(|o| std::fs::rename(&tmp, &linked).map(|_| o).map_err(|e| e.to_string()))
+        };
+        match link {
+            Ok(_) => inputs.push(Input { codebase: base.name.into(), level: level.to_string(), path: linked }),
+            Err(e) => {
+                notes.push(format!(
+                    "{} {level}: llvm-link-22 failed, one module per file: {}",
+                    base.name,
+                    e.lines().nth(1).unwrap_or("")
+                ));
+                for f in files {
+                    inputs.push(Input { codebase: base.name.into(), level: level.to_string(), path: f.clone() });
+                }
+            }
+        }
     }
     Ok(())
 }
@@ -1691,6 +1740,11 @@ fn walk_find(dir: &Path, pred: impl Fn(&Path) -> bool + Copy) -> Option<PathBuf>
     None
 }
 
+/// Rust crates built at opt-level 2 only: regex-syntax has 2,908 functions
+/// at opt-level 0 (mostly monomorphised `core`/`alloc` helpers), which
+/// would add about 12,000 runs (close to an hour on two shared cores).
+const RUST_OPT2_ONLY: &[&str] = &["regex-syntax"];
+
 /// The Rust crates and their pinned versions, from `tools/sweep/rust-crates.toml`.
 fn rust_crates(cfg: &InputConfig) -> Result<Vec<(String, String)>, String> {
     let text = std::fs::read_to_string(cfg.tools.join("rust-crates.toml")).map_err(|e| e.to_string())?;
@@ -1757,8 +1811,9 @@ pub fn prepare_inputs(cfg: &InputConfig) -> Result<(Vec<Input>, Provenance), Str
     let mut prov = Vec::new();
     let mut notes = Vec::new();
     let c_levels: &[&str] = if cfg.quick { &["O2"] } else { &["O2", "O0+mem2reg"] };
-    let c_how = "clang-22 -O2, and clang-22 -O0 -Xclang -disable-O0-optnone + opt-22 -passes=mem2reg";
-    let c_how = if cfg.quick { "clang-22 -O2" } else { c_how };
+    let c_how = "clang-22 -O2, and clang-22 -O0 -Xclang -disable-O0-optnone + opt-22 -passes=mem2reg; \
+                 llvm-link-22 into one module per level";
+    let c_how = if cfg.quick { "clang-22 -O2; llvm-link-22 into one module" } else { c_how };
 
     let needs_c = ["zlib", "lz4"].iter().any(|n| want(n));
     if needs_c {
@@ -1836,14 +1891,18 @@ pub fn prepare_inputs(cfg: &InputConfig) -> Result<(Vec<Input>, Provenance), Str
         fetch_project(cfg, "rust-crates.toml", &dir)?;
         let levels: &[&str] = if cfg.quick { &["2"] } else { &["2", "0"] };
         for opt in levels {
-            build_rust(cfg, &rust, opt, &mut inputs)?;
+            let crates: Vec<String> =
+                rust.iter().filter(|c| *opt != "0" || !RUST_OPT2_ONLY.contains(&c.as_str())).cloned().collect();
+            if !crates.is_empty() {
+                build_rust(cfg, &crates, opt, &mut inputs)?;
+            }
         }
         let rustc = run_cmd(Command::new("rustc").arg("--version"), "rustc --version").unwrap_or_default();
         for (n, v) in all_rust.iter().filter(|(n, _)| rust.contains(n)) {
+            let at = if RUST_OPT2_ONLY.contains(&n.as_str()) { "2" } else { &levels.join(" and ") };
             prov.push(format!(
-                "rust:{n} {v} (Rust, crates.io; {}, cargo build --release with RUSTFLAGS=\"--emit=llvm-bc,link -C codegen-units=1\" at opt-level {})",
+                "rust:{n} {v} (Rust, crates.io; {}; cargo build --release, RUSTFLAGS=\"--emit=llvm-bc,link -C codegen-units=1\", opt-level {at})",
                 rustc.trim(),
-                levels.join(" and ")
             ));
         }
     }

@@ -23,7 +23,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: batchify-sweep [--quick] [--jobs N] [--out DIR] [--only CODEBASE]... [--trials T]
-                      [--oracle-timeout S] [--batchify-timeout S] [--chunk N] [--skip-build]
+                      [--oracle-timeout S] [--batchify-timeout S] [--chunk N] [--build-only]
        batchify-sweep --one MODULE.bc [--codebase C] [--level L] [--function NAME] [--variant CLONE] [--trials T]
 
   --quick               the bounded subset: zlib at -O2 and the Rust crates fastrand, itoa, ryu at opt-level 2
@@ -34,6 +34,7 @@ const USAGE: &str = "usage: batchify-sweep [--quick] [--jobs N] [--out DIR] [--o
   --oracle-timeout S    seconds before one oracle check counts as a timeout (default 10)
   --batchify-timeout S  seconds before batchify on one variant counts as hung (default 60)
   --chunk N             functions per child process (default 64)
+  --build-only          fetch and build the code bases, then stop
   --one MODULE.bc       run the functions of one module in this process and print one line per run";
 
 fn value<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
@@ -69,7 +70,7 @@ fn real_main() -> Result<ExitCode, String> {
     let mut oracle_timeout = 10u64;
     let mut batchify_timeout = 60u64;
     let mut chunk = 64usize;
-    let mut skip_build = false;
+    let mut build_only = false;
     while let Some(a) = args.next() {
         match a.as_str() {
             "-h" | "--help" => {
@@ -84,7 +85,7 @@ fn real_main() -> Result<ExitCode, String> {
             "--oracle-timeout" => oracle_timeout = value(&a, args.next())?,
             "--batchify-timeout" => batchify_timeout = value(&a, args.next())?,
             "--chunk" => chunk = value(&a, args.next())?,
-            "--skip-build" => skip_build = true,
+            "--build-only" => build_only = true,
             "--one" => {
                 one = true;
                 child.module = PathBuf::from(value::<String>(&a, args.next())?);
@@ -120,7 +121,7 @@ fn real_main() -> Result<ExitCode, String> {
     for p in &provenance {
         println!("  {p}");
     }
-    if skip_build {
+    if build_only {
         return Ok(ExitCode::SUCCESS);
     }
     let built = start.elapsed();
