@@ -336,7 +336,11 @@ fn cstr_name(v: LLVMValueRef) -> String {
     }
 }
 
-/// The functions with a body, in module order (intrinsics excluded), with
+/// Functions in this section are support code the sweep links in
+/// (`tools/sweep/newlib-shims.c`), not part of a code base.
+pub const SHIM_SECTION: &str = "batchify.sweep.shim";
+
+/// The functions with a body, in module order (intrinsics and shims excluded), with
 /// their parameter counts.
 pub fn defined_functions(module: &inkwell::module::Module<'_>) -> Vec<(String, usize)> {
     let m = module.as_mut_ptr();
@@ -345,7 +349,9 @@ pub fn defined_functions(module: &inkwell::module::Module<'_>) -> Vec<(String, u
     unsafe {
         let mut f = LLVMGetFirstFunction(m);
         while !f.is_null() {
-            if LLVMIsDeclaration(f) == 0 && LLVMGetIntrinsicID(f) == 0 {
+            let section = LLVMGetSection(f);
+            let shim = !section.is_null() && std::ffi::CStr::from_ptr(section).to_bytes() == SHIM_SECTION.as_bytes();
+            if LLVMIsDeclaration(f) == 0 && LLVMGetIntrinsicID(f) == 0 && !shim {
                 out.push((cstr_name(f), LLVMCountParams(f) as usize));
             }
             f = LLVMGetNextFunction(f);
@@ -1594,6 +1600,8 @@ struct CBase {
     name: &'static str,
     files: Vec<PathBuf>,
     flags: Vec<String>,
+    /// Support code linked into each module, not swept (see [`SHIM_SECTION`]).
+    shims: Vec<PathBuf>,
 }
 
 fn build_c(
@@ -1655,8 +1663,18 @@ fn build_c(
             Ok(String::new())
         } else {
             let tmp = linked.with_extension("tmp.bc");
-            run_cmd(Command::new(llvm_tool("llvm-link-22")).arg("-o").arg(&tmp).args(files), "llvm-link-22")
-                .and_then(|o| std::fs::rename(&tmp, &linked).map(|_| o).map_err(|e| e.to_string()))
+            let mut shims = Vec::new();
+            for shim in &base.shims {
+                let out =
+                    dir.join(format!("shim-{}.bc", shim.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default()));
+                compile_c(&CJob { src: shim.clone(), out: out.clone(), flags: Vec::new(), o0: false })?;
+                shims.push(out);
+            }
+            run_cmd(
+                Command::new(llvm_tool("llvm-link-22")).arg("-o").arg(&tmp).args(files).args(&shims),
+                "llvm-link-22",
+            )
+            .and_then(|o| std::fs::rename(&tmp, &linked).map(|_| o).map_err(|e| e.to_string()))
         };
         match link {
             Ok(_) => inputs.push(Input { codebase: base.name.into(), level: level.to_string(), path: linked }),
@@ -1840,7 +1858,12 @@ pub fn prepare_inputs(cfg: &InputConfig) -> Result<(Vec<Input>, Provenance), Str
             ));
             build_c(
                 cfg,
-                &CBase { name: "zlib", files, flags: vec!["-DHAVE_UNISTD_H".into(), "-DHAVE_STDARG_H".into()] },
+                &CBase {
+                    name: "zlib",
+                    files,
+                    flags: vec!["-DHAVE_UNISTD_H".into(), "-DHAVE_STDARG_H".into()],
+                    shims: Vec::new(),
+                },
                 c_levels,
                 &mut inputs,
                 &mut notes,
@@ -1853,7 +1876,7 @@ pub fn prepare_inputs(cfg: &InputConfig) -> Result<(Vec<Input>, Provenance), Str
             prov.push(format!("lz4 (C, the sources bundled in the crate lz4-sys {v}; {} files; {c_how})", files.len()));
             build_c(
                 cfg,
-                &CBase { name: "lz4", files, flags: vec!["-DXXH_NAMESPACE=LZ4_".into()] },
+                &CBase { name: "lz4", files, flags: vec!["-DXXH_NAMESPACE=LZ4_".into()], shims: Vec::new() },
                 c_levels,
                 &mut inputs,
                 &mut notes,
@@ -1872,7 +1895,7 @@ pub fn prepare_inputs(cfg: &InputConfig) -> Result<(Vec<Input>, Provenance), Str
         ];
         let compiled = build_c(
             cfg,
-            &CBase { name: "newlib-libm", files: files.clone(), flags },
+            &CBase { name: "newlib-libm", files: files.clone(), flags, shims: vec![cfg.tools.join("newlib-shims.c")] },
             c_levels,
             &mut inputs,
             &mut notes,
