@@ -53,7 +53,7 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "sweep",
-        usage: "[--quick] [--jobs N] [--out DIR]",
+        usage: "[--quick] [...]",
         about: "real-code sweep (release): zlib, lz4, newlib libm and Rust crates from crates.io, every \
                 function at AVX2 x8 and AVX-512 x16, masked and unmasked, checked by the oracle; writes \
                 target/sweep/report.md and fails on any internal error, panic, crash or mismatch",
