@@ -505,7 +505,10 @@ pub fn cut_out(module: &inkwell::module::Module<'_>, name: &str) -> Result<Vec<u
                 }
                 LLVMSetLinkage(g, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
                 LLVMSetVisibility(g, llvm_sys::LLVMVisibility::LLVMDefaultVisibility);
-                llvm_sys::comdat::LLVMSetComdat(g, std::ptr::null_mut());
+                if !LLVMIsAGlobalObject(g).is_null() {
+                    // Aliases and ifuncs have no comdat of their own.
+                    llvm_sys::comdat::LLVMSetComdat(g, std::ptr::null_mut());
+                }
             }
             // Keep `f` itself even if it is internal.
             let ctx = LLVMGetModuleContext(m);

@@ -147,6 +147,7 @@ fn real_main() -> Result<ExitCode, String> {
     sweep::write_outputs(&out, &records, &report)?;
     println!("\n{report}");
     let failures = sweep::failure_counts(&records);
+    let skipped = warnings.iter().filter(|w| w.contains("the child died before batching")).count();
     println!(
         "sweep: {} runs in {:.0} s; report: {}; runs: {}",
         records.len(),
@@ -154,11 +155,19 @@ fn real_main() -> Result<ExitCode, String> {
         out.join("report.md").display(),
         out.join("runs.jsonl").display()
     );
-    if failures.is_empty() {
+    if skipped > 0 {
+        println!(
+            "sweep: INCOMPLETE: {skipped} functions could not be cut out or loaded (see the warnings in the report)"
+        );
+    }
+    if failures.is_empty() && skipped == 0 {
         println!("sweep: no failures");
         Ok(ExitCode::SUCCESS)
     } else {
-        let list: Vec<String> = failures.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        let mut list: Vec<String> = failures.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        if skipped > 0 {
+            list.push(format!("{skipped} functions skipped"));
+        }
         println!("sweep: FAILED: {}", list.join(", "));
         Ok(ExitCode::FAILURE)
     }
