@@ -8,6 +8,7 @@ mod compile_time;
 mod demo;
 mod fuzz;
 mod setup;
+mod sweep;
 mod test;
 mod util;
 
@@ -57,6 +58,14 @@ const COMMANDS: &[Command] = &[
         about: "time batchify (release) against opt-22 -O2 on generated functions (straight-line code, \
                 divergent diamonds, nested ifs, divergent loops) and print a markdown table",
         run: compile_time::run,
+    },
+    Command {
+        name: "sweep",
+        usage: "[--quick] [...]",
+        about: "real-code sweep (release): zlib, lz4, newlib libm and Rust crates from crates.io, every \
+                function at AVX2 x8 and AVX-512 x16, masked and unmasked, checked by the oracle; writes \
+                target/sweep/report.md and fails on any internal error, panic, crash or mismatch",
+        run: sweep::run,
     },
     Command { name: "help", usage: "", about: "print this list", run: help },
 ];

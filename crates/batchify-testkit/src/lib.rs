@@ -10,6 +10,7 @@
 //! * [`prepare`]: making the oracle's module copy JIT-able (linkage,
 //!   inline asm, unresolved symbols);
 //! * [`skip`]: skipping a test loudly when a tool or CPU feature is missing;
+//! * [`sweep`]: the real-code sweep (`batchify-sweep`, `cargo xtask sweep`);
 //! * [`corpus`]: compiling C and loading `.ll` test files, with their
 //!   `VARIANT-PARAMS` directives.
 #![warn(missing_docs)]
@@ -27,6 +28,7 @@ pub mod jit;
 pub mod oracle;
 pub mod prepare;
 pub mod skip;
+pub mod sweep;
 pub mod wrappers;
 
 pub use oracle::{CheckConfig, CheckStats, CloneOutcome, Mismatch, MismatchKind, Oracle, OracleError, OracleOptions};
