@@ -1,5 +1,6 @@
 //! `cargo xtask test [--quick]`: everything CI checks, in order, stopping at
-//! the first failure: build, cargo test, the lit suite, rustfmt, clippy.
+//! the first failure: build, cargo test, the lit suite, the bounded
+//! real-code sweep, rustfmt, clippy.
 
 use crate::setup::{self, Env};
 use crate::util::{self, bold, green, header, red, yellow};
@@ -37,6 +38,15 @@ const STEPS: &[Step] = &[
         slow_lint: false,
     },
     Step { name: "lit", what: "lit -sv lit-tests", run: lit, slow_lint: false },
+    Step {
+        name: "sweep",
+        what: "cargo xtask sweep --quick (bounded real-code sweep)",
+        run: |_| {
+            let out = util::target_dir().join("sweep-quick").to_string_lossy().into_owned();
+            crate::sweep::run(&["--quick".into(), "--jobs".into(), "2".into(), "--out".into(), out]).map(|_| None)
+        },
+        slow_lint: false,
+    },
     Step {
         name: "fmt",
         what: "cargo fmt --all -- --check",
