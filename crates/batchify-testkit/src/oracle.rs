@@ -763,15 +763,22 @@ fn describe_input(t: &Target, inp: &TrialInputs, i: usize, k: usize) -> String {
 
 /// Where a returned pointer points: a buffer and offset (so that results
 /// of the scalar calls and the clone, which got different copies of the
-/// buffers, compare equal), or the raw address.
+/// buffers, compare equal), null, or "somewhere else". Pointers outside the
+/// oracle's buffers compare only as non-null: the scalar calls and the
+/// clone allocate separately (`malloc`, `calloc` in zlib's `zcalloc` and
+/// `gzopen`), so their addresses differ even when both are right.
 fn normalise_pointer(bytes: &mut [u8], bufs: &[Guarded]) {
+    /// The tag of a non-null pointer outside every buffer.
+    const ELSEWHERE: u64 = (1u64 << 63) | (0xffff_ffffu64 << 32);
     let mut w = [0u8; 8];
     w.copy_from_slice(&bytes[..8]);
     let addr = u64::from_le_bytes(w);
-    if let Some((j, off)) = bufs.iter().enumerate().find_map(|(j, g)| g.offset_of(addr).map(|o| (j, o))) {
-        let tag = (1u64 << 63) | ((j as u64) << 32) | off as u64;
-        bytes[..8].copy_from_slice(&tag.to_le_bytes());
-    }
+    let tag = match bufs.iter().enumerate().find_map(|(j, g)| g.offset_of(addr).map(|o| (j, o))) {
+        Some((j, off)) => (1u64 << 63) | ((j as u64) << 32) | off as u64,
+        None if addr != 0 => ELSEWHERE,
+        None => return,
+    };
+    bytes[..8].copy_from_slice(&tag.to_le_bytes());
 }
 
 const PHASE_SETUP: u32 = 0;
