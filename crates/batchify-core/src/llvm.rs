@@ -125,21 +125,39 @@ pub fn intrinsic_base_name(id: u32) -> String {
 
 /// Runs a textual new-pass-manager *function* pipeline on one function.
 pub fn run_function_passes(f: Value, pipeline: &str) -> Result<(), String> {
-    use llvm_sys::transforms::pass_builder::*;
     let c = cstring(pipeline);
+    pass_result(|opts| unsafe {
+        llvm_sys::transforms::pass_builder::LLVMRunPassesOnFunction(f.0, c.as_ptr(), std::ptr::null_mut(), opts)
+    })
+}
+
+/// Runs a textual new-pass-manager pipeline (`default<O2>`, `globaldce`, ...)
+/// on a whole module, without a target machine.
+pub fn run_module_passes(m: Module, pipeline: &str) -> Result<(), String> {
+    let c = cstring(pipeline);
+    pass_result(|opts| unsafe {
+        llvm_sys::transforms::pass_builder::LLVMRunPasses(m.0, c.as_ptr(), std::ptr::null_mut(), opts)
+    })
+}
+
+/// The one pass runner: fresh pass-builder options for `run`, disposed
+/// after it; LLVM's error turned into its message (freed with
+/// `LLVMDisposeErrorMessage`, as an error message must be).
+fn pass_result(
+    run: impl FnOnce(llvm_sys::transforms::pass_builder::LLVMPassBuilderOptionsRef) -> llvm_sys::error::LLVMErrorRef,
+) -> Result<(), String> {
+    use llvm_sys::transforms::pass_builder::*;
     unsafe {
         let opts = LLVMCreatePassBuilderOptions();
-        let err = LLVMRunPassesOnFunction(f.0, c.as_ptr(), std::ptr::null_mut(), opts);
+        let err = run(opts);
         LLVMDisposePassBuilderOptions(opts);
         if err.is_null() {
-            Ok(())
-        } else {
-            // An error message is freed with its own disposer, not LLVMDisposeMessage.
-            let msg = llvm_sys::error::LLVMGetErrorMessage(err);
-            let text = CStr::from_ptr(msg).to_string_lossy().into_owned();
-            llvm_sys::error::LLVMDisposeErrorMessage(msg);
-            Err(text)
+            return Ok(());
         }
+        let msg = llvm_sys::error::LLVMGetErrorMessage(err);
+        let text = CStr::from_ptr(msg).to_string_lossy().into_owned();
+        llvm_sys::error::LLVMDisposeErrorMessage(msg);
+        Err(text)
     }
 }
 

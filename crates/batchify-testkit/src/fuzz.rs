@@ -523,20 +523,7 @@ pub fn parse_ir<'c>(ctx: &'c Context, text: &str, name: &str) -> Result<Module<'
 
 /// Runs LLVM's `default<O2>` pipeline on a whole module.
 pub fn optimize_o2(module: &Module<'_>) -> Result<(), String> {
-    use llvm_sys::transforms::pass_builder::*;
-    unsafe {
-        let opts = LLVMCreatePassBuilderOptions();
-        let err = LLVMRunPasses(module.as_mut_ptr(), c"default<O2>".as_ptr(), std::ptr::null_mut(), opts);
-        LLVMDisposePassBuilderOptions(opts);
-        if err.is_null() {
-            Ok(())
-        } else {
-            let msg = llvm_sys::error::LLVMGetErrorMessage(err);
-            let s = std::ffi::CStr::from_ptr(msg).to_string_lossy().into_owned();
-            llvm_sys::error::LLVMDisposeErrorMessage(msg);
-            Err(s)
-        }
-    }
+    batchify_core::llvm::run_module_passes(batchify_core::llvm::Module(module.as_mut_ptr()), "default<O2>")
 }
 
 fn one_line(s: &str) -> String {

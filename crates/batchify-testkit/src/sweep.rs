@@ -441,22 +441,7 @@ fn reachable(root: LLVMValueRef) -> HashSet<usize> {
 }
 
 fn run_passes(m: LLVMModuleRef, pipeline: &str) -> Result<(), String> {
-    use llvm_sys::transforms::pass_builder::*;
-    let p = std::ffi::CString::new(pipeline).map_err(|e| e.to_string())?;
-    // SAFETY: runs a pass pipeline on a valid module.
-    unsafe {
-        let opts = LLVMCreatePassBuilderOptions();
-        let err = LLVMRunPasses(m, p.as_ptr(), std::ptr::null_mut(), opts);
-        LLVMDisposePassBuilderOptions(opts);
-        if err.is_null() {
-            Ok(())
-        } else {
-            let msg = llvm_sys::error::LLVMGetErrorMessage(err);
-            let s = std::ffi::CStr::from_ptr(msg).to_string_lossy().into_owned();
-            llvm_sys::error::LLVMDisposeErrorMessage(msg);
-            Err(s)
-        }
-    }
+    batchify_core::llvm::run_module_passes(batchify_core::llvm::Module(m), pipeline)
 }
 
 fn verify(m: LLVMModuleRef) -> Result<(), String> {

@@ -358,20 +358,5 @@ fn mem_intrinsic(b: &Builder, m: llvm_sys::prelude::LLVMModuleRef, name: &str, d
 /// Runs `default<O2>` on a whole module (no target machine: the caller is
 /// target-independent IR apart from its function attributes).
 pub fn run_o2(module: Module) -> Result<(), String> {
-    let m = module.0;
-    use llvm_sys::transforms::pass_builder::*;
-    // SAFETY: `m` is a live module; the options object and any error are
-    // disposed here.
-    unsafe {
-        let opts = LLVMCreatePassBuilderOptions();
-        let err = LLVMRunPasses(m, c"default<O2>".as_ptr(), std::ptr::null_mut(), opts);
-        LLVMDisposePassBuilderOptions(opts);
-        if err.is_null() {
-            return Ok(());
-        }
-        let msg = llvm_sys::error::LLVMGetErrorMessage(err);
-        let s = std::ffi::CStr::from_ptr(msg).to_string_lossy().into_owned();
-        llvm_sys::error::LLVMDisposeErrorMessage(msg);
-        Err(s)
-    }
+    batchify_core::llvm::run_module_passes(module, "default<O2>")
 }
