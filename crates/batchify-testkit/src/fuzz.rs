@@ -404,11 +404,11 @@ pub fn gen_flags(gen: &GenConfig) -> Option<String> {
                 let _ = write!(s, " --{name} {a}");
             }
         }
-        if gen.top_level_cc {
-            s.push_str(" --top-level-cc");
+        if !gen.top_level_cc {
+            s.push_str(" --no-top-level-cc");
         }
-        if gen.top_level_internal {
-            s.push_str(" --top-level-internal");
+        if !gen.top_level_internal {
+            s.push_str(" --no-top-level-internal");
         }
         return Some(s);
     }
