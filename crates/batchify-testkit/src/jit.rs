@@ -49,8 +49,10 @@ fn init_native() {
 }
 
 impl Jit {
-    /// Compiles a bitcode module for the host.
-    pub fn new(bitcode: &[u8]) -> Result<Jit, String> {
+    /// Compiles a bitcode module for the host; the names in `overrides`
+    /// resolve to the given addresses instead of the process's symbols
+    /// (the module must not define them).
+    pub fn new(bitcode: &[u8], overrides: &[(&str, u64)]) -> Result<Jit, String> {
         init_native();
         unsafe {
             let mut jtmb = std::ptr::null_mut();
@@ -69,6 +71,25 @@ impl Jit {
             ))?;
             let dylib = LLVMOrcLLJITGetMainJITDylib(raw);
             LLVMOrcJITDylibAddGenerator(dylib, gen);
+            if !overrides.is_empty() {
+                let mut pairs = Vec::new();
+                for (name, addr) in overrides {
+                    let c = CString::new(*name).map_err(|e| e.to_string())?;
+                    pairs.push(LLVMOrcCSymbolMapPair {
+                        Name: LLVMOrcLLJITMangleAndIntern(raw, c.as_ptr()),
+                        Sym: LLVMJITEvaluatedSymbol {
+                            Address: *addr,
+                            Flags: LLVMJITSymbolFlags {
+                                GenericFlags: LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsExported as u8
+                                    | LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsCallable as u8,
+                                TargetFlags: 0,
+                            },
+                        },
+                    });
+                }
+                let unit = LLVMOrcAbsoluteSymbols(pairs.as_mut_ptr(), pairs.len());
+                take_error(LLVMOrcJITDylibDefine(dylib, unit))?;
+            }
 
             let ctx = llvm_sys::core::LLVMContextCreate();
             let name = c"oracle";

@@ -6,9 +6,12 @@
 //! * [`wrappers`]: type-agnostic calling wrappers;
 //! * [`inputs`]: random and special input values;
 //! * [`buffers`]: guard-page-bounded buffers for pointer parameters;
+//! * [`alloc_hooks`]: the deterministic `malloc` the oracle's JIT code gets;
 //! * [`isolate`]: running a check in a forked child process;
 //! * [`prepare`]: making the oracle's module copy JIT-able (linkage,
 //!   inline asm, unresolved symbols);
+//! * [`paint`]: filling the scalar code's stack slots, to find undefined bytes;
+//! * [`promises`]: `!range`-style promises the oracle's random buffers keep;
 //! * [`skip`]: skipping a test loudly when a tool or CPU feature is missing;
 //! * [`sweep`]: the real-code sweep (`batchify-sweep`, `cargo xtask sweep`);
 //! * [`corpus`]: compiling C and loading `.ll` test files, with their
@@ -18,6 +21,7 @@
 // Links libLLVM-22 into every test binary that uses the kit.
 use batchify_llvm_link as _;
 
+pub mod alloc_hooks;
 pub mod buffers;
 pub mod corpus;
 pub mod fuzz;
@@ -26,7 +30,9 @@ pub mod inputs;
 pub mod isolate;
 pub mod jit;
 pub mod oracle;
+pub mod paint;
 pub mod prepare;
+pub mod promises;
 pub mod skip;
 pub mod sweep;
 pub mod wrappers;

@@ -7,18 +7,28 @@
 //! compared. Code runs for the real host CPU (see [`crate::jit`]).
 //!
 //! Pointer parameters point into guard-page-bounded buffers of random bytes
-//! (see [`crate::buffers`]). The scalar calls run, lane by lane in lane
+//! (see [`crate::buffers`]) that keep the scalar code's `!range` promises
+//! (see [`crate::promises`]). The scalar calls run, lane by lane in lane
 //! order, on one copy of every buffer, and the clone on an identical second
-//! copy; then results and every buffer byte are compared. Each function is
-//! checked in a forked child process (see [`crate::isolate`]), so a fault is
-//! reported as a failure naming the clone. Optionally, a caller of the clone
-//! optimised with `default<O2>` must observe the same memory and results
+//! copy with the same layout; then results and every buffer byte are
+//! compared, a pointer in one copy matching the pointer to the same place
+//! in the other (stored pointers, pointers compared across arguments,
+//! `malloc` blocks from the copy's arena: see [`crate::alloc_hooks`]).
+//! Where they differ, the scalar calls run again with the scalar code's
+//! stack slots painted differently (see [`crate::paint`]): bytes that
+//! change are undefined and not compared. Each function is checked in a
+//! forked child process (see [`crate::isolate`]), so a fault is reported as
+//! a failure naming the clone. Optionally, a caller of the clone optimised
+//! with `default<O2>` must observe the same memory and results
 //! ([`OracleOptions::optimized_caller`]).
 
-use crate::buffers::Guarded;
+use crate::alloc_hooks;
+use crate::buffers::{Guarded, GuardedSet};
 use crate::inputs::{describe, mask_to, random_bits, Scalar};
 use crate::isolate::{run_forked, signal_name, ChildEnd};
 use crate::jit::Jit;
+use crate::paint::{paint_allocas, PAINT_GLOBAL};
+use crate::promises::{promises_of, Promise};
 use crate::wrappers::{
     add_optimized_caller, add_scalar_wrapper, add_vector_wrapper, memory_type, CallerKind, CallerRegion, RESULT_SLOT,
     SLOT,
@@ -30,6 +40,7 @@ use llvm_sys::core::*;
 use llvm_sys::LLVMTypeKind;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use std::collections::HashSet;
 use std::fmt;
 
 /// How hard to test.
@@ -315,6 +326,8 @@ const MAX_CALLER_BYTES: usize = 256 << 10;
 const VAR_STEP_MAX: i64 = 64;
 
 struct Runnable {
+    /// Address of the paint byte (see [`crate::paint`]).
+    paint: u64,
     scalar_fn: WrapperFn,
     vector_fn: WrapperFn,
     callers: Option<(CallerFn, CallerFn)>,
@@ -325,6 +338,8 @@ struct Target {
     scalars: Vec<Scalar>,
     ptrs: Vec<Option<PtrParam>>,
     bufs: Vec<BufPlan>,
+    /// Values the scalar code expects in the buffers.
+    promises: Vec<Promise>,
     result_bytes: usize,
     result_scalar: Option<Scalar>,
     /// Why the clone cannot be checked (skipped).
@@ -492,6 +507,8 @@ impl Oracle {
         let copy = module.clone();
         let raw = Module(copy.as_mut_ptr());
         let tainted = crate::prepare::prepare(raw);
+        let clones: HashSet<String> = specs.iter().map(|s| s.vector_name.clone()).collect();
+        paint_allocas(raw, &clones);
         let mut targets = Vec::new();
         let mut names = Vec::new();
         for (idx, spec) in specs.iter().enumerate() {
@@ -507,6 +524,7 @@ impl Oracle {
                 scalars: Vec::new(),
                 ptrs: Vec::new(),
                 bufs: Vec::new(),
+                promises: promises_of(scalar),
                 result_bytes: store_size(ret),
                 result_scalar: if ret.is_void() { None } else { scalar_of(ret).ok() },
                 skip: None,
@@ -560,17 +578,20 @@ impl Oracle {
                 add_scalar_wrapper(raw, scalar, spec, &sname);
                 add_vector_wrapper(raw, scalar, clone, spec, &vname);
                 let mut callers = None;
-                let local_bytes: usize = t.bufs.iter().map(|b| Guarded::rw_len_for(b.len, b.align)).sum();
+                let plan: Vec<(usize, usize)> = t.bufs.iter().map(|b| (b.len, b.align)).collect();
+                let regions: Vec<CallerRegion> = t
+                    .bufs
+                    .iter()
+                    .zip(GuardedSet::offsets(&plan))
+                    .map(|(b, offset)| CallerRegion {
+                        param: b.param,
+                        lane: b.lane,
+                        len: Guarded::rw_len_for(b.len, b.align) as u64,
+                        offset: offset as u64,
+                    })
+                    .collect();
+                let local_bytes = regions.iter().map(|r| r.offset + r.len).max().unwrap_or(0) as usize;
                 if opts.optimized_caller && !t.bufs.is_empty() && local_bytes <= MAX_CALLER_BYTES {
-                    let regions: Vec<CallerRegion> = t
-                        .bufs
-                        .iter()
-                        .map(|b| CallerRegion {
-                            param: b.param,
-                            lane: b.lane,
-                            len: Guarded::rw_len_for(b.len, b.align) as u64,
-                        })
-                        .collect();
                     let (w, r) = (format!("__oracle_caller_w.{idx}"), format!("__oracle_caller_r.{idx}"));
                     add_optimized_caller(raw, scalar, clone, spec, &regions, &w, CallerKind::Writer).map_err(setup)?;
                     add_optimized_caller(raw, scalar, clone, spec, &regions, &r, CallerKind::Reader).map_err(setup)?;
@@ -588,13 +609,21 @@ impl Oracle {
             return Ok(Oracle { _jit: None, targets, opts: *opts });
         }
         let bitcode = copy.write_bitcode_to_memory();
-        let jit = Jit::new(bitcode.as_slice()).map_err(setup)?;
+        // Allocations of the code under test come from the oracle's arenas,
+        // unless the module brings its own allocator.
+        let overrides: Vec<(&str, u64)> = alloc_hooks::overrides()
+            .into_iter()
+            .filter(|(name, _)| raw.function(name).is_none_or(|f| f.is_declaration()))
+            .collect();
+        let jit = Jit::new(bitcode.as_slice(), &overrides).map_err(setup)?;
         for (ti, sname, vname, callers) in names {
             let addr = |n: &str| jit.lookup(n).map_err(setup);
             // SAFETY: the wrappers have the C signatures `void(ptr, ptr)` and
             // `void(ptr, ptr, ptr)`.
+            let paint = addr(PAINT_GLOBAL)?;
             let run = unsafe {
                 Runnable {
+                    paint,
                     scalar_fn: std::mem::transmute::<u64, WrapperFn>(addr(&sname)?),
                     vector_fn: std::mem::transmute::<u64, WrapperFn>(addr(&vname)?),
                     callers: match callers {
@@ -761,46 +790,81 @@ fn describe_input(t: &Target, inp: &TrialInputs, i: usize, k: usize) -> String {
     }
 }
 
-/// Normalises the pointers in one lane's result: a pointer result as in
-/// [`normalise_pointer`]; in an aggregate result (`{i64, ptr}`, Rust's
-/// `Bound<&T>` or `Option<&T>`), every pointer-aligned word that points into
-/// a buffer, since the scalar calls and the clone run on different copies
-/// of the buffers (the sweep found such false mismatches in Rust's libm,
-/// also on per-lane fallback clones). Words outside the buffers are left as
-/// they are: in an aggregate they may be plain data.
-fn normalise_result(t: &Target, bytes: &mut [u8], len: usize, bufs: &[Guarded]) {
-    if t.result_scalar == Some(Scalar::Ptr) {
-        normalise_pointer(bytes, bufs);
-    } else if t.result_scalar.is_none() {
-        for at in (0..len.min(bytes.len()).saturating_sub(7)).step_by(8) {
-            let word = &mut bytes[at..at + 8];
-            let addr = u64::from_le_bytes(word.try_into().expect("8 bytes"));
-            if let Some((j, off)) = bufs.iter().enumerate().find_map(|(j, g)| g.offset_of(addr).map(|o| (j, o))) {
-                let tag = (1u64 << 63) | ((j as u64) << 32) | off as u64;
-                word.copy_from_slice(&tag.to_le_bytes());
-            }
-        }
-    }
+/// The little-endian 64-bit word at `at` (which must leave 8 bytes).
+fn word_at(bytes: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
 }
 
-/// Where a returned pointer points: a buffer and offset (so that results
-/// of the scalar calls and the clone, which got different copies of the
-/// buffers, compare equal), null, or "somewhere else". Pointers outside the
-/// oracle's buffers compare only as non-null: the scalar calls and the
-/// clone allocate separately (`malloc`, `calloc` in zlib's `zcalloc` and
-/// `gzopen`), so their addresses differ even when both are right.
-fn normalise_pointer(bytes: &mut [u8], bufs: &[Guarded]) {
-    /// The tag of a non-null pointer outside every buffer.
-    const ELSEWHERE: u64 = (1u64 << 63) | (0xffff_ffffu64 << 32);
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&bytes[..8]);
-    let addr = u64::from_le_bytes(w);
-    let tag = match bufs.iter().enumerate().find_map(|(j, g)| g.offset_of(addr).map(|o| (j, o))) {
-        Some((j, off)) => (1u64 << 63) | ((j as u64) << 32) | off as u64,
-        None if addr != 0 => ELSEWHERE,
-        None => return,
-    };
-    bytes[..8].copy_from_slice(&tag.to_le_bytes());
+/// The first byte where `x` (from the scalar calls) and `y` (from the
+/// clone) disagree, skipping bytes `skip` accepts. Where they differ, an
+/// 8-byte word around the byte that `same_pointer(x_word, y_word)` accepts
+/// is one pointer in the two copies of the inputs (see
+/// [`GuardedSet::base`]), and its bytes agree.
+fn first_disagreement(
+    x: &[u8],
+    y: &[u8],
+    skip: impl Fn(usize) -> bool,
+    same_pointer: impl Fn(u64, u64) -> bool,
+) -> Option<usize> {
+    let mut o = 0;
+    while o < x.len() {
+        if x[o] == y[o] || skip(o) {
+            o += 1;
+            continue;
+        }
+        let word = (o.saturating_sub(7)..=o).find(|&s| s + 8 <= x.len() && same_pointer(word_at(x, s), word_at(y, s)));
+        match word {
+            Some(s) => o = s + 8,
+            None => return Some(o),
+        }
+    }
+    None
+}
+
+/// Accepts a word pair that is the same pointer in two copies of the
+/// inputs whose bases are `delta` bytes apart (`y = x + delta`): the
+/// copies have one layout, so the pointers are at the same place relative
+/// to their copy, in a buffer, the arena, or anywhere computed from them.
+fn relative(delta: u64) -> impl Fn(u64, u64) -> bool {
+    move |x, y| y.wrapping_sub(x) == delta
+}
+
+/// Which bytes of `x` and `y`, two runs of the same scalar calls over
+/// copies `delta` bytes apart with different paint, disagree: the
+/// scalar code leaves them undefined (the payload of a Rust `None` read
+/// from an uninitialised stack slot).
+fn undefined_bytes(x: &[u8], y: &[u8], delta: u64) -> Vec<bool> {
+    let mut undefined = vec![false; x.len()];
+    let mut from = 0;
+    while let Some(o) = first_disagreement(&x[from..], &y[from..], |_| false, relative(delta)) {
+        undefined[from + o] = true;
+        from += o + 1;
+    }
+    undefined
+}
+
+/// Whether the results of one lane agree: bit for bit apart from pointers
+/// to the same place in the two copies, both-NaN floating-point results,
+/// and bytes the scalar code leaves undefined. A pointer result outside
+/// both copies (one from an allocator the oracle does not replace, as C++'s
+/// `new`) only has to be non-null in both.
+fn results_agree(
+    t: &Target,
+    exp: &[u8],
+    got: &[u8],
+    delta: u64,
+    copies: (&GuardedSet, &GuardedSet),
+    undefined: Option<&[bool]>,
+) -> bool {
+    let skip = |o: usize| undefined.is_some_and(|u| u[o]);
+    if first_disagreement(exp, got, skip, relative(delta)).is_none() || both_nan(t.result_scalar, got, exp) {
+        return true;
+    }
+    if t.result_scalar == Some(Scalar::Ptr) {
+        let (x, y) = (word_at(exp, 0), word_at(got, 0));
+        return x != 0 && y != 0 && !copies.0.contains(x) && !copies.1.contains(y);
+    }
+    false
 }
 
 const PHASE_SETUP: u32 = 0;
@@ -871,14 +935,275 @@ fn write(buf: &mut [u8], at: usize, bits: u64, bytes: usize) {
     buf[at..at + bytes].copy_from_slice(&bits.to_le_bytes()[..bytes.min(8)]);
 }
 
-fn alloc_bufs(t: &Target) -> Result<Vec<Guarded>, String> {
-    t.bufs.iter().map(|b| Guarded::new(b.len, b.align)).collect()
+/// Bytes of the arena each copy of the inputs has for the allocations of
+/// the code under test (see [`crate::alloc_hooks`]).
+const ARENA_BYTES: usize = 32 * alloc_hooks::CLASS_BYTES;
+
+/// Sends the allocations of the code under test to `set`'s arena, cleared.
+fn use_arena_of(set: &mut GuardedSet) {
+    set.clear_arena();
+    alloc_hooks::use_arena(set.arena_mut().bytes_mut());
 }
 
-/// The first byte where `a` and `b` differ, skipping bytes `skip` accepts.
-fn first_difference(a: &[u8], b: &[u8], skip: impl Fn(usize) -> bool) -> Option<usize> {
-    (0..a.len()).find(|&o| a[o] != b[o] && !skip(o))
+/// What the scalar code's stack slots hold (see [`crate::paint`]): in the
+/// first run of a trial's scalar calls (and the clone's), and in the second
+/// run that tells undefined result bytes from defined ones.
+const PAINT_FIRST: u8 = 0xa5;
+const PAINT_SECOND: u8 = 0x5a;
+
+/// Sets the paint byte of the JIT-compiled code.
+fn set_paint(run: &Runnable, byte: u8) {
+    // SAFETY: `paint` is the address of the JIT module's `i8` paint global.
+    unsafe { (run.paint as *mut u8).write_volatile(byte) };
 }
+
+/// Overwrites the stack below the caller's frame where an optimised
+/// caller's local buffers will be, so that a caller whose copy-in the
+/// optimiser deleted reads junk, not what the previous caller left there.
+#[inline(never)]
+fn scrub_stack() {
+    let mut area = [0u8; MAX_CALLER_BYTES + (64 << 10)];
+    area.fill(0xa5);
+    std::hint::black_box(&mut area);
+}
+
+fn alloc_copy(t: &Target) -> Result<GuardedSet, String> {
+    let plan: Vec<(usize, usize)> = t.bufs.iter().map(|b| (b.len, b.align)).collect();
+    GuardedSet::new(&plan, ARENA_BYTES)
+}
+
+/// Fills one copy of a trial's buffers: random bytes from the trial's seed,
+/// then values that keep the scalar code's promises about them.
+fn fill_copy(t: &Target, set: &mut GuardedSet, inp: &TrialInputs) {
+    let mut fill = SmallRng::seed_from_u64(inp.fill_seed);
+    for g in set.bufs_mut() {
+        fill.fill(g.bytes_mut());
+    }
+    let n = t.spec.width as usize;
+    for p in &t.promises {
+        for (j, b) in t.bufs.iter().enumerate().filter(|(_, b)| b.param == p.param) {
+            let lanes: Vec<i64> = match t.spec.params[p.param] {
+                ParamKind::Linear { step } => (0..n as i64).map(|k| k.wrapping_mul(step)).collect(),
+                ParamKind::LinearVarStep { param } => {
+                    let sw = if let Scalar::Int(sw) = t.scalars[param] { sw } else { 64 };
+                    let step = sign_extend(inp.vals[param][0], sw);
+                    (0..n as i64).map(|k| k.wrapping_mul(step)).collect()
+                }
+                _ => vec![0],
+            };
+            let g = &mut set.bufs_mut()[j];
+            for lane_offset in lanes {
+                let at = b.base as i64 + lane_offset + p.offset as i64;
+                if at < 0 || at as usize + p.bytes > b.len {
+                    continue;
+                }
+                let at = g.region_offset() + at as usize;
+                write(g.bytes_mut(), at, p.pick(&mut fill), p.bytes);
+            }
+        }
+    }
+}
+
+/// The buffers of lanes the trial's mask leaves inactive (none unless
+/// [`OracleOptions::protect_inactive_lanes`]).
+fn inactive_buffers(t: &Target, opts: &OracleOptions, inp: &TrialInputs) -> Vec<usize> {
+    if !opts.protect_inactive_lanes {
+        return Vec::new();
+    }
+    (0..t.bufs.len()).filter(|&j| t.bufs[j].lane.is_some_and(|k| !inp.mask[k as usize])).collect()
+}
+
+/// What the scalar calls of one trial leave.
+struct ScalarRun {
+    /// Each lane's result slot (inactive lanes: zeros).
+    outs: Vec<Vec<u8>>,
+    /// For each shared buffer (others: empty), the lanes that changed each
+    /// byte, as a bit set.
+    writers: Vec<Vec<u64>>,
+}
+
+/// Runs the scalar function once per active lane, in lane order, on `set`.
+fn run_scalar_calls(
+    t: &Target,
+    opts: &OracleOptions,
+    run: &Runnable,
+    inp: &TrialInputs,
+    set: &mut GuardedSet,
+    paint: u8,
+    rec: &mut Record,
+) -> ScalarRun {
+    let n = t.spec.width as usize;
+    let p = t.scalars.len();
+    let shared: Vec<usize> = (0..t.bufs.len()).filter(|&j| t.bufs[j].lane.is_none()).collect();
+    let mut writers: Vec<Vec<u64>> = t.bufs.iter().map(|_| Vec::new()).collect();
+    for &j in &shared {
+        writers[j] = vec![0; set.bufs()[j].bytes().len()];
+    }
+    let mut outs = vec![vec![0u8; RESULT_SLOT]; n];
+    // Inactive lanes' buffers are inaccessible to the scalar calls as they
+    // are to the clone: a lane's read far past its own buffer that lands in
+    // another lane's faults in both (the trial is dropped) or in neither.
+    let inactive = inactive_buffers(t, opts, inp);
+    for &j in &inactive {
+        if let Err(e) = set.bufs()[j].protect(true) {
+            rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
+        }
+    }
+    use_arena_of(set);
+    set_paint(run, paint);
+    for k in (0..n).filter(|&k| inp.mask[k]) {
+        rec.lane = k as u32;
+        let snapshot: Vec<Vec<u8>> = shared.iter().map(|&j| set.bufs()[j].bytes().to_vec()).collect();
+        let mut sin = vec![0u8; (p + 1) * n * SLOT];
+        for (i, s) in t.scalars.iter().enumerate() {
+            let v = if *s == Scalar::Ptr { pointer_value(t, set.bufs(), inp, i, k) } else { inp.vals[i][k] };
+            write(&mut sin, i * n * SLOT, v, s.bytes());
+        }
+        // SAFETY: the wrapper reads `sin` and writes `outs[k]` within the
+        // layout; pointers point into live buffers.
+        unsafe { (run.scalar_fn)(sin.as_ptr(), outs[k].as_mut_ptr()) };
+        for (s, &j) in snapshot.iter().zip(&shared) {
+            for (o, (&x, &y)) in s.iter().zip(set.bufs()[j].bytes()).enumerate() {
+                if x != y {
+                    writers[j][o] |= 1u64 << (k % 64);
+                }
+            }
+        }
+    }
+    alloc_hooks::stop_arena();
+    for &j in &inactive {
+        if let Err(e) = set.bufs()[j].protect(false) {
+            rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
+        }
+    }
+    ScalarRun { outs, writers }
+}
+
+/// Bytes the scalar code leaves undefined in one trial.
+struct Undefined {
+    /// Per lane, per byte of the result.
+    results: Vec<Vec<bool>>,
+    /// Per buffer, per read-write byte.
+    memory: Vec<Vec<bool>>,
+}
+
+/// Runs the trial's scalar calls again, on a third copy of the inputs and
+/// with the stack slots painted differently, and returns the bytes of results and memory
+/// where the two runs disagree.
+fn find_undefined(
+    t: &Target,
+    opts: &OracleOptions,
+    run: &Runnable,
+    inp: &TrialInputs,
+    first: (&ScalarRun, &GuardedSet),
+    third: &mut GuardedSet,
+    rec: &mut Record,
+) -> Undefined {
+    let (scalar, a) = first;
+    fill_copy(t, third, inp);
+    let again = run_scalar_calls(t, opts, run, inp, third, PAINT_SECOND, rec);
+    let delta = third.base().wrapping_sub(a.base());
+    let len = t.result_bytes;
+    Undefined {
+        results: scalar
+            .outs
+            .iter()
+            .zip(&again.outs)
+            .map(|(x, y)| undefined_bytes(&x[..len], &y[..len], delta))
+            .collect(),
+        memory: a.bufs().iter().zip(third.bufs()).map(|(x, y)| undefined_bytes(x.bytes(), y.bytes(), delta)).collect(),
+    }
+}
+
+/// A difference between the scalar calls and a run of the clone.
+struct Failure {
+    kind: u32,
+    lane: usize,
+    expected: Vec<u8>,
+    got: Vec<u8>,
+    /// For memory: buffer, offset in its read-write pages, lanes that wrote
+    /// the byte.
+    at: Option<(usize, usize, u64)>,
+}
+
+impl Failure {
+    fn record(self, rec: &mut Record) {
+        rec.fail(self.kind, self.lane, &self.expected, &self.got);
+        if let Some((j, o, w)) = self.at {
+            rec.f_buf = j as u32;
+            rec.f_offset = o as u64;
+            rec.f_writers = w;
+        }
+    }
+}
+
+/// What the clone (or an optimised caller of it) left, to compare with the
+/// scalar calls.
+struct CloneRun<'a> {
+    kind_result: u32,
+    kind_memory: u32,
+    /// Each lane's result slot, one after the other.
+    results: Vec<u8>,
+    /// Whether results holding pointers are compared (not for the
+    /// optimised callers, whose pointers point into their own locals).
+    pointer_results: bool,
+    /// The buffers as the run left them (none: not compared).
+    memory: Option<Vec<&'a [u8]>>,
+}
+
+/// Compares one run of the clone with the scalar calls.
+#[allow(clippy::too_many_arguments)]
+fn compare_run(
+    t: &Target,
+    opts: &OracleOptions,
+    inp: &TrialInputs,
+    (scalar, a): (&ScalarRun, &GuardedSet),
+    b: &GuardedSet,
+    got: &CloneRun<'_>,
+    same_pointer: &dyn Fn(u64, u64) -> bool,
+    undefined: Option<&Undefined>,
+) -> Option<Failure> {
+    let n = t.spec.width as usize;
+    let len = t.result_bytes;
+    let delta = b.base().wrapping_sub(a.base());
+    let compare_results = got.pointer_results || matches!(t.result_scalar, Some(s) if s != Scalar::Ptr);
+    for k in (0..n).filter(|&k| inp.mask[k] && compare_results) {
+        let mine = &got.results[k * RESULT_SLOT..k * RESULT_SLOT + len];
+        let exp = &scalar.outs[k][..len];
+        if !results_agree(t, exp, mine, delta, (a, b), undefined.map(|u| u.results[k].as_slice())) {
+            return Some(Failure {
+                kind: got.kind_result,
+                lane: k,
+                expected: exp.to_vec(),
+                got: mine.to_vec(),
+                at: None,
+            });
+        }
+    }
+    for (j, mine) in got.memory.iter().flatten().enumerate() {
+        let g = a.bufs()[j].bytes();
+        let w = &scalar.writers[j];
+        let skip = |o: usize| {
+            (opts.tolerate_conflicts && !w.is_empty() && w[o].count_ones() > 1)
+                || undefined.is_some_and(|u| u.memory[j][o])
+        };
+        if let Some(o) = first_disagreement(g, mine, skip, same_pointer) {
+            let end = (o + 16).min(g.len());
+            return Some(Failure {
+                kind: got.kind_memory,
+                lane: t.bufs[j].lane.unwrap_or(0) as usize,
+                expected: g[o..end].to_vec(),
+                got: mine[o..end].to_vec(),
+                at: Some((j, o, if w.is_empty() { 0 } else { w[o] })),
+            });
+        }
+    }
+    None
+}
+
+/// What an optimised caller leaves: its results and, for the writer, the
+/// buffers it copied out.
+type CallerOutput = (Vec<u8>, Option<Vec<Vec<u8>>>);
 
 /// Runs trials `from..` and records progress and the first failure in `rec`.
 fn run_trials(t: &Target, opts: &OracleOptions, cfg: &CheckConfig, from: usize, rec: &mut Record) {
@@ -886,126 +1211,66 @@ fn run_trials(t: &Target, opts: &OracleOptions, cfg: &CheckConfig, from: usize, 
     let spec = &t.spec;
     let n = spec.width as usize;
     let p = t.scalars.len();
-    let (mut a, mut b) = match (alloc_bufs(t), alloc_bufs(t)) {
+    let (mut a, mut b) = match (alloc_copy(t), alloc_copy(t)) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
             rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
             return;
         }
     };
-    let shared: Vec<usize> = (0..t.bufs.len()).filter(|&j| t.bufs[j].lane.is_none()).collect();
-    let mut init: Vec<Vec<u8>> = Vec::new();
+    let mut third: Option<GuardedSet> = None;
+    let delta = b.base().wrapping_sub(a.base());
+    // The optimised callers' local buffers live on this thread's stack,
+    // below this frame.
+    let frame = 0u8;
+    let stack_top = std::hint::black_box(&frame) as *const u8 as u64;
+    let on_stack = |y: u64| y < stack_top && stack_top - y < (MAX_CALLER_BYTES as u64) + (1 << 20);
     for trial in from..cfg.trials {
         rec.trial = trial as u64;
         rec.phase = PHASE_SETUP;
         let inp = trial_inputs(t, cfg, trial);
-        let mut fill = SmallRng::seed_from_u64(inp.fill_seed);
-        for (ga, gb) in a.iter_mut().zip(b.iter_mut()) {
-            fill.fill(ga.bytes_mut());
-            gb.bytes_mut().copy_from_slice(ga.bytes());
-        }
-        if run.callers.is_some() {
-            init = a.iter().map(|g| g.bytes().to_vec()).collect();
-        }
-        // Scalar calls, lane by lane, on the first copy.
+        fill_copy(t, &mut a, &inp);
+        fill_copy(t, &mut b, &inp);
+        let init: Vec<Vec<u8>> =
+            if run.callers.is_some() { a.bufs().iter().map(|g| g.bytes().to_vec()).collect() } else { Vec::new() };
         rec.phase = PHASE_SCALAR;
-        let mut writers: Vec<Vec<u64>> = t.bufs.iter().map(|_| Vec::new()).collect();
-        for &j in &shared {
-            writers[j] = vec![0; a[j].bytes().len()];
-        }
-        let mut souts = vec![vec![0u8; RESULT_SLOT]; n];
-        for k in (0..n).filter(|&k| inp.mask[k]) {
-            rec.lane = k as u32;
-            let snapshot: Vec<Vec<u8>> = shared.iter().map(|&j| a[j].bytes().to_vec()).collect();
-            let mut sin = vec![0u8; (p + 1) * n * SLOT];
-            for (i, s) in t.scalars.iter().enumerate() {
-                let v = if *s == Scalar::Ptr { pointer_value(t, &a, &inp, i, k) } else { inp.vals[i][k] };
-                write(&mut sin, i * n * SLOT, v, s.bytes());
-            }
-            // SAFETY: the wrapper reads `sin` and writes `souts[k]` within the
-            // layout; pointers point into live buffers.
-            unsafe { (run.scalar_fn)(sin.as_ptr(), souts[k].as_mut_ptr()) };
-            for (s, &j) in snapshot.iter().zip(&shared) {
-                for (o, (&x, &y)) in s.iter().zip(a[j].bytes()).enumerate() {
-                    if x != y {
-                        writers[j][o] |= 1u64 << (k % 64);
-                    }
-                }
-            }
-        }
-        let len = t.result_bytes;
-        for s in souts.iter_mut() {
-            normalise_result(t, s, len, &a);
-        }
+        let scalar = run_scalar_calls(t, opts, run, &inp, &mut a, PAINT_FIRST, rec);
         // The clone, once, on the second copy.
         let mut vin = vec![0u8; (p + 1) * n * SLOT];
         for (i, s) in t.scalars.iter().enumerate() {
             for k in 0..n {
-                let v = if *s == Scalar::Ptr { pointer_value(t, &b, &inp, i, k) } else { inp.vals[i][k] };
+                let v = if *s == Scalar::Ptr { pointer_value(t, b.bufs(), &inp, i, k) } else { inp.vals[i][k] };
                 write(&mut vin, (i * n + k) * SLOT, v, s.bytes());
             }
         }
         for (k, m) in inp.mask.iter().enumerate() {
             vin[(p * n + k) * SLOT] = *m as u8;
         }
-        let compare_results = |vout: &mut [u8], rec: &mut Record, kind: u32, b: &[Guarded]| -> bool {
-            for k in (0..n).filter(|&k| inp.mask[k]) {
-                let got = &mut vout[k * RESULT_SLOT..(k + 1) * RESULT_SLOT];
-                normalise_result(t, got, len, b);
-                let (got, exp) = (&got[..len], &souts[k][..len]);
-                if got != exp && !both_nan(t.result_scalar, got, exp) {
-                    rec.fail(kind, k, exp, got);
-                    return false;
-                }
-            }
-            true
-        };
-        let compare_memory = |mine: &[&[u8]], rec: &mut Record, kind: u32| -> bool {
-            for (j, g) in a.iter().enumerate() {
-                let w = &writers[j];
-                let conflict = |o: usize| opts.tolerate_conflicts && !w.is_empty() && w[o].count_ones() > 1;
-                if let Some(o) = first_difference(g.bytes(), mine[j], conflict) {
-                    let end = (o + 16).min(g.bytes().len());
-                    rec.fail(kind, t.bufs[j].lane.unwrap_or(0) as usize, &g.bytes()[o..end], &mine[j][o..end]);
-                    rec.f_buf = j as u32;
-                    rec.f_offset = o as u64;
-                    rec.f_writers = if w.is_empty() { 0 } else { w[o] };
-                    return false;
-                }
-            }
-            true
-        };
         rec.phase = PHASE_CLONE;
         rec.lane = 0;
         let mut vout = vec![0u8; n * RESULT_SLOT];
-        let inactive: Vec<usize> = if opts.protect_inactive_lanes {
-            (0..t.bufs.len()).filter(|&j| t.bufs[j].lane.is_some_and(|k| !inp.mask[k as usize])).collect()
-        } else {
-            Vec::new()
-        };
+        let inactive = inactive_buffers(t, opts, &inp);
         for &j in &inactive {
-            if let Err(e) = b[j].protect(true) {
+            if let Err(e) = b.bufs()[j].protect(true) {
                 rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
                 return;
             }
         }
+        use_arena_of(&mut b);
+        set_paint(run, PAINT_FIRST);
         // SAFETY: as for the scalar wrapper.
         unsafe { (run.vector_fn)(vin.as_ptr(), vout.as_mut_ptr()) };
+        alloc_hooks::stop_arena();
         for &j in &inactive {
-            if let Err(e) = b[j].protect(false) {
+            if let Err(e) = b.bufs()[j].protect(false) {
                 rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
                 return;
             }
-        }
-        if !compare_results(&mut vout, rec, FAIL_RESULT, &b) {
-            return;
-        }
-        let mine: Vec<&[u8]> = b.iter().map(|g| g.bytes()).collect();
-        if !compare_memory(&mine, rec, FAIL_MEMORY) {
-            return;
         }
         // Optimised callers: they copy the initial contents into local
         // buffers, call the clone, and (writer) copy the buffers out.
+        // Per caller: its results and (writer) its saved buffers.
+        let mut caller_runs: Vec<CallerOutput> = Vec::new();
         if let Some((writer, reader)) = run.callers {
             // The callers take pointers as offsets into their buffers.
             let mut cin = vin.clone();
@@ -1014,9 +1279,9 @@ fn run_trials(t: &Target, opts: &OracleOptions, cfg: &CheckConfig, from: usize, 
                     continue;
                 }
                 for k in 0..n {
-                    let v = pointer_value(t, &b, &inp, i, k);
+                    let v = pointer_value(t, b.bufs(), &inp, i, k);
                     let j = buffer_of(t, i, k);
-                    let off = if v == 0 { i64::MIN as u64 } else { v.wrapping_sub(b[j].start() as u64) };
+                    let off = if v == 0 { i64::MIN as u64 } else { v.wrapping_sub(b.bufs()[j].start() as u64) };
                     write(&mut cin, (i * n + k) * SLOT, off, 8);
                 }
             }
@@ -1028,23 +1293,74 @@ fn run_trials(t: &Target, opts: &OracleOptions, cfg: &CheckConfig, from: usize, 
                     table.extend([init[j].as_ptr() as u64, save.as_mut_ptr() as u64]);
                 }
                 let mut vout = vec![0u8; n * RESULT_SLOT];
+                // The clone's allocations land where they did in its own run.
+                use_arena_of(&mut b);
+                scrub_stack();
                 // SAFETY: the caller reads `vin` and `table`, writes `vout` and
                 // the buffers and saves listed in `table`, all live here.
                 unsafe { caller(cin.as_ptr(), vout.as_mut_ptr(), table.as_ptr() as *const u8) };
-                // Returned pointers point into the caller's local buffers.
-                // Pointers the callers get back point into their own local
-                // copies of the buffers: only results without pointers
-                // (scalars other than `ptr`) are compared here.
-                let pointer_free = matches!(t.result_scalar, Some(s) if s != Scalar::Ptr);
-                if pointer_free && !compare_results(&mut vout, rec, FAIL_CALLER_RESULT, &b) {
-                    return;
-                }
-                if phase == PHASE_WRITER {
-                    let mine: Vec<&[u8]> = saves.iter().map(|v| v.as_slice()).collect();
-                    if !compare_memory(&mine, rec, FAIL_CALLER_MEMORY) {
-                        return;
-                    }
-                }
+                alloc_hooks::stop_arena();
+                caller_runs.push((vout, (phase == PHASE_WRITER).then_some(saves)));
+            }
+        }
+        let mut runs = vec![(
+            PHASE_CLONE,
+            CloneRun {
+                kind_result: FAIL_RESULT,
+                kind_memory: FAIL_MEMORY,
+                results: vout,
+                pointer_results: true,
+                memory: Some(b.bufs().iter().map(|g| g.bytes()).collect()),
+            },
+        )];
+        for ((results, saves), phase) in caller_runs.iter().zip([PHASE_WRITER, PHASE_READER]) {
+            runs.push((
+                phase,
+                CloneRun {
+                    kind_result: FAIL_CALLER_RESULT,
+                    kind_memory: FAIL_CALLER_MEMORY,
+                    results: results.clone(),
+                    pointer_results: false,
+                    memory: saves.as_ref().map(|s| s.iter().map(|v| v.as_slice()).collect()),
+                },
+            ));
+        }
+        // Pointers the optimised callers store point into their own local
+        // copy of the buffers, one page-aligned array on this thread's
+        // stack laid out like the copies: a word is such a pointer if it
+        // implies a page-aligned array base on the stack. (Which lane's
+        // buffer it points into was checked exactly in the clone's run.)
+        let in_clone = relative(delta);
+        let in_caller = |x: u64, y: u64| {
+            let local_base = y.wrapping_sub(x.wrapping_sub(a.base()));
+            in_clone(x, y) || (local_base % 4096 == 0 && on_stack(local_base))
+        };
+        let mut undefined: Option<Undefined> = None;
+        for (phase, got) in &runs {
+            let same_pointer: &dyn Fn(u64, u64) -> bool = if *phase == PHASE_CLONE { &in_clone } else { &in_caller };
+            rec.phase = *phase;
+            let mut failure = compare_run(t, opts, &inp, (&scalar, &a), &b, got, same_pointer, undefined.as_ref());
+            if failure.is_some() && undefined.is_none() {
+                // Bytes the scalar code leaves undefined may differ: find
+                // them, and compare again without them.
+                let third = match &mut third {
+                    Some(c) => c,
+                    None => match alloc_copy(t) {
+                        Ok(c) => third.insert(c),
+                        Err(e) => {
+                            rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
+                            return;
+                        }
+                    },
+                };
+                rec.phase = PHASE_SCALAR;
+                undefined = Some(find_undefined(t, opts, run, &inp, (&scalar, &a), third, rec));
+                rec.phase = *phase;
+                failure = compare_run(t, opts, &inp, (&scalar, &a), &b, got, same_pointer, undefined.as_ref());
+            }
+            if let Some(f) = failure {
+                f.record(rec);
+                return;
             }
         }
         rec.lanes_compared += inp.mask.iter().filter(|&&m| m).count() as u64;

@@ -243,6 +243,10 @@ pub struct CallerRegion {
     pub lane: Option<u32>,
     /// Its length in bytes.
     pub len: u64,
+    /// Its offset in the caller's one local array, the same as its offset
+    /// from the base of the oracle's copies of the buffers (so that
+    /// pointers into different buffers compare alike).
+    pub offset: u64,
 }
 
 /// Adds `void name(ptr in, ptr out, ptr table)`, a caller of the clone
@@ -253,7 +257,8 @@ pub struct CallerRegion {
 /// layout is [`add_vector_wrapper`]'s, except that a pointer argument's
 /// slot holds an `i64` offset into its region (`i64::MIN` for null).
 /// `name` loads the table and calls `name.inner`, which gives every region
-/// a local buffer (an `alloca`, like the local buffers of real callers),
+/// a local buffer (a part of one `alloca`, laid out like the oracle's
+/// copies of the buffers),
 /// copies `init` into it, calls the clone with pointers into the local
 /// buffers, and then, for [`CallerKind::Writer`], copies each local buffer
 /// to its `save`; for [`CallerKind::Reader`], the local buffers just die.
@@ -298,9 +303,11 @@ pub fn add_optimized_caller(
         let (inp, out) = (ps[0], ps[1]);
         let i8t = Type::int(ctx, 8);
         let mut local = Vec::new();
+        let span = regions.iter().map(|r| r.offset + r.len).max().unwrap_or(1);
+        let all = b.alloca(i8t.array_of(span as u32));
+        LLVMSetAlignment(all.0, 4096);
         for (r, reg) in regions.iter().enumerate() {
-            let a = b.alloca(i8t.array_of(reg.len as u32));
-            LLVMSetAlignment(a.0, 4096);
+            let a = b.gep(i8t, all, &[constant::int(i64t, reg.offset)], Default::default());
             mem_intrinsic(&b, m, "llvm.memcpy", a, ps[2 + 2 * r], constant::int(i64t, reg.len));
             local.push(a);
         }

@@ -1,0 +1,63 @@
+//! Painting the stack slots of the scalar code, so that the oracle can tell
+//! result bytes the scalar code leaves undefined from defined ones.
+//!
+//! Rust at opt-level 0 returns an `Option<u32>` by loading both halves of
+//! a stack slot whose payload it stores only for `Some`; what the machine
+//! code then returns for `None` is whatever the slot held (a register the
+//! prologue pushed, a caller's spill). The clone may leave something else
+//! there, and the bytes mean nothing. In the oracle's copy of the module,
+//! every fixed-size `alloca` at the start of a function other than the
+//! clones is filled with the byte in [`PAINT_GLOBAL`] (a refinement of the
+//! undefined contents, so the functions' meaning is unchanged). The oracle
+//! runs the scalar calls with one paint and, where the clone differs, again
+//! with another: bytes that follow the paint are undefined and not compared.
+
+use batchify_core::llvm::{constant, Builder, Module, Type, Value};
+use llvm_sys::core::*;
+use llvm_sys::LLVMOpcode;
+use std::collections::HashSet;
+
+/// The `i8` global holding the paint byte.
+pub const PAINT_GLOBAL: &str = "__batchify_oracle_paint";
+
+/// Adds [`PAINT_GLOBAL`] and fills every fixed-size entry-block `alloca`
+/// of every function not named in `except` with its value.
+pub fn paint_allocas(module: Module, except: &HashSet<String>) {
+    let ctx = module.context();
+    let i8t = Type::int(ctx, 8);
+    let i64t = Type::int(ctx, 64);
+    let name = std::ffi::CString::new(PAINT_GLOBAL).expect("no NUL");
+    // SAFETY: adds a global to a live module.
+    let paint = unsafe {
+        let g = LLVMAddGlobal(module.0, i8t.0, name.as_ptr());
+        LLVMSetInitializer(g, constant::int(i8t, 0xa5).0);
+        Value(g)
+    };
+    let ptr = Type::ptr(ctx);
+    let Some(memset) = module.intrinsic("llvm.memset", &[ptr, i64t]) else { return };
+    // SAFETY: the intrinsic's function type.
+    let memset_ty = Type(unsafe { LLVMGlobalGetValueType(memset.0) });
+    // SAFETY: the module's data layout lives as long as the module.
+    let layout = unsafe { llvm_sys::target::LLVMGetModuleDataLayout(module.0) };
+    let b = Builder::new(ctx);
+    for f in module.functions() {
+        if f.is_declaration() || except.contains(&f.name()) || f.name().starts_with("llvm.") {
+            continue;
+        }
+        let Some(entry) = f.blocks().first().copied() else { continue };
+        for a in entry.instructions().into_iter().filter(|i| i.opcode() == LLVMOpcode::LLVMAlloca) {
+            let Some(count) = a.operand(0).const_int_value() else { continue };
+            // SAFETY: `a` is an alloca of a sized type.
+            let bytes =
+                unsafe { llvm_sys::target::LLVMABISizeOfType(layout, LLVMGetAllocatedType(a.0)) }.saturating_mul(count);
+            if bytes == 0 || bytes > 1 << 20 {
+                continue;
+            }
+            b.position_after(a);
+            let byte = b.load(i8t, paint, 1);
+            // SAFETY: marks a load just built.
+            unsafe { LLVMSetVolatile(byte.0, 1) };
+            b.call(memset_ty, memset, &[a, byte, constant::int(i64t, bytes), constant::int(Type::int(ctx, 1), 0)]);
+        }
+    }
+}
