@@ -1,36 +1,50 @@
 //! batchify-core: turns scalar LLVM IR functions into N-lane SIMD clones.
 //!
-//! The pipeline, one module per stage:
+//! The pipeline, one module per stage, run in this order by
+//! [`batchify_module`] (see `docs/architecture.md`):
 //! 1. **select** ([`select`]): which clones to build ([`spec::CloneSpec`]),
 //!    from explicit requests or the module's `declare simd` attributes;
-//! 2. **prepare** ([`transform::prepare`]): a scratch copy of the scalar
-//!    function, normalised by LLVM passes (mem2reg, loop-simplify, lcssa);
-//! 3. **analyse** ([`analysis`]): CFG, dominators, loops, uniformity and
+//! 2. **clone shell** ([`shell`]): the clone's empty function, with the
+//!    signature, symbol properties and attributes of the ABI ([`abi`]);
+//! 3. **prepare** ([`prepare`]): a scratch copy of the scalar function,
+//!    normalised by LLVM passes (mem2reg, loop-simplify, lcssa);
+//! 4. **analyses** ([`analysis`]): CFG, dominators, loops, uniformity and
 //!    divergence (to a fixed point), the control plan;
-//! 4. **widen and linearize** ([`transform::widen`], [`transform::control`]):
-//!    the clone's body, per-instruction rules under execution masks;
-//! 5. **ABI** ([`transform::signature`]): vector signature, masks, attributes;
-//! 6. **cleanup** ([`cleanup`]): verify and optimise the clone.
+//! 5. **legality** ([`legality`]): every reason the function cannot be
+//!    vectorized, decided before anything is emitted;
+//! 6. **cost** ([`cost`]): vector form or per-lane loop for a legal function;
+//! 7. **emit** ([`emit`]): the clone's body, per-instruction rules under
+//!    execution masks, linearized control flow, deferred `noreturn` calls;
+//! 8. **fallback** ([`fallback`]): the per-lane loop, when legality or cost
+//!    says so;
+//! 9. **finish** ([`finish`]): verify and optimise the clone.
 //!
-//! The one public entry point is [`batchify_module`]; front ends (CLI, pass
-//! plugin, Rust macro) only build [`spec::CloneSpec`]s and call it.
+//! [`abi`] (the clone's signature, mask and linear parameters) and [`llvm`]
+//! (the IR layer) serve every stage. Front ends (CLI, pass plugin, Rust
+//! macro) only build [`spec::CloneSpec`]s and call [`batchify_module`].
 #![warn(missing_docs)]
 
+pub mod abi;
 pub mod analysis;
-pub mod cleanup;
+pub mod cost;
+pub mod emit;
 pub mod error;
+pub mod fallback;
+pub mod finish;
+pub mod legality;
 pub mod llvm;
+pub mod prepare;
 pub mod select;
+pub mod shell;
 pub mod spec;
-pub mod transform;
 pub mod vfabi;
 
 pub use error::{Error, Result};
 pub use spec::{CloneSpec, MaskAbi};
 
 use analysis::{cfg::Cfg, divergence::Divergence, dominance::Dominators, loops::Loops};
+use emit::WidenStats;
 use llvm::{Module, Value};
-use transform::widen::WidenStats;
 
 /// Options of one batchify run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -161,16 +175,16 @@ fn batchify_one(module: Module, spec: &CloneSpec, opts: &Options) -> Result<Clon
             reason: "it is only declared here; batchify needs its body".into(),
         });
     }
-    let fty = transform::signature::clone_type(scalar, spec)?;
-    cleanup::check_clone_name(module, spec, fty)?;
-    let clone = cleanup::create_clone_function(module, scalar, spec, fty);
+    let fty = abi::clone_type(scalar, spec)?;
+    shell::check_clone_name(module, spec, fty)?;
+    let clone = shell::create_clone_function(module, scalar, spec, fty);
     let mut printer = Printer { opts: *opts, texts: Vec::new() };
     let (stats, fallback) = match vectorize(module, scalar, clone, spec, &mut printer) {
         Ok(stats) => (stats, None),
         Err(Error::Unsupported { what, .. }) if opts.allow_fallback => {
             clone.delete_function();
-            let clone = cleanup::create_clone_function(module, scalar, spec, fty);
-            transform::fallback::build(module, scalar, clone, spec);
+            let clone = shell::create_clone_function(module, scalar, spec, fty);
+            fallback::build(module, scalar, clone, spec);
             printer.after(PrintAfter::Emit, "emit (per-lane fallback)", clone);
             (WidenStats::default(), Some(what))
         }
@@ -180,7 +194,7 @@ fn batchify_one(module: Module, spec: &CloneSpec, opts: &Options) -> Result<Clon
         }
     };
     let clone = module.function(&spec.vector_name).expect("the clone was just created");
-    if let Err(e) = cleanup::finish(module, clone, scalar.function_type(), spec, opts) {
+    if let Err(e) = finish::finish(module, clone, scalar.function_type(), spec, opts) {
         clone.delete_function();
         return Err(e);
     }
@@ -188,7 +202,9 @@ fn batchify_one(module: Module, spec: &CloneSpec, opts: &Options) -> Result<Clon
     Ok(CloneReport { spec: spec.clone(), stats, fallback, printed: printer.texts })
 }
 
-/// Prepares, analyses and widens; the clone's body is built on success.
+/// Stages 3 to 7: prepares, analyses, checks legality and cost, and emits;
+/// the clone's body is built on success. `Error::Unsupported` means "build
+/// the per-lane fallback instead", with the reason.
 fn vectorize(
     module: Module,
     scalar: Value,
@@ -196,25 +212,19 @@ fn vectorize(
     spec: &CloneSpec,
     printer: &mut Printer,
 ) -> Result<WidenStats> {
-    let nparams = scalar.function_type().param_types().len() as u32;
-    if let Some(i) = (0..nparams).find(|i| scalar.has_attribute_at(i + 1, "byval")) {
-        // Lanes would share, or write through to the caller, what the scalar
-        // function changes in its private copy; the per-lane loop copies.
-        return Err(Error::Unsupported {
-            function: spec.scalar_name.clone(),
-            what: format!("parameter {i} is passed `byval` (a private copy per call) and is not vectorized yet"),
-        });
-    }
-    let scratch = transform::prepare::prepare(module, scalar, &spec.scalar_name)?;
+    legality::check_signature(scalar, &spec.scalar_name)?;
+    let scratch = prepare::prepare(module, scalar, &spec.scalar_name)?;
     let f = scratch.function;
-    if transform::calls::isa_adds_fma(spec.isa, scalar) {
-        transform::prepare::unfuse_for_fma_target(f);
+    if analysis::calls::isa_adds_fma(spec.isa, scalar) {
+        prepare::unfuse_for_fma_target(f);
     }
     printer.after(PrintAfter::Prepare, "prepare", f);
     let cfg = Cfg::new(f);
-    let loops = Loops::new(&cfg, &Dominators::new(&cfg)).map_err(|irr| Error::Unsupported {
-        function: spec.scalar_name.clone(),
-        what: format!("irreducible control flow (a cycle entered at `{}` has several entries)", irr.block.name()),
+    let loops = Loops::new(&cfg, &Dominators::new(&cfg)).map_err(|irr| {
+        legality::unsupported(
+            &spec.scalar_name,
+            format!("irreducible control flow (a cycle entered at `{}` has several entries)", irr.block.name()),
+        )
     })?;
     let div = Divergence::new(f, &cfg, &loops, &spec.params);
     if printer.opts.print_analysis {
@@ -226,8 +236,12 @@ fn vectorize(
             text.trim_end()
         ));
     }
-    let an = transform::widen::Analyses { cfg: &cfg, loops: &loops, uni: &div.uniformity, plan: &div.plan };
-    let stats = transform::widen::widen(module, f, clone, spec, &an)?;
+    legality::check_body(f, &cfg, &spec.scalar_name)?;
+    if let cost::Plan::PerLane(why) = cost::decide(f, &div.uniformity) {
+        return Err(legality::unsupported(&spec.scalar_name, why));
+    }
+    let analyses = emit::Analyses { cfg: &cfg, loops: &loops, uni: &div.uniformity, plan: &div.plan };
+    let stats = emit::emit(module, f, clone, spec, &analyses)?;
     printer.after(PrintAfter::Emit, "emit", clone);
     Ok(stats)
 }

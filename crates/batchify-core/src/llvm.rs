@@ -596,7 +596,7 @@ impl Value {
     }
     /// Global: copies visibility, DLL storage class, `unnamed_addr` and
     /// section from another global (linkage and comdat are decided by the
-    /// caller, see `transform::linkage`).
+    /// caller, see `shell::linkage`).
     pub fn copy_global_properties_from(self, other: Value) {
         unsafe {
             LLVMSetVisibility(self.0, LLVMGetVisibility(other.0));

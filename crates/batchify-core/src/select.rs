@@ -1,6 +1,8 @@
-//! Target selection: the clones a module asks for by itself, through
+//! Stage 1, select: the clones a module asks for by itself, through
 //! clang's `declare simd` attributes (`"_ZGVdN8vv_foo"` string attributes on
 //! the scalar function) and LLVM's `vector-function-abi-variant` lists.
+//!
+//! Reads attributes; changes nothing.
 
 use crate::error::{Error, Result};
 use crate::llvm::{attribute_is_string, attribute_string_key, attribute_string_value, Module};

@@ -11,6 +11,7 @@
 //! * [`prepare`]: making the oracle's module copy JIT-able (linkage,
 //!   inline asm, unresolved symbols);
 //! * [`paint`]: filling the scalar code's stack slots, to find undefined bytes;
+//! * [`poison`]: flagging inputs on which the scalar code makes poison;
 //! * [`promises`]: `!range`-style promises the oracle's random buffers keep;
 //! * [`skip`]: skipping a test loudly when a tool or CPU feature is missing;
 //! * [`sweep`]: the real-code sweep (`batchify-sweep`, `cargo xtask sweep`);
@@ -31,6 +32,7 @@ pub mod isolate;
 pub mod jit;
 pub mod oracle;
 pub mod paint;
+pub mod poison;
 pub mod prepare;
 pub mod promises;
 pub mod skip;

@@ -28,6 +28,7 @@ use crate::inputs::{describe, mask_to, random_bits, Scalar};
 use crate::isolate::{run_forked, signal_name, ChildEnd};
 use crate::jit::Jit;
 use crate::paint::{paint_allocas, PAINT_GLOBAL};
+use crate::poison::{flag_poison, POISON_GLOBAL};
 use crate::promises::{promises_of, Promise};
 use crate::wrappers::{
     add_optimized_caller, add_scalar_wrapper, add_vector_wrapper, memory_type, CallerKind, CallerRegion, RESULT_SLOT,
@@ -90,6 +91,12 @@ pub struct OracleOptions {
     /// pointer parameters of masked clones) inaccessible, so that a load
     /// or store on an inactive lane faults. On by default.
     pub protect_inactive_lanes: bool,
+    /// Drop trials on which the scalar code makes poison (an `nsw`/`nuw`
+    /// overflow, a shift by the bit width or more; see [`crate::poison`]),
+    /// as on real code that random inputs push past its assumptions. Off by
+    /// default: generated programs may make poison they then discard (a
+    /// speculated shift under a `select`), and those trials are valid.
+    pub skip_poison_inputs: bool,
 }
 
 impl Default for OracleOptions {
@@ -102,6 +109,7 @@ impl Default for OracleOptions {
             timeout_secs: 120,
             tolerate_conflicts: false,
             protect_inactive_lanes: true,
+            skip_poison_inputs: false,
         }
     }
 }
@@ -328,6 +336,8 @@ const VAR_STEP_MAX: i64 = 64;
 struct Runnable {
     /// Address of the paint byte (see [`crate::paint`]).
     paint: u64,
+    /// Address of the poison flag (see [`crate::poison`]; 0: none).
+    poison: u64,
     scalar_fn: WrapperFn,
     vector_fn: WrapperFn,
     callers: Option<(CallerFn, CallerFn)>,
@@ -509,6 +519,9 @@ impl Oracle {
         let tainted = crate::prepare::prepare(raw);
         let clones: HashSet<String> = specs.iter().map(|s| s.vector_name.clone()).collect();
         paint_allocas(raw, &clones);
+        if opts.skip_poison_inputs {
+            flag_poison(raw, &clones);
+        }
         let mut targets = Vec::new();
         let mut names = Vec::new();
         for (idx, spec) in specs.iter().enumerate() {
@@ -621,9 +634,11 @@ impl Oracle {
             // SAFETY: the wrappers have the C signatures `void(ptr, ptr)` and
             // `void(ptr, ptr, ptr)`.
             let paint = addr(PAINT_GLOBAL)?;
+            let poison = if opts.skip_poison_inputs { addr(POISON_GLOBAL)? } else { 0 };
             let run = unsafe {
                 Runnable {
                     paint,
+                    poison,
                     scalar_fn: std::mem::transmute::<u64, WrapperFn>(addr(&sname)?),
                     vector_fn: std::mem::transmute::<u64, WrapperFn>(addr(&vname)?),
                     callers: match callers {
@@ -888,6 +903,10 @@ const WINDOW: usize = 64;
 struct Record {
     phase: u32,
     trial: u64,
+    /// How long the last trial's scalar calls took (milliseconds).
+    scalar_ms: u64,
+    /// Trials dropped because the scalar code made poison.
+    poison_trials: u64,
     lane: u32,
     lanes_compared: u64,
     fail: u32,
@@ -906,6 +925,8 @@ impl Record {
         Record {
             phase: PHASE_SETUP,
             trial: 0,
+            scalar_ms: 0,
+            poison_trials: 0,
             lane: 0,
             lanes_compared: 0,
             fail: FAIL_NONE,
@@ -1020,6 +1041,8 @@ struct ScalarRun {
     /// For each shared buffer (others: empty), the lanes that changed each
     /// byte, as a bit set.
     writers: Vec<Vec<u64>>,
+    /// Whether the scalar code made poison (see [`crate::poison`]).
+    poison: bool,
 }
 
 /// Runs the scalar function once per active lane, in lane order, on `set`.
@@ -1051,6 +1074,10 @@ fn run_scalar_calls(
     }
     use_arena_of(set);
     set_paint(run, paint);
+    if run.poison != 0 {
+        // SAFETY: `poison` is the address of the JIT module's `i8` poison flag.
+        unsafe { (run.poison as *mut u8).write_volatile(0) };
+    }
     for k in (0..n).filter(|&k| inp.mask[k]) {
         rec.lane = k as u32;
         let snapshot: Vec<Vec<u8>> = shared.iter().map(|&j| set.bufs()[j].bytes().to_vec()).collect();
@@ -1076,7 +1103,9 @@ fn run_scalar_calls(
             rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
         }
     }
-    ScalarRun { outs, writers }
+    // SAFETY: as above.
+    let poison = run.poison != 0 && unsafe { (run.poison as *const u8).read_volatile() } != 0;
+    ScalarRun { outs, writers, poison }
 }
 
 /// Bytes the scalar code leaves undefined in one trial.
@@ -1234,7 +1263,14 @@ fn run_trials(t: &Target, opts: &OracleOptions, cfg: &CheckConfig, from: usize, 
         let init: Vec<Vec<u8>> =
             if run.callers.is_some() { a.bufs().iter().map(|g| g.bytes().to_vec()).collect() } else { Vec::new() };
         rec.phase = PHASE_SCALAR;
+        let started = std::time::Instant::now();
         let scalar = run_scalar_calls(t, opts, run, &inp, &mut a, PAINT_FIRST, rec);
+        rec.scalar_ms = started.elapsed().as_millis() as u64;
+        if scalar.poison && opts.skip_poison_inputs {
+            // Inputs the scalar code promised not to get: no clone to judge.
+            rec.poison_trials += 1;
+            continue;
+        }
         // The clone, once, on the second copy.
         let mut vin = vec![0u8; (p + 1) * n * SLOT];
         for (i, s) in t.scalars.iter().enumerate() {
@@ -1391,16 +1427,25 @@ fn check_target(t: &Target, opts: &OracleOptions, cfg: &CheckConfig) -> Result<C
     let mut stats = CheckStats::default();
     let mut from = 0;
     let mut first_scalar_fault = None;
+    // The time limit covers a child's trials together, so the clone can run
+    // out of time that the scalar calls used (lz4's `LZ4F_optimalBSID` loops
+    // 2^32 times on some inputs): a trial that times out in the clone runs
+    // once more, with time for its scalar calls and eight times as long for
+    // the clone. Only a clone slower than that is a failure.
+    let mut timeout = opts.timeout_secs;
+    let mut retried = None;
+    let mut poison_trials = 0;
     while from < cfg.trials {
         let (rec, end) = if opts.isolate {
-            run_forked(Record::new(), opts.timeout_secs, |rec| run_trials(t, opts, cfg, from, rec))
-                .map_err(OracleError::Setup)?
+            run_forked(Record::new(), timeout, |rec| run_trials(t, opts, cfg, from, rec)).map_err(OracleError::Setup)?
         } else {
             let mut rec = Record::new();
             run_trials(t, opts, cfg, from, &mut rec);
             (rec, ChildEnd::Finished)
         };
         stats.lanes_compared += rec.lanes_compared as usize;
+        stats.trials_dropped += rec.poison_trials as usize;
+        poison_trials += rec.poison_trials;
         let trial = rec.trial as usize;
         let during = match rec.phase {
             PHASE_CLONE => "the clone",
@@ -1453,6 +1498,12 @@ fn check_target(t: &Target, opts: &OracleOptions, cfg: &CheckConfig) -> Result<C
                 first_scalar_fault.get_or_insert((trial, rec.lane, sig));
                 from = trial + 1;
             }
+            ChildEnd::Signal(libc::SIGALRM) if !during.is_empty() && retried != Some(trial) => {
+                retried = Some(trial);
+                let scalar_secs = u32::try_from(rec.scalar_ms.div_ceil(1000)).unwrap_or(u32::MAX);
+                timeout = opts.timeout_secs.saturating_add(scalar_secs.saturating_mul(9)).saturating_add(1);
+                from = trial;
+            }
             ChildEnd::Signal(sig) if !during.is_empty() => {
                 let kind = MismatchKind::Fault { signal: sig, during: during.to_string() };
                 return Err(mismatch(trial, 0, Vec::new(), Vec::new(), kind));
@@ -1471,6 +1522,13 @@ fn check_target(t: &Target, opts: &OracleOptions, cfg: &CheckConfig) -> Result<C
             )))
             }
         }
+    }
+    if stats.lanes_compared == 0 && first_scalar_fault.is_none() && poison_trials > 0 {
+        return Err(OracleError::Setup(format!(
+            "{}: the scalar function `{}` makes poison (an overflow or shift it promises not to have) on every \
+             trial's inputs",
+            spec.vector_name, spec.scalar_name
+        )));
     }
     if stats.lanes_compared == 0 {
         if let Some((trial, lane, sig)) = first_scalar_fault {

@@ -676,7 +676,12 @@ pub fn run_one(
             let checked = catch_unwind(AssertUnwindSafe(|| {
                 // Callers optimised at -O2 must still see the clone's memory
                 // effects (a copied `memory(argmem: ...)` fails here).
-                let opts = OracleOptions { optimized_caller: true, timeout_secs: 3, ..OracleOptions::default() };
+                let opts = OracleOptions {
+                    optimized_caller: true,
+                    timeout_secs: 3,
+                    skip_poison_inputs: true,
+                    ..OracleOptions::default()
+                };
                 Oracle::with_options(&module, std::slice::from_ref(&spec), &opts).and_then(|o| o.check_all(&cfg))
             }));
             match checked {

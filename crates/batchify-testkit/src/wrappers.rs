@@ -13,8 +13,8 @@
 //! insertvalue) and takes its result apart the same way, so both wrappers
 //! write identical layouts and the oracle compares bytes.
 
+use batchify_core::abi::{extract_lane, insert_lane};
 use batchify_core::llvm::{constant, Block, Builder, Module, Type, Value};
-use batchify_core::transform::widen::{extract_lane, insert_lane};
 use batchify_core::vfabi::ParamKind;
 use batchify_core::{CloneSpec, MaskAbi};
 use llvm_sys::LLVMOpcode;
@@ -185,7 +185,7 @@ fn emit_vector_call(b: &Builder, inp: Value, out: Value, sty: Type, clone: Value
             }
             MaskAbi::CharacteristicVector => {
                 let elem = mty.element();
-                let bits = batchify_core::transform::signature::scalar_bits(elem);
+                let bits = batchify_core::abi::scalar_bits(elem);
                 let ity = Type::int(ctx, bits);
                 let mut acc = constant::poison(mty);
                 for k in 0..n {

@@ -1,6 +1,8 @@
-//! Analyses of the (prepared) scalar function. Each module computes one
-//! immutable result from the IR; after the IR changes, recompute.
+//! Stage 4, analyses of the prepared scalar function. Each module computes
+//! one immutable result from the IR; after the IR changes, recompute. The
+//! analyses read the IR and never change it, and import no later stage.
 
+pub mod calls;
 pub mod cfg;
 pub mod divergence;
 pub mod dominance;

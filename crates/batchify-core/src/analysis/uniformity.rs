@@ -55,7 +55,7 @@ impl Uniformity {
             LLVMPHI => i.incoming().iter().any(|(v, _)| varying.contains(v)),
             LLVMAlloca => true,
             LLVMCall => {
-                !crate::transform::calls::is_lane_invariant_call(i) || i.operands().iter().any(|v| varying.contains(v))
+                !crate::analysis::calls::is_lane_invariant_call(i) || i.operands().iter().any(|v| varying.contains(v))
             }
             LLVMAtomicRMW | LLVMAtomicCmpXchg | LLVMVAArg | LLVMLandingPad => true,
             _ => i.operands().iter().any(|v| varying.contains(v)),

@@ -1,5 +1,7 @@
 //! Calls: which calls give the same result in every lane when their
 //! arguments are uniform, and how LLVM intrinsics map to their vector forms.
+//!
+//! Part of the analyses: reads calls, changes nothing.
 
 use crate::llvm::{intrinsic_base_name, Type, Value};
 

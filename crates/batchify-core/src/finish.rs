@@ -1,11 +1,11 @@
-//! Creating the clone's function and finishing it: verification and the
-//! optimisation pipeline for the requested `-O` level (run on the clone only;
-//! the rest of the module is left as it was).
+//! Stage 9, finish: verification and the optimisation pipeline for the
+//! requested `-O` level, run on the clone only (the rest of the module is
+//! left as it was). Touches the clone's body; reads the ABI.
 
+use crate::abi;
 use crate::error::{Error, Result};
 use crate::llvm::{Module, Type, Value};
 use crate::spec::CloneSpec;
-use crate::transform::signature;
 
 /// Function pipeline applied to a clone per optimisation level.
 pub fn pipeline(opt_level: u8) -> &'static str {
@@ -17,52 +17,13 @@ pub fn pipeline(opt_level: u8) -> &'static str {
     }
 }
 
-/// Checks that the clone's name is free: no other global of that name, and
-/// no function body of that name.
-pub fn check_clone_name(module: Module, spec: &CloneSpec, fty: Type) -> Result<()> {
-    let taken = |reason: &str| Error::VariantMismatch { variant: spec.vector_name.clone(), reason: reason.into() };
-    if let Some(f) = module.function(&spec.vector_name) {
-        if !f.is_declaration() {
-            return Err(taken("a function of that name already has a body in the module (requested twice?)"));
-        }
-        if f.function_type() != fty {
-            // Its callers were compiled against another signature.
-            return Err(taken(&format!(
-                "the module declares it as `{}`, but the clone's type is `{}`",
-                f.function_type().print(),
-                fty.print()
-            )));
-        }
-    } else if module.has_global_named(&spec.vector_name) {
-        return Err(taken("a global variable or alias of that name already exists in the module"));
-    }
-    Ok(())
-}
-
-/// Adds the clone's (empty) function to the module, replacing a
-/// declaration of the same name if the module has one.
-pub fn create_clone_function(module: Module, scalar: Value, spec: &CloneSpec, fty: Type) -> Value {
-    let existing = module.function(&spec.vector_name);
-    let clone = module.add_function(&spec.vector_name, fty);
-    if let Some(decl) = existing {
-        // Uses of a prior declaration of the same type (checked by
-        // `check_clone_name`), e.g. by vectorized callers, now reach the body.
-        decl.replace_all_uses_with(clone);
-        decl.delete_function();
-        clone.set_name(&spec.vector_name);
-    }
-    crate::transform::linkage::apply(module, scalar, clone);
-    signature::copy_attributes(scalar, clone, spec);
-    clone
-}
-
 /// Verifies the module and optimises the clone.
 pub fn finish(module: Module, clone: Value, scalar_fn_ty: Type, spec: &CloneSpec, opts: &crate::Options) -> Result<()> {
     let internal = |message: String| Error::Internal { function: spec.scalar_name.clone(), message };
     module.verify().map_err(internal)?;
     sink_slot_initializers(clone);
     crate::llvm::run_function_passes(clone, pipeline(opts.opt_level)).map_err(internal)?;
-    if let Some(bits) = signature::lane_mask_bits(scalar_fn_ty, spec) {
+    if let Some(bits) = abi::lane_mask_bits(scalar_fn_ty, spec) {
         widen_mask_phis(clone, bits);
     }
     module.verify().map_err(internal)?;

@@ -22,31 +22,16 @@
 //!   has an active lane, so a uniform loop never runs with a bound that no
 //!   lane computed.
 
+use super::state::{Frame, Widener};
+use crate::abi;
 use crate::analysis::divergence::{branch_condition, classify, exit_blocks, Node, Target, UniformRegion};
 use crate::analysis::loops::LoopId;
 use crate::error::Result;
+use crate::legality::is_terminator;
 use crate::llvm::{constant, Block, Type, Value};
-use crate::spec::MaskAbi;
-use crate::transform::widen::{is_terminator, Widener};
 use crate::vfabi::ParamKind;
 use llvm_sys::LLVMOpcode::*;
 use std::collections::{HashMap, HashSet};
-
-/// One level being emitted.
-pub(crate) struct Frame {
-    level: Option<LoopId>,
-    real: bool,
-    /// Real levels: the clone block of each block node.
-    blocks: HashMap<Block, Block>,
-    /// Real levels: the block where each child loop node starts.
-    loop_entry: HashMap<LoopId, Block>,
-    /// Loop levels inside a linear parent: where the parent continues.
-    after: Option<Block>,
-    /// Real levels: where control goes when every lane here is doomed by a
-    /// deferred `noreturn` call and other lanes may be elsewhere (`None`:
-    /// every live lane is here, so the call is made at once).
-    escape: Option<Block>,
-}
 
 impl Widener<'_> {
     /// Builds the whole clone body.
@@ -119,22 +104,7 @@ impl Widener<'_> {
     fn entry_mask(&mut self) -> Value {
         let Some(abi) = self.spec.mask else { return self.all_true() };
         let m = *self.clone.params().last().expect("masked clones have a mask parameter");
-        let ctx = self.ctx();
-        match abi {
-            MaskAbi::LaneBits => m,
-            MaskAbi::CharacteristicVector => {
-                let elem = m.ty().element();
-                let bits = crate::transform::signature::scalar_bits(elem);
-                let ity = Type::int(ctx, bits).vector_of(self.n);
-                let as_int = if elem.int_width() > 0 { m } else { self.b.cast(LLVMBitCast, m, ity) };
-                self.b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntNE, as_int, constant::null(ity))
-            }
-            MaskAbi::IntegerBitmask => {
-                let bits = Type::int(ctx, self.n);
-                let t = if m.ty().int_width() == self.n { m } else { self.b.cast(LLVMTrunc, m, bits) };
-                self.b.cast(LLVMBitCast, t, self.mask_type())
-            }
-        }
+        abi::decode_mask(&self.b, abi, m, self.n)
     }
 
     fn map_params(&mut self, scalar: Value) {
@@ -144,15 +114,12 @@ impl Widener<'_> {
             let q = cparams[k];
             q.set_name(&p.name());
             let mapped = match self.spec.params[k] {
-                ParamKind::Linear { step } => self.linear_vector(q, constant::int(Type::int(ctx, 64), step as u64)),
+                ParamKind::Linear { step } => {
+                    abi::linear_lanes(&self.b, q, constant::int(Type::int(ctx, 64), step as u64), self.n)
+                }
                 ParamKind::LinearVarStep { param } => {
-                    let step = cparams[param];
-                    let step64 = if step.ty().int_width() == 64 {
-                        step
-                    } else {
-                        self.b.cast(LLVMSExt, step, Type::int(ctx, 64))
-                    };
-                    self.linear_vector(q, step64)
+                    let step64 = abi::step_as_i64(&self.b, cparams[param]);
+                    abi::linear_lanes(&self.b, q, step64, self.n)
                 }
                 _ => q,
             };
@@ -160,26 +127,6 @@ impl Widener<'_> {
         }
         if let Some(m) = cparams.get(scalar.params().len()) {
             m.set_name("mask");
-        }
-    }
-
-    /// `<base, base+step, base+2*step, ...>` for an integer or pointer base
-    /// (pointer steps are in bytes, as the Vector Function ABI says).
-    fn linear_vector(&mut self, base: Value, step64: Value) -> Value {
-        let ctx = self.ctx();
-        let i64t = Type::int(ctx, 64);
-        let lanes: Vec<Value> = (0..self.n).map(|k| constant::int(i64t, k as u64)).collect();
-        let lane_ids = constant::vector(&lanes);
-        let steps = crate::transform::widen::splat(&self.b, step64, self.n);
-        let offsets = self.b.binop(LLVMMul, lane_ids, steps);
-        let ty = base.ty();
-        if ty.int_width() > 0 {
-            let offs =
-                if ty.int_width() == 64 { offsets } else { self.b.cast(LLVMTrunc, offsets, ty.vector_of(self.n)) };
-            let vb = crate::transform::widen::splat(&self.b, base, self.n);
-            self.b.binop(LLVMAdd, vb, offs)
-        } else {
-            self.b.gep(Type::int(ctx, 8), base, &[offsets], llvm_sys::LLVMGEPNoWrapFlags::default())
         }
     }
 
@@ -394,7 +341,7 @@ impl Widener<'_> {
                                 self.write_edge(b, s, em);
                             }
                         }
-                        _ => return Err(self.unsupported(format!("terminator `{}` is not supported", term.print()))),
+                        _ => return Err(self.missed_by_legality(format!("terminator `{}`", term.print()))),
                     }
                 }
                 Node::Loop(l) => self.emit_loop(l, false)?,
@@ -586,7 +533,7 @@ impl Widener<'_> {
                 return Ok(());
             }
             LLVMBr | LLVMSwitch => {}
-            _ => return Err(self.unsupported(format!("terminator `{}` is not supported", term.print()))),
+            _ => return Err(self.missed_by_legality(format!("terminator `{}`", term.print()))),
         }
         let from = self.b.current_block();
         // One edge block per distinct successor: writes the edge, then jumps.

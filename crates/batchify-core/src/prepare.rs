@@ -1,4 +1,4 @@
-//! Preparation: a private scratch copy of the scalar function, normalised by
+//! Stage 3, prepare: a private scratch copy of the scalar function, normalised by
 //! LLVM's own passes (mem2reg, one return block, loop-simplify, lcssa) so
 //! that the analyses see SSA values instead of stack slots, a single return,
 //! loops with one latch and dedicated exits, and loop live-outs as phis. The
@@ -10,6 +10,8 @@
 //! after `lower-switch` it produced a function that loops forever where the
 //! original returns (corpus `irreducible_states`). Such functions get the
 //! per-lane fallback instead.
+//!
+//! Touches only the scratch copy it creates; imports no later stage.
 
 use crate::error::{Error, Result};
 use crate::llvm::{Block, Builder, Module, Value};
@@ -120,7 +122,7 @@ pub fn unfuse_for_fma_target(f: Value) {
             let flags = fast_math_flags(i);
             let kept = flags & !FAST_MATH_CONTRACT;
             let is_fmuladd = i.opcode() == LLVMCall
-                && crate::transform::calls::called_intrinsic(i).as_deref() == Some("llvm.fmuladd");
+                && crate::analysis::calls::called_intrinsic(i).as_deref() == Some("llvm.fmuladd");
             let replacement = if is_fmuladd {
                 b.position_before(i);
                 let product = b.binop(LLVMFMul, i.operand(0), i.operand(1));

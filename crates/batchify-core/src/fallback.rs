@@ -1,11 +1,11 @@
-//! The per-lane fallback: a clone whose body calls the scalar function once
-//! per active lane, in lane order. Correct for anything the vectorizer does
-//! not handle yet (it is exactly the semantics contract), and reported.
+//! Stage 8, the per-lane fallback: a clone whose body calls the scalar
+//! function once per active lane, in lane order. Correct for anything the
+//! vectorizer does not handle yet (it is exactly the semantics contract),
+//! and reported. Touches only the clone's body; reads the ABI.
 
+use crate::abi::{self, extract_lane, insert_lane, varying_type};
 use crate::llvm::{constant, Builder, Module, Type, Value};
-use crate::spec::{CloneSpec, MaskAbi};
-use crate::transform::signature::{scalar_bits, varying_type};
-use crate::transform::widen::{extract_lane, insert_lane};
+use crate::spec::CloneSpec;
 use crate::vfabi::ParamKind;
 use llvm_sys::LLVMOpcode::*;
 
@@ -27,24 +27,7 @@ pub fn build(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) {
         m.set_name("mask");
     }
     let i64t = Type::int(ctx, 64);
-    let mask_bit = |k: u32| -> Option<Value> {
-        let abi = spec.mask?;
-        let m = cparams[nparams];
-        Some(match abi {
-            MaskAbi::LaneBits => b.extract_element(m, k),
-            MaskAbi::CharacteristicVector => {
-                let e = b.extract_element(m, k);
-                let bits = scalar_bits(e.ty());
-                let ity = Type::int(ctx, bits);
-                let as_int = if e.ty().int_width() > 0 { e } else { b.cast(LLVMBitCast, e, ity) };
-                b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntNE, as_int, constant::null(ity))
-            }
-            MaskAbi::IntegerBitmask => {
-                let sh = b.binop(LLVMLShr, m, constant::int(m.ty(), k as u64));
-                b.cast(LLVMTrunc, sh, Type::int(ctx, 1))
-            }
-        })
-    };
+    let mask_bit = |k: u32| spec.mask.map(|abi| abi::lane_is_active(&b, abi, cparams[nparams], k));
     let mut acc = (!ret.is_void()).then(|| constant::poison(varying_type(ret, n)));
     for k in 0..n {
         let mut args = Vec::new();
@@ -52,12 +35,13 @@ pub fn build(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) {
             let p = cparams[i];
             args.push(match spec.params[i] {
                 ParamKind::Vector => extract_lane(&b, p, k),
-                ParamKind::Linear { step } => offset(&b, p, *t, constant::int(i64t, (k as i64 * step) as u64)),
+                ParamKind::Linear { step } => {
+                    abi::linear_lane(&b, p, *t, constant::int(i64t, (k as i64 * step) as u64))
+                }
                 ParamKind::LinearVarStep { param } => {
-                    let s = cparams[param];
-                    let s64 = if s.ty().int_width() == 64 { s } else { b.cast(LLVMSExt, s, i64t) };
+                    let s64 = abi::step_as_i64(&b, cparams[param]);
                     let off = b.binop(LLVMMul, s64, constant::int(i64t, k as u64));
-                    offset(&b, p, *t, off)
+                    abi::linear_lane(&b, p, *t, off)
                 }
                 _ => p,
             });
@@ -84,15 +68,6 @@ pub fn build(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) {
         }
     }
     b.ret(acc);
-}
-
-fn offset(b: &Builder, base: Value, t: Type, off64: Value) -> Value {
-    if t.int_width() > 0 {
-        let off = if t.int_width() == 64 { off64 } else { b.cast(LLVMTrunc, off64, t) };
-        b.binop(LLVMAdd, base, off)
-    } else {
-        b.gep(Type::int(b.context(), 8), base, &[off64], Default::default())
-    }
 }
 
 /// Gives a call of `callee` the callee's calling convention and its

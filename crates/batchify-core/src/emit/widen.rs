@@ -16,112 +16,21 @@
 //!
 //! Control flow (masks, linearization, loops) is in [`super::control`].
 
-use crate::analysis::cfg::Cfg;
-use crate::analysis::divergence::ControlPlan;
-use crate::analysis::loops::Loops;
-use crate::analysis::uniformity::Uniformity;
+use super::noreturn::is_deferrable;
+use super::state::Widener;
+use crate::abi::{extract_lane, insert_lane, splat, varying_type};
+use crate::analysis::calls;
 use crate::error::{Error, Result};
-use crate::llvm::{constant, copy_flags, Block, Builder, Module, Type, Value};
-use crate::spec::CloneSpec;
-use crate::transform::calls;
-use crate::transform::signature::varying_type;
+use crate::llvm::{constant, copy_flags, Type, Value};
 use llvm_sys::LLVMOpcode::{self, *};
-use std::collections::HashMap;
-
-/// What the widener did, for the report.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct WidenStats {
-    /// Instructions given a vector form.
-    pub vectorized: usize,
-    /// Instructions kept scalar because they are uniform.
-    pub uniform: usize,
-    /// Instructions run once per lane.
-    pub serialized: usize,
-    /// Divergent loops (run while any lane is active).
-    pub divergent_loops: usize,
-    /// Linearized levels (function body or loop bodies with divergent branches).
-    pub linearized_levels: usize,
-    /// Uniform branches inside linearized levels that kept real control flow.
-    pub uniform_regions: usize,
-    /// One line per serialized instruction kind, for `--report`.
-    pub serialized_what: Vec<String>,
-}
-
-/// The analyses the widener reads.
-pub struct Analyses<'a> {
-    /// CFG of the prepared scalar function.
-    pub cfg: &'a Cfg,
-    /// Its loops.
-    pub loops: &'a Loops,
-    /// Value uniformity.
-    pub uni: &'a Uniformity,
-    /// Control plan.
-    pub plan: &'a ControlPlan,
-}
-
-/// Builds the body of `clone` from the prepared scalar function `scalar`.
-pub fn widen(module: Module, scalar: Value, clone: Value, spec: &CloneSpec, an: &Analyses<'_>) -> Result<WidenStats> {
-    let ctx = module.context();
-    let mut w = Widener {
-        module,
-        spec,
-        n: spec.width,
-        an,
-        b: Builder::new(ctx),
-        aux: Builder::new(ctx),
-        vmap: HashMap::new(),
-        splats: HashMap::new(),
-        stats: WidenStats::default(),
-        function_name: spec.scalar_name.clone(),
-        clone,
-        entry: None,
-        mask: constant::null(Type::int(ctx, 1).vector_of(spec.width)),
-        full: true,
-        mask_slots: HashMap::new(),
-        phi_slots: HashMap::new(),
-        ret_slot: None,
-        frames: Vec::new(),
-        doom: Default::default(),
-    };
-    w.run(scalar)?;
-    Ok(w.stats)
-}
-
-pub(crate) struct Widener<'a> {
-    pub(crate) module: Module,
-    pub(crate) spec: &'a CloneSpec,
-    pub(crate) n: u32,
-    pub(crate) an: &'a Analyses<'a>,
-    /// Main builder.
-    pub(crate) b: Builder,
-    /// Builder for out-of-line insertions (splats, slots).
-    pub(crate) aux: Builder,
-    pub(crate) vmap: HashMap<Value, Value>,
-    pub(crate) splats: HashMap<Value, Value>,
-    pub(crate) stats: WidenStats,
-    pub(crate) function_name: String,
-    pub(crate) clone: Value,
-    /// The clone's first block (allocas, parameter set-up).
-    pub(crate) entry: Option<Block>,
-    /// Execution mask of the block being emitted (`<N x i1>`).
-    pub(crate) mask: Value,
-    /// Whether every lane is known active (no masking needed).
-    pub(crate) full: bool,
-    /// Stack slot holding each scalar block's incoming mask.
-    pub(crate) mask_slots: HashMap<Block, Value>,
-    /// Stack slot holding each scalar phi's incoming value.
-    pub(crate) phi_slots: HashMap<Value, Value>,
-    /// Stack slot for the return value of a linearized function body.
-    pub(crate) ret_slot: Option<Value>,
-    /// Emission frames of the levels being emitted (see `control`).
-    pub(crate) frames: Vec<super::control::Frame>,
-    /// Lanes that reached a deferred `noreturn` call (see `noreturn`).
-    pub(crate) doom: super::noreturn::Doom,
-}
 
 impl Widener<'_> {
-    pub(crate) fn unsupported(&self, what: impl Into<String>) -> Error {
-        Error::Unsupported { function: self.function_name.clone(), what: what.into() }
+    /// An error for what [`crate::legality`] should have rejected.
+    pub(crate) fn missed_by_legality(&self, what: impl Into<String>) -> Error {
+        Error::Internal {
+            function: self.function_name.clone(),
+            message: format!("{} (legality let it through)", what.into()),
+        }
     }
 
     pub(crate) fn ctx(&self) -> llvm_sys::prelude::LLVMContextRef {
@@ -219,29 +128,6 @@ impl Widener<'_> {
     /// Emits a non-terminator instruction under the current mask.
     pub(crate) fn emit_instruction(&mut self, i: Value) -> Result<()> {
         let op = i.opcode();
-        if matches!(op, LLVMAlloca) {
-            return Err(self.unsupported(format!(
-                "stack memory (`{}`) that mem2reg cannot remove is not supported yet",
-                i.print()
-            )));
-        }
-        if matches!(op, LLVMAtomicRMW | LLVMAtomicCmpXchg | LLVMFence | LLVMVAArg | LLVMLandingPad)
-            || (matches!(op, LLVMLoad | LLVMStore) && (i.is_volatile() || i.is_atomic()))
-        {
-            return Err(self.unsupported(format!("`{}` is not supported yet", i.print())));
-        }
-        if op == LLVMCall && i.called_value().is_inline_asm() {
-            return Err(self.unsupported(format!("inline assembly `{}` is not supported", i.print())));
-        }
-        if op == LLVMCall && i.is_musttail() {
-            // A `musttail` call needs the caller's exact prototype.
-            return Err(self.unsupported(format!("`musttail` call `{}` is not supported", i.print())));
-        }
-        if is_unbatchable_type(i.ty()) || i.operands().iter().any(|o| is_unbatchable_type(o.ty())) {
-            return Err(
-                self.unsupported(format!("`{}`: token and scalable vector values are not supported", i.print()))
-            );
-        }
         if !self.an.uni.is_varying(i) {
             let c = self.emit_uniform(i);
             self.stats.uniform += 1;
@@ -493,7 +379,7 @@ impl Widener<'_> {
     /// Runs `i` once per lane, in lane order, and gathers the results.
     /// Lanes that are inactive skip it if it may trap or has effects.
     fn serialize(&mut self, i: Value) -> Value {
-        if super::noreturn::is_deferrable(i) {
+        if is_deferrable(i) {
             self.defer_noreturn(i);
             return constant::poison(Type::int(self.ctx(), 1));
         }
@@ -526,11 +412,6 @@ impl Widener<'_> {
     }
 }
 
-/// Whether values of this type cannot be batched (tokens, scalable vectors).
-fn is_unbatchable_type(t: Type) -> bool {
-    t.is_token() || t.contains_scalable_vector()
-}
-
 /// Whether a divisor is a constant that cannot trap whatever the dividend:
 /// nonzero, and for signed division not -1 (`INT_MIN / -1` overflows).
 fn is_safe_divisor(op: LLVMOpcode, d: Value) -> bool {
@@ -561,24 +442,6 @@ fn set_param_align(call: Value, arg: u32, align: u32) {
     }
 }
 
-/// Whether an opcode ends a block.
-pub(crate) fn is_terminator(op: LLVMOpcode) -> bool {
-    matches!(
-        op,
-        LLVMRet
-            | LLVMBr
-            | LLVMSwitch
-            | LLVMIndirectBr
-            | LLVMInvoke
-            | LLVMUnreachable
-            | LLVMCallBr
-            | LLVMResume
-            | LLVMCleanupRet
-            | LLVMCatchRet
-            | LLVMCatchSwitch
-    )
-}
-
 /// Short description of an instruction kind for the report.
 fn describe(i: Value) -> String {
     if i.opcode() == LLVMCall {
@@ -590,38 +453,4 @@ fn describe(i: Value) -> String {
     let text = i.print();
     let op = text.split('=').nth(1).unwrap_or(&text).trim();
     op.split_whitespace().next().unwrap_or("instruction").to_string()
-}
-
-/// Broadcasts a scalar (or aggregate) value to all `n` lanes at the builder's position.
-pub fn splat(b: &Builder, u: Value, n: u32) -> Value {
-    let ty = varying_type(u.ty(), n);
-    if ty.is_vector() {
-        let ins = b.insert_element(constant::poison(ty), u, 0);
-        let zeros = constant::null(Type::int(b.context(), 32).vector_of(n));
-        b.shuffle(ins, constant::poison(ty), zeros)
-    } else {
-        let mut acc = constant::poison(ty);
-        for k in 0..n {
-            acc = b.insert_value(acc, u, k);
-        }
-        acc
-    }
-}
-
-/// Lane `k` of a varying value (vector or lane array).
-pub fn extract_lane(b: &Builder, v: Value, k: u32) -> Value {
-    if v.ty().is_vector() {
-        b.extract_element(v, k)
-    } else {
-        b.extract_value(v, k)
-    }
-}
-
-/// Sets lane `k` of a varying value (vector or lane array).
-pub fn insert_lane(b: &Builder, acc: Value, x: Value, k: u32) -> Value {
-    if acc.ty().is_vector() {
-        b.insert_element(acc, x, k)
-    } else {
-        b.insert_value(acc, x, k)
-    }
 }

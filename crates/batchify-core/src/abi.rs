@@ -1,4 +1,8 @@
-//! The clone's ABI: its LLVM function type, attributes and mask parameter.
+//! The clone's ABI, in one place: its LLVM function type and attributes,
+//! how varying values are laid out (vectors or lane arrays), and how the
+//! mask parameter and linear parameters are read inside the clone. Used by
+//! the clone shell, the emitter, the fallback, the finish stage and the
+//! test kit's wrappers. Reads and builds IR; imports no stage.
 //!
 //! Varying values of an element type `T` (integer, floating point, pointer)
 //! are `<N x T>`; varying values of other types (structs, arrays, vectors)
@@ -6,11 +10,13 @@
 
 use crate::error::{Error, Result};
 use crate::llvm::{
-    attribute_enum_kind, attribute_enum_value, attribute_is_string, attribute_string_key, create_enum_attribute,
-    enum_attribute_kind, Type, Value,
+    attribute_enum_kind, attribute_enum_value, attribute_is_string, attribute_string_key, constant,
+    create_enum_attribute, enum_attribute_kind, Builder, Type, Value,
 };
 use crate::spec::{CloneSpec, MaskAbi};
 use crate::vfabi::ParamKind;
+use llvm_sys::LLVMIntPredicate;
+use llvm_sys::LLVMOpcode::*;
 
 /// Type of a varying value whose scalar type is `t`, at width `n`.
 pub fn varying_type(t: Type, n: u32) -> Type {
@@ -274,5 +280,124 @@ pub fn lane_mask_bits(scalar_fn_ty: Type, spec: &CloneSpec) -> Option<u32> {
             Some(scalar_bits(characteristic_type(scalar_fn_ty, spec)).clamp(8, 64).next_power_of_two())
         }
         _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Varying values: a vector, or an array of lanes for types vectors cannot hold
+
+/// Broadcasts a scalar (or aggregate) value to all `n` lanes at the builder's position.
+pub fn splat(b: &Builder, u: Value, n: u32) -> Value {
+    let ty = varying_type(u.ty(), n);
+    if ty.is_vector() {
+        let ins = b.insert_element(constant::poison(ty), u, 0);
+        let zeros = constant::null(Type::int(b.context(), 32).vector_of(n));
+        b.shuffle(ins, constant::poison(ty), zeros)
+    } else {
+        let mut acc = constant::poison(ty);
+        for k in 0..n {
+            acc = b.insert_value(acc, u, k);
+        }
+        acc
+    }
+}
+
+/// Lane `k` of a varying value (vector or lane array).
+pub fn extract_lane(b: &Builder, v: Value, k: u32) -> Value {
+    if v.ty().is_vector() {
+        b.extract_element(v, k)
+    } else {
+        b.extract_value(v, k)
+    }
+}
+
+/// Sets lane `k` of a varying value (vector or lane array).
+pub fn insert_lane(b: &Builder, acc: Value, x: Value, k: u32) -> Value {
+    if acc.ty().is_vector() {
+        b.insert_element(acc, x, k)
+    } else {
+        b.insert_value(acc, x, k)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The mask parameter and linear parameters, read inside the clone
+
+/// The clone's execution mask as `<N x i1>`, decoded from its mask
+/// parameter `m` (the emitter's entry mask).
+pub fn decode_mask(b: &Builder, abi: MaskAbi, m: Value, n: u32) -> Value {
+    let ctx = b.context();
+    match abi {
+        MaskAbi::LaneBits => m,
+        MaskAbi::CharacteristicVector => {
+            let elem = m.ty().element();
+            let ity = Type::int(ctx, scalar_bits(elem)).vector_of(n);
+            let as_int = if elem.int_width() > 0 { m } else { b.cast(LLVMBitCast, m, ity) };
+            b.icmp(LLVMIntPredicate::LLVMIntNE, as_int, constant::null(ity))
+        }
+        MaskAbi::IntegerBitmask => {
+            let bits = Type::int(ctx, n);
+            let t = if m.ty().int_width() == n { m } else { b.cast(LLVMTrunc, m, bits) };
+            b.cast(LLVMBitCast, t, Type::int(ctx, 1).vector_of(n))
+        }
+    }
+}
+
+/// Whether lane `k` is active, as an `i1`, from the mask parameter `m`
+/// (the per-lane fallback's test).
+pub fn lane_is_active(b: &Builder, abi: MaskAbi, m: Value, k: u32) -> Value {
+    let ctx = b.context();
+    match abi {
+        MaskAbi::LaneBits => b.extract_element(m, k),
+        MaskAbi::CharacteristicVector => {
+            let e = b.extract_element(m, k);
+            let ity = Type::int(ctx, scalar_bits(e.ty()));
+            let as_int = if e.ty().int_width() > 0 { e } else { b.cast(LLVMBitCast, e, ity) };
+            b.icmp(LLVMIntPredicate::LLVMIntNE, as_int, constant::null(ity))
+        }
+        MaskAbi::IntegerBitmask => {
+            let sh = b.binop(LLVMLShr, m, constant::int(m.ty(), k as u64));
+            b.cast(LLVMTrunc, sh, Type::int(ctx, 1))
+        }
+    }
+}
+
+/// The step of a parameter linear with a variable step, as `i64`: the
+/// step parameter's value, sign-extended.
+pub fn step_as_i64(b: &Builder, step: Value) -> Value {
+    if step.ty().int_width() == 64 {
+        step
+    } else {
+        b.cast(LLVMSExt, step, Type::int(b.context(), 64))
+    }
+}
+
+/// `<base, base+step, base+2*step, ...>` for an integer or pointer base
+/// (pointer steps are in bytes, as the Vector Function ABI says).
+pub fn linear_lanes(b: &Builder, base: Value, step64: Value, n: u32) -> Value {
+    let ctx = b.context();
+    let i64t = Type::int(ctx, 64);
+    let lanes: Vec<Value> = (0..n).map(|k| constant::int(i64t, k as u64)).collect();
+    let lane_ids = constant::vector(&lanes);
+    let steps = splat(b, step64, n);
+    let offsets = b.binop(LLVMMul, lane_ids, steps);
+    let ty = base.ty();
+    if ty.int_width() > 0 {
+        let offs = if ty.int_width() == 64 { offsets } else { b.cast(LLVMTrunc, offsets, ty.vector_of(n)) };
+        let vb = splat(b, base, n);
+        b.binop(LLVMAdd, vb, offs)
+    } else {
+        b.gep(Type::int(ctx, 8), base, &[offsets], llvm_sys::LLVMGEPNoWrapFlags::default())
+    }
+}
+
+/// One lane of a linear parameter: `base + off64` for an integer or
+/// pointer (bytes) base of type `t`.
+pub fn linear_lane(b: &Builder, base: Value, t: Type, off64: Value) -> Value {
+    if t.int_width() > 0 {
+        let off = if t.int_width() == 64 { off64 } else { b.cast(LLVMTrunc, off64, t) };
+        b.binop(LLVMAdd, base, off)
+    } else {
+        b.gep(Type::int(b.context(), 8), base, &[off64], Default::default())
     }
 }

@@ -11,30 +11,10 @@
 //! block of real control flow with every live lane in it ends in such a
 //! call, the recorded call of the lowest doomed lane is made.
 
+use super::state::{DeferredSite, Widener};
+use crate::abi::varying_type;
 use crate::llvm::{constant, Type, Value};
-use crate::transform::signature::varying_type;
-use crate::transform::widen::Widener;
 use llvm_sys::LLVMOpcode::*;
-
-/// One deferred call site.
-pub(crate) struct DeferredSite {
-    /// The scalar call; the lane's call is a copy of it (same callee,
-    /// calling convention, attributes and operand bundles).
-    call: Value,
-    fn_ty: Type,
-    /// One slot per argument, holding each lane's argument (`<N x T>`).
-    arg_slots: Vec<Value>,
-}
-
-/// The clone's record of doomed lanes.
-#[derive(Default)]
-pub(crate) struct Doom {
-    /// `<N x i1>`: lanes that reached a deferred call.
-    doomed_slot: Option<Value>,
-    /// `<N x i32>`: the call site each doomed lane reached.
-    site_slot: Option<Value>,
-    sites: Vec<DeferredSite>,
-}
 
 /// Whether `i` is a `noreturn` call right before an `unreachable`, with
 /// arguments that fit in vectors: such calls are deferred.

@@ -1,0 +1,52 @@
+//! Stage 7, emit: builds the clone's body from the prepared scalar function
+//! and its analyses, under execution masks. Touches only the clone's body;
+//! reads the analyses and the ABI.
+//!
+//! * [`state`]: what the rules share (the value map, masks, slots, levels);
+//! * [`widen`]: per-instruction rules (uniform copies, vector forms,
+//!   gathers and scatters, per-lane calls);
+//! * [`control`]: blocks, edge masks, linearized levels and divergent loops;
+//! * [`noreturn`]: `noreturn` calls deferred to the lowest doomed lane.
+//!
+//! Everything that cannot be vectorized was rejected by
+//! [`crate::legality`] before this stage starts.
+
+pub mod control;
+pub mod noreturn;
+pub mod state;
+pub mod widen;
+
+use crate::error::Result;
+use crate::llvm::{constant, Builder, Module, Type, Value};
+use crate::spec::CloneSpec;
+use state::Widener;
+pub use state::{Analyses, WidenStats};
+use std::collections::HashMap;
+
+/// Builds the body of `clone` from the prepared scalar function `scalar`.
+pub fn emit(module: Module, scalar: Value, clone: Value, spec: &CloneSpec, an: &Analyses<'_>) -> Result<WidenStats> {
+    let ctx = module.context();
+    let mut w = Widener {
+        module,
+        spec,
+        n: spec.width,
+        an,
+        b: Builder::new(ctx),
+        aux: Builder::new(ctx),
+        vmap: HashMap::new(),
+        splats: HashMap::new(),
+        stats: WidenStats::default(),
+        function_name: spec.scalar_name.clone(),
+        clone,
+        entry: None,
+        mask: constant::null(Type::int(ctx, 1).vector_of(spec.width)),
+        full: true,
+        mask_slots: HashMap::new(),
+        phi_slots: HashMap::new(),
+        ret_slot: None,
+        frames: Vec::new(),
+        doom: Default::default(),
+    };
+    w.run(scalar)?;
+    Ok(w.stats)
+}

@@ -1,0 +1,115 @@
+//! The emitter's shared state: the clone being built, the value map, the
+//! current execution mask, the mask and phi slots, the stack of levels being
+//! emitted ([`Frame`]) and the record of doomed lanes ([`Doom`]). The rules
+//! that change it live in [`super::widen`] (instructions),
+//! [`super::control`] (blocks, masks, loops) and [`super::noreturn`]
+//! (deferred `noreturn` calls); this module imports none of them.
+
+use crate::analysis::cfg::Cfg;
+use crate::analysis::divergence::ControlPlan;
+use crate::analysis::loops::{LoopId, Loops};
+use crate::analysis::uniformity::Uniformity;
+use crate::llvm::{Block, Builder, Module, Type, Value};
+use crate::spec::CloneSpec;
+use std::collections::HashMap;
+
+/// What the widener did, for the report.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WidenStats {
+    /// Instructions given a vector form.
+    pub vectorized: usize,
+    /// Instructions kept scalar because they are uniform.
+    pub uniform: usize,
+    /// Instructions run once per lane.
+    pub serialized: usize,
+    /// Divergent loops (run while any lane is active).
+    pub divergent_loops: usize,
+    /// Linearized levels (function body or loop bodies with divergent branches).
+    pub linearized_levels: usize,
+    /// Uniform branches inside linearized levels that kept real control flow.
+    pub uniform_regions: usize,
+    /// One line per serialized instruction kind, for `--report`.
+    pub serialized_what: Vec<String>,
+}
+
+/// The analyses the widener reads.
+pub struct Analyses<'a> {
+    /// CFG of the prepared scalar function.
+    pub cfg: &'a Cfg,
+    /// Its loops.
+    pub loops: &'a Loops,
+    /// Value uniformity.
+    pub uni: &'a Uniformity,
+    /// Control plan.
+    pub plan: &'a ControlPlan,
+}
+
+/// The emitter: everything the rules read and change while building one
+/// clone's body.
+pub(crate) struct Widener<'a> {
+    pub(crate) module: Module,
+    pub(crate) spec: &'a CloneSpec,
+    pub(crate) n: u32,
+    pub(crate) an: &'a Analyses<'a>,
+    /// Main builder.
+    pub(crate) b: Builder,
+    /// Builder for out-of-line insertions (splats, slots).
+    pub(crate) aux: Builder,
+    pub(crate) vmap: HashMap<Value, Value>,
+    pub(crate) splats: HashMap<Value, Value>,
+    pub(crate) stats: WidenStats,
+    pub(crate) function_name: String,
+    pub(crate) clone: Value,
+    /// The clone's first block (allocas, parameter set-up).
+    pub(crate) entry: Option<Block>,
+    /// Execution mask of the block being emitted (`<N x i1>`).
+    pub(crate) mask: Value,
+    /// Whether every lane is known active (no masking needed).
+    pub(crate) full: bool,
+    /// Stack slot holding each scalar block's incoming mask.
+    pub(crate) mask_slots: HashMap<Block, Value>,
+    /// Stack slot holding each scalar phi's incoming value.
+    pub(crate) phi_slots: HashMap<Value, Value>,
+    /// Stack slot for the return value of a linearized function body.
+    pub(crate) ret_slot: Option<Value>,
+    /// Emission frames of the levels being emitted (see `control`).
+    pub(crate) frames: Vec<Frame>,
+    /// Lanes that reached a deferred `noreturn` call (see `noreturn`).
+    pub(crate) doom: Doom,
+}
+
+/// One level being emitted.
+pub(crate) struct Frame {
+    pub(super) level: Option<LoopId>,
+    pub(super) real: bool,
+    /// Real levels: the clone block of each block node.
+    pub(super) blocks: HashMap<Block, Block>,
+    /// Real levels: the block where each child loop node starts.
+    pub(super) loop_entry: HashMap<LoopId, Block>,
+    /// Loop levels inside a linear parent: where the parent continues.
+    pub(super) after: Option<Block>,
+    /// Real levels: where control goes when every lane here is doomed by a
+    /// deferred `noreturn` call and other lanes may be elsewhere (`None`:
+    /// every live lane is here, so the call is made at once).
+    pub(super) escape: Option<Block>,
+}
+
+/// One deferred call site.
+pub(crate) struct DeferredSite {
+    /// The scalar call; the lane's call is a copy of it (same callee,
+    /// calling convention, attributes and operand bundles).
+    pub(super) call: Value,
+    pub(super) fn_ty: Type,
+    /// One slot per argument, holding each lane's argument (`<N x T>`).
+    pub(super) arg_slots: Vec<Value>,
+}
+
+/// The clone's record of doomed lanes.
+#[derive(Default)]
+pub(crate) struct Doom {
+    /// `<N x i1>`: lanes that reached a deferred call.
+    pub(super) doomed_slot: Option<Value>,
+    /// `<N x i32>`: the call site each doomed lane reached.
+    pub(super) site_slot: Option<Value>,
+    pub(super) sites: Vec<DeferredSite>,
+}

@@ -1,0 +1,101 @@
+//! Stage 5, legality: decides, before anything is emitted, whether the
+//! prepared scalar function can be vectorized, and if not, says why (the
+//! reason becomes the per-lane fallback's report line). Reads the prepared
+//! function and its CFG; changes nothing.
+//!
+//! Checked here, in this order: `byval` parameters (each call needs a
+//! private copy), irreducible control flow (found by the loop analysis and
+//! passed in), and then, block by block in reverse post-order, instruction
+//! by instruction: stack memory that `mem2reg` could not remove, atomics,
+//! volatile accesses, `va_arg`, landing pads, inline assembly, `musttail`
+//! calls, token and scalable-vector values, and terminators other than
+//! `ret`, `br`, `switch` and `unreachable`.
+
+use crate::analysis::cfg::Cfg;
+use crate::error::{Error, Result};
+use crate::llvm::{Type, Value};
+use llvm_sys::LLVMOpcode::*;
+
+/// Why `scalar` (the original function) cannot be vectorized, from its
+/// signature alone.
+pub fn check_signature(scalar: Value, function: &str) -> Result<()> {
+    let nparams = scalar.function_type().param_types().len() as u32;
+    if let Some(i) = (0..nparams).find(|i| scalar.has_attribute_at(i + 1, "byval")) {
+        // Lanes would share, or write through to the caller, what the scalar
+        // function changes in its private copy; the per-lane loop copies.
+        return Err(unsupported(
+            function,
+            format!("parameter {i} is passed `byval` (a private copy per call) and is not vectorized yet"),
+        ));
+    }
+    Ok(())
+}
+
+/// Why the prepared function `f` (with CFG `cfg`) cannot be vectorized:
+/// the first obstacle in reverse post-order.
+pub fn check_body(f: Value, cfg: &Cfg, function: &str) -> Result<()> {
+    debug_assert!(!f.is_declaration());
+    for b in &cfg.rpo {
+        for i in b.instructions() {
+            if let Some(what) = obstacle(i) {
+                return Err(unsupported(function, what));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The per-lane fallback's reason for `what`.
+pub fn unsupported(function: &str, what: impl Into<String>) -> Error {
+    Error::Unsupported { function: function.to_string(), what: what.into() }
+}
+
+/// What keeps instruction `i` from being vectorized, if anything.
+fn obstacle(i: Value) -> Option<String> {
+    let op = i.opcode();
+    if op == LLVMAlloca {
+        return Some(format!("stack memory (`{}`) that mem2reg cannot remove is not supported yet", i.print()));
+    }
+    if matches!(op, LLVMAtomicRMW | LLVMAtomicCmpXchg | LLVMFence | LLVMVAArg | LLVMLandingPad)
+        || (matches!(op, LLVMLoad | LLVMStore) && (i.is_volatile() || i.is_atomic()))
+    {
+        return Some(format!("`{}` is not supported yet", i.print()));
+    }
+    if op == LLVMCall && i.called_value().is_inline_asm() {
+        return Some(format!("inline assembly `{}` is not supported", i.print()));
+    }
+    if op == LLVMCall && i.is_musttail() {
+        // A `musttail` call needs the caller's exact prototype.
+        return Some(format!("`musttail` call `{}` is not supported", i.print()));
+    }
+    if is_unbatchable_type(i.ty()) || i.operands().iter().any(|o| is_unbatchable_type(o.ty())) {
+        return Some(format!("`{}`: token and scalable vector values are not supported", i.print()));
+    }
+    if is_terminator(op) && !matches!(op, LLVMRet | LLVMBr | LLVMSwitch | LLVMUnreachable) {
+        return Some(format!("terminator `{}` is not supported", i.print()));
+    }
+    None
+}
+
+/// Whether values of this type cannot be batched (tokens, scalable vectors).
+fn is_unbatchable_type(t: Type) -> bool {
+    t.is_token() || t.contains_scalable_vector()
+}
+
+/// Whether `op` ends a block.
+pub fn is_terminator(op: llvm_sys::LLVMOpcode) -> bool {
+    matches!(
+        op,
+        LLVMRet
+            | LLVMBr
+            | LLVMSwitch
+            | LLVMIndirectBr
+            | LLVMInvoke
+            | LLVMUnreachable
+            | LLVMResume
+            | LLVMCleanupRet
+            | LLVMCatchRet
+            | LLVMCatchSwitch
+            | LLVMCallBr
+    )
+}

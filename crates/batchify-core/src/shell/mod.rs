@@ -1,0 +1,49 @@
+//! Stage 2, the clone shell: the clone's (empty) function with its
+//! signature, symbol properties and attributes, added to the module. Touches
+//! the module's symbol table; reads the ABI ([`crate::abi`]).
+
+pub mod linkage;
+
+use crate::abi;
+use crate::error::{Error, Result};
+use crate::llvm::{Module, Type, Value};
+use crate::spec::CloneSpec;
+
+/// Checks that the clone's name is free: no other global of that name, and
+/// no function body of that name.
+pub fn check_clone_name(module: Module, spec: &CloneSpec, fty: Type) -> Result<()> {
+    let taken = |reason: &str| Error::VariantMismatch { variant: spec.vector_name.clone(), reason: reason.into() };
+    if let Some(f) = module.function(&spec.vector_name) {
+        if !f.is_declaration() {
+            return Err(taken("a function of that name already has a body in the module (requested twice?)"));
+        }
+        if f.function_type() != fty {
+            // Its callers were compiled against another signature.
+            return Err(taken(&format!(
+                "the module declares it as `{}`, but the clone's type is `{}`",
+                f.function_type().print(),
+                fty.print()
+            )));
+        }
+    } else if module.has_global_named(&spec.vector_name) {
+        return Err(taken("a global variable or alias of that name already exists in the module"));
+    }
+    Ok(())
+}
+
+/// Adds the clone's (empty) function to the module, replacing a
+/// declaration of the same name if the module has one.
+pub fn create_clone_function(module: Module, scalar: Value, spec: &CloneSpec, fty: Type) -> Value {
+    let existing = module.function(&spec.vector_name);
+    let clone = module.add_function(&spec.vector_name, fty);
+    if let Some(decl) = existing {
+        // Uses of a prior declaration of the same type (checked by
+        // `check_clone_name`), e.g. by vectorized callers, now reach the body.
+        decl.replace_all_uses_with(clone);
+        decl.delete_function();
+        clone.set_name(&spec.vector_name);
+    }
+    linkage::apply(module, scalar, clone);
+    abi::copy_attributes(scalar, clone, spec);
+    clone
+}
