@@ -1,0 +1,131 @@
+//! The core's modules import each other without circles, and the analyses
+//! import no later stage (issue 7). Reads the sources: an import is a
+//! `crate::a::b` or `super::x` path outside comments.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            sources(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// Module path (`emit::widen`) of a source file.
+fn module_of(root: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(root).unwrap().with_extension("");
+    let mut parts: Vec<String> = rel.iter().map(|s| s.to_string_lossy().into_owned()).collect();
+    if parts.last().is_some_and(|l| l == "mod") {
+        parts.pop();
+    }
+    parts.join("::")
+}
+
+/// Paths after `prefix` in `code`, as up to two `::`-separated identifiers.
+fn paths_after(code: &str, prefix: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices(prefix) {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &code[at + prefix.len()..];
+        let path: Vec<String> = rest
+            .split("::")
+            .take(2)
+            .map(|seg| seg.chars().take_while(|c| c.is_ascii_lowercase() || *c == '_' || c.is_ascii_digit()).collect())
+            .take_while(|s: &String| !s.is_empty())
+            .collect();
+        if !path.is_empty() {
+            out.push(path);
+        }
+    }
+    out
+}
+
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let modules: BTreeSet<String> = files.iter().map(|f| module_of(&root, f)).collect();
+    let resolve = |path: &[String]| -> Option<String> {
+        (1..=path.len()).rev().map(|k| path[..k].join("::")).find(|m| modules.contains(m))
+    };
+    let mut g = BTreeMap::new();
+    for f in &files {
+        let m = module_of(&root, f);
+        let code: String = std::fs::read_to_string(f)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let parent: Vec<String> = m.split("::").map(String::from).collect::<Vec<_>>();
+        let parent = &parent[..parent.len().saturating_sub(1)];
+        let mut deps = BTreeSet::new();
+        for p in paths_after(&code, "crate::") {
+            deps.extend(resolve(&p));
+        }
+        for p in paths_after(&code, "super::") {
+            let full: Vec<String> = parent.iter().cloned().chain(p).collect();
+            deps.extend(resolve(&full));
+        }
+        deps.remove(&m);
+        g.insert(m, deps);
+    }
+    g
+}
+
+#[test]
+fn no_import_circles() {
+    let g = graph();
+    assert!(g.len() > 20, "found only {} modules", g.len());
+    // Depth-first search for a back edge.
+    fn visit(
+        m: &str,
+        g: &BTreeMap<String, BTreeSet<String>>,
+        stack: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = stack.iter().position(|s| s == m) {
+            let mut cycle = stack[at..].to_vec();
+            cycle.push(m.to_string());
+            return Some(cycle);
+        }
+        if done.contains(m) {
+            return None;
+        }
+        stack.push(m.to_string());
+        for d in g.get(m).into_iter().flatten() {
+            if let Some(c) = visit(d, g, stack, done) {
+                return Some(c);
+            }
+        }
+        stack.pop();
+        done.insert(m.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    for m in g.keys() {
+        if let Some(cycle) = visit(m, &g, &mut Vec::new(), &mut done) {
+            panic!("import circle: {}", cycle.join(" -> "));
+        }
+    }
+}
+
+#[test]
+fn analyses_import_no_later_stage() {
+    let g = graph();
+    let later = ["legality", "cost", "emit", "fallback", "finish", "shell", "prepare", "lib"];
+    for (m, deps) in g.iter().filter(|(m, _)| m.starts_with("analysis")) {
+        for d in deps {
+            let head = d.split("::").next().unwrap_or_default();
+            assert!(!later.contains(&head), "`{m}` imports the later stage `{d}`");
+        }
+    }
+}
