@@ -80,6 +80,32 @@ impl Module {
         }
         out
     }
+    /// Global variables, in module order.
+    pub fn global_variables(self) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut g = unsafe { LLVMGetFirstGlobal(self.0) };
+        while !g.is_null() {
+            out.push(Value(g));
+            g = unsafe { LLVMGetNextGlobal(g) };
+        }
+        out
+    }
+    /// Every global value: functions, variables, aliases and ifuncs.
+    pub fn global_values(self) -> Vec<Value> {
+        let mut out = self.functions();
+        out.extend(self.global_variables());
+        let mut a = unsafe { LLVMGetFirstGlobalAlias(self.0) };
+        while !a.is_null() {
+            out.push(Value(a));
+            a = unsafe { LLVMGetNextGlobalAlias(a) };
+        }
+        let mut i = unsafe { LLVMGetFirstGlobalIFunc(self.0) };
+        while !i.is_null() {
+            out.push(Value(i));
+            i = unsafe { LLVMGetNextGlobalIFunc(i) };
+        }
+        out
+    }
     /// Verifies the whole module; `Err` holds LLVM's message.
     pub fn verify(self) -> Result<(), String> {
         let mut msg = std::ptr::null_mut();
@@ -190,26 +216,9 @@ impl Type {
                 | LLVMPointerTypeKind
         )
     }
-    /// Whether this is a floating-point scalar type.
-    pub fn is_float(self) -> bool {
-        use LLVMTypeKind::*;
-        matches!(
-            self.kind(),
-            LLVMHalfTypeKind
-                | LLVMBFloatTypeKind
-                | LLVMFloatTypeKind
-                | LLVMDoubleTypeKind
-                | LLVMFP128TypeKind
-                | LLVMX86_FP80TypeKind
-        )
-    }
     /// Whether this is `void`.
     pub fn is_void(self) -> bool {
         self.kind() == LLVMTypeKind::LLVMVoidTypeKind
-    }
-    /// Whether this is a scalable vector type (`<vscale x 4 x float>`).
-    pub fn is_scalable_vector(self) -> bool {
-        self.kind() == LLVMTypeKind::LLVMScalableVectorTypeKind
     }
     /// Whether this type is, or contains (struct fields, array elements,
     /// function parameters and result), a scalable vector.
@@ -236,10 +245,6 @@ impl Type {
     pub fn is_vector(self) -> bool {
         self.kind() == LLVMTypeKind::LLVMVectorTypeKind
     }
-    /// Whether this is an array type.
-    pub fn is_array(self) -> bool {
-        self.kind() == LLVMTypeKind::LLVMArrayTypeKind
-    }
     /// `<n x self>`.
     pub fn vector_of(self, n: u32) -> Type {
         Type(unsafe { LLVMVectorType(self.0, n) })
@@ -255,10 +260,6 @@ impl Type {
     /// Number of elements of a fixed vector.
     pub fn vector_len(self) -> u32 {
         unsafe { LLVMGetVectorSize(self.0) }
-    }
-    /// Number of elements of an array.
-    pub fn array_len(self) -> u64 {
-        unsafe { LLVMGetArrayLength2(self.0) }
     }
     /// Return type of a function type.
     pub fn return_type(self) -> Type {
@@ -335,10 +336,6 @@ impl Value {
     pub fn is_instruction(self) -> bool {
         unsafe { !LLVMIsAInstruction(self.0).is_null() }
     }
-    /// Whether this is a function argument.
-    pub fn is_argument(self) -> bool {
-        unsafe { !LLVMIsAArgument(self.0).is_null() }
-    }
     /// Whether this is a constant (globals and functions included).
     pub fn is_constant(self) -> bool {
         unsafe { LLVMIsConstant(self.0) != 0 }
@@ -354,14 +351,6 @@ impl Value {
     /// Whether this is inline assembly.
     pub fn is_inline_asm(self) -> bool {
         unsafe { !LLVMIsAInlineAsm(self.0).is_null() }
-    }
-    /// Whether this is metadata wrapped as a value.
-    pub fn is_metadata(self) -> bool {
-        unsafe { !LLVMIsAMDNode(self.0).is_null() || !LLVMIsAValueAsMetadata(self.0).is_null() }
-    }
-    /// Whether this is `undef` or `poison`.
-    pub fn is_undef(self) -> bool {
-        unsafe { LLVMIsUndef(self.0) != 0 }
     }
     /// The block a basic-block value stands for.
     pub fn as_block(self) -> Block {
@@ -663,10 +652,6 @@ impl Value {
     /// Function: adds an attribute at an index.
     pub fn add_attribute(self, index: u32, a: LLVMAttributeRef) {
         unsafe { LLVMAddAttributeAtIndex(self.0, index, a) }
-    }
-    /// Function: removes a string attribute.
-    pub fn remove_string_attribute(self, index: u32, key: &str) {
-        unsafe { LLVMRemoveStringAttributeAtIndex(self.0, index, key.as_ptr() as *const _, key.len() as u32) }
     }
     /// Function: removes an enum attribute by name.
     pub fn remove_enum_attribute(self, index: u32, name: &str) {

@@ -32,24 +32,14 @@ fn name_of(v: LLVMValueRef) -> String {
     String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(p as *const u8, len) }).into_owned()
 }
 
+/// The module's functions, as raw handles.
 fn functions(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    let mut f = unsafe { LLVMGetFirstFunction(m) };
-    while !f.is_null() {
-        out.push(f);
-        f = unsafe { LLVMGetNextFunction(f) };
-    }
-    out
+    batchify_core::llvm::Module(m).functions().into_iter().map(|v| v.0).collect()
 }
 
+/// The module's global variables, as raw handles.
 fn globals(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    let mut g = unsafe { LLVMGetFirstGlobal(m) };
-    while !g.is_null() {
-        out.push(g);
-        g = unsafe { LLVMGetNextGlobal(g) };
-    }
-    out
+    batchify_core::llvm::Module(m).global_variables().into_iter().map(|v| v.0).collect()
 }
 
 fn instructions(f: LLVMValueRef) -> Vec<LLVMValueRef> {

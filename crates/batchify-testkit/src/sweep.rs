@@ -360,34 +360,6 @@ pub fn defined_functions(module: &inkwell::module::Module<'_>) -> Vec<(String, u
     out
 }
 
-fn globals_of(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
-    let mut all = Vec::new();
-    // SAFETY: walks the global lists of a valid module.
-    unsafe {
-        let mut f = LLVMGetFirstFunction(m);
-        while !f.is_null() {
-            all.push(f);
-            f = LLVMGetNextFunction(f);
-        }
-        let mut g = LLVMGetFirstGlobal(m);
-        while !g.is_null() {
-            all.push(g);
-            g = LLVMGetNextGlobal(g);
-        }
-        let mut a = LLVMGetFirstGlobalAlias(m);
-        while !a.is_null() {
-            all.push(a);
-            a = LLVMGetNextGlobalAlias(a);
-        }
-        let mut i = LLVMGetFirstGlobalIFunc(m);
-        while !i.is_null() {
-            all.push(i);
-            i = LLVMGetNextGlobalIFunc(i);
-        }
-    }
-    all
-}
-
 /// The globals that `root` references, transitively (itself included).
 fn reachable(root: LLVMValueRef) -> HashSet<usize> {
     let mut seen: HashSet<usize> = HashSet::new();
@@ -480,7 +452,7 @@ pub fn cut_out(module: &inkwell::module::Module<'_>, name: &str) -> Result<Vec<u
                 return Err(format!("no function `{name}`"));
             }
             let keep = reachable(f);
-            for g in globals_of(m) {
+            for g in batchify_core::llvm::Module(m).global_values().into_iter().map(|v| v.0) {
                 if LLVMGetLinkage(g) == llvm_sys::LLVMLinkage::LLVMAppendingLinkage {
                     LLVMDeleteGlobal(g);
                     continue;

@@ -52,9 +52,4 @@ impl Cfg {
         }
         Cfg { rpo: post, succs, preds }
     }
-
-    /// Whether a block is reachable from the entry.
-    pub fn is_reachable(&self, b: Block) -> bool {
-        self.succs.contains_key(&b)
-    }
 }
