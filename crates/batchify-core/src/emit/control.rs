@@ -42,10 +42,10 @@ impl Widener<'_> {
         self.map_params(scalar);
         self.create_slots();
         let m0 = self.entry_mask();
-        self.full = self.spec.mask.is_none();
-        self.mask = m0;
+        self.flow.full = self.spec.mask.is_none();
+        self.flow.mask = m0;
         let scalar_entry = self.an.cfg.rpo[0];
-        let slot = self.mask_slots[&scalar_entry];
+        let slot = self.flow.mask_slots[&scalar_entry];
         self.store_mask(slot, m0);
         if self.spec.mask.is_some() {
             // No lane active: return at once (nothing may run, not even a uniform loop).
@@ -63,8 +63,8 @@ impl Widener<'_> {
             let body = self.clone.append_block("body");
             self.b.br(body);
             self.b.position_at_end(body);
-            self.full = false;
-            self.frames.push(Frame {
+            self.flow.full = false;
+            self.flow.frames.push(Frame {
                 level: None,
                 real: false,
                 blocks: HashMap::new(),
@@ -73,9 +73,9 @@ impl Widener<'_> {
                 escape: None,
             });
             self.emit_linear(None)?;
-            self.frames.pop();
+            self.flow.frames.pop();
             self.resolve_doomed();
-            match self.ret_slot {
+            match self.flow.ret_slot {
                 Some(slot) => {
                     let ty = self.clone.function_type().return_type();
                     let v = self.b.load(ty, slot, 0);
@@ -123,7 +123,7 @@ impl Widener<'_> {
                 }
                 _ => q,
             };
-            self.vmap.insert(p, mapped);
+            self.values.vmap.insert(p, mapped);
         }
         if let Some(m) = cparams.get(scalar.params().len()) {
             m.set_name("mask");
@@ -147,13 +147,13 @@ impl Widener<'_> {
             let s = self.b.alloca(mt);
             s.set_name(&format!("mask.{}", b.name()));
             self.b.store(constant::null(mt), s, 0);
-            self.mask_slots.insert(b, s);
+            self.flow.mask_slots.insert(b, s);
             for phi in b.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
                 let ty = self.mapped_type(phi);
                 let s = self.b.alloca(ty);
                 // Lanes that never write the slot read poison, not undef.
                 self.b.store(constant::poison(ty), s, 0);
-                self.phi_slots.insert(phi, s);
+                self.flow.phi_slots.insert(phi, s);
             }
         }
         let ret = self.clone.function_type().return_type();
@@ -161,25 +161,25 @@ impl Widener<'_> {
             let s = self.b.alloca(ret);
             s.set_name("ret.slot");
             self.b.store(constant::poison(ret), s, 0);
-            self.ret_slot = Some(s);
+            self.flow.ret_slot = Some(s);
         }
     }
 
     /// Enters scalar block `b`: its mask and its phis.
     fn begin_block(&mut self, b: Block) {
-        if self.full {
-            self.mask = self.all_true();
+        if self.flow.full {
+            self.flow.mask = self.all_true();
         } else {
-            let slot = self.mask_slots[&b];
+            let slot = self.flow.mask_slots[&b];
             let m = self.load_mask(slot);
             m.set_name(&format!("mask.{}", b.name()));
             self.store_mask(slot, self.all_false());
-            self.mask = m;
+            self.flow.mask = m;
         }
         for phi in b.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
-            let v = self.b.load(self.mapped_type(phi), self.phi_slots[&phi], 0);
+            let v = self.b.load(self.mapped_type(phi), self.flow.phi_slots[&phi], 0);
             v.set_name(&phi.name());
-            self.vmap.insert(phi, v);
+            self.values.vmap.insert(phi, v);
         }
     }
 
@@ -202,7 +202,7 @@ impl Widener<'_> {
         // entry, then the back edge each iteration): lanes outside `em` are
         // inactive there, so its phis take the value without a blend.
         let header = self.an.loops.loops.iter().any(|l| l.header == to);
-        let slot = self.mask_slots[&to];
+        let slot = self.flow.mask_slots[&to];
         if all {
             self.store_mask(slot, em);
         } else {
@@ -212,7 +212,7 @@ impl Widener<'_> {
         }
         for phi in to.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
             let Some((v, _)) = phi.incoming().into_iter().find(|(_, p)| *p == from) else { continue };
-            let pslot = self.phi_slots[&phi];
+            let pslot = self.flow.phi_slots[&phi];
             if self.an.uni.is_varying(phi) {
                 let val = self.varying_value(v);
                 if all || header {
@@ -256,7 +256,7 @@ impl Widener<'_> {
 
     /// Edge masks of `b`'s terminator, one per distinct successor.
     fn edge_masks(&mut self, term: Value) -> Vec<(Block, Value)> {
-        let m = self.mask;
+        let m = self.flow.mask;
         let succs = term.successors();
         let mut out: Vec<(Block, Value)> = Vec::new();
         let add = |out: &mut Vec<(Block, Value)>, w: &Self, s: Block, em: Value| match out
@@ -270,7 +270,7 @@ impl Widener<'_> {
             LLVMBr if term.is_conditional() && succs[0] != succs[1] => {
                 let c = term.operand(0);
                 let (t, f) = if self.an.uni.is_varying(c) {
-                    let cv = self.vmap[&c];
+                    let cv = self.values.vmap[&c];
                     (self.and_mask(m, cv), self.and_not_mask(m, cv))
                 } else {
                     let cu = self.b.freeze(self.uniform_value(c));
@@ -282,7 +282,7 @@ impl Widener<'_> {
             LLVMSwitch => {
                 let x = term.operand(0);
                 let varying = self.an.uni.is_varying(x);
-                let xv = if varying { self.vmap[&x] } else { self.b.freeze(self.uniform_value(x)) };
+                let xv = if varying { self.values.vmap[&x] } else { self.b.freeze(self.uniform_value(x)) };
                 let mut any_case = self.all_false();
                 for (val, dest) in term.switch_cases() {
                     let em = if varying {
@@ -330,7 +330,7 @@ impl Widener<'_> {
                         LLVMRet => {
                             if term.num_operands() > 0 {
                                 let v = self.varying_value(term.operand(0));
-                                let slot = self.ret_slot.expect("non-void linear functions have a return slot");
+                                let slot = self.flow.ret_slot.expect("non-void linear functions have a return slot");
                                 // The one return block (mergereturn) runs once.
                                 self.b.store(v, slot, 0);
                             }
@@ -366,16 +366,16 @@ impl Widener<'_> {
             frame.blocks.insert(*b, self.clone.append_block(&b.name()));
         }
         frame.blocks.insert(region.join, join);
-        self.frames.push(frame);
+        self.flow.frames.push(frame);
         self.emit_real_terminator(head)?;
         for b in &region.blocks {
-            let cb = self.frames.last().expect("frame").blocks[b];
+            let cb = self.flow.frames.last().expect("frame").blocks[b];
             self.b.position_at_end(cb);
             self.begin_block(*b);
             self.emit_body(*b)?;
             self.emit_real_terminator(*b)?;
         }
-        self.frames.pop();
+        self.flow.frames.pop();
         self.stats.uniform_regions += 1;
         self.b.position_at_end(join);
         Ok(())
@@ -391,19 +391,19 @@ impl Widener<'_> {
         }
         let pre = self.clone.append_block("loop.enter");
         let after = self.clone.append_block("loop.after");
-        let m = self.load_mask(self.mask_slots[&header]);
+        let m = self.load_mask(self.flow.mask_slots[&header]);
         let any = self.any(m);
         self.b.cond_br(any, pre, after);
         self.b.position_at_end(pre);
         if divergent {
             self.stats.divergent_loops += 1;
             self.stats.linearized_levels += 1;
-            let saved_full = self.full;
-            self.full = false;
+            let saved_full = self.flow.full;
+            self.flow.full = false;
             let top = self.clone.append_block("loop.top");
             self.b.br(top);
             self.b.position_at_end(top);
-            self.frames.push(Frame {
+            self.flow.frames.push(Frame {
                 level: Some(l),
                 real: false,
                 blocks: HashMap::new(),
@@ -412,16 +412,16 @@ impl Widener<'_> {
                 escape: None,
             });
             self.emit_linear(Some(l))?;
-            self.frames.pop();
-            let cm = self.load_mask(self.mask_slots[&header]);
+            self.flow.frames.pop();
+            let cm = self.load_mask(self.flow.mask_slots[&header]);
             let again = self.any(cm);
             self.b.cond_br(again, top, after);
-            self.full = saved_full;
+            self.flow.full = saved_full;
         } else {
-            let saved_full = self.full;
-            self.full = false;
+            let saved_full = self.flow.full;
+            self.flow.full = false;
             self.emit_real(Some(l), Some(after))?;
-            self.full = saved_full;
+            self.flow.full = saved_full;
         }
         self.b.position_at_end(after);
         Ok(())
@@ -432,7 +432,7 @@ impl Widener<'_> {
         let nodes = self.an.plan.levels[&level].nodes.clone();
         // A real level inside a linear one escapes to where the linear one
         // continues; one inside a real level escapes where its parent does.
-        let escape = after.or_else(|| self.frames.last().and_then(|f| f.escape));
+        let escape = after.or_else(|| self.flow.frames.last().and_then(|f| f.escape));
         let mut frame = Frame { level, real: true, blocks: HashMap::new(), loop_entry: HashMap::new(), after, escape };
         for n in &nodes {
             match n {
@@ -449,18 +449,18 @@ impl Widener<'_> {
             Node::Loop(l) => frame.loop_entry[&l],
         };
         self.b.br(first);
-        self.frames.push(frame);
+        self.flow.frames.push(frame);
         for node in nodes {
             match node {
                 Node::Block(b) => {
-                    let cb = self.frames.last().expect("frame").blocks[&b];
+                    let cb = self.flow.frames.last().expect("frame").blocks[&b];
                     self.b.position_at_end(cb);
                     self.begin_block(b);
                     self.emit_body(b)?;
                     self.emit_real_terminator(b)?;
                 }
                 Node::Loop(l) => {
-                    let start = self.frames.last().expect("frame").loop_entry[&l];
+                    let start = self.flow.frames.last().expect("frame").loop_entry[&l];
                     self.b.position_at_end(start);
                     let divergent = self.an.plan.is_divergent(l);
                     self.emit_loop(l, true)?;
@@ -480,15 +480,15 @@ impl Widener<'_> {
                 }
             }
         }
-        self.frames.pop();
+        self.flow.frames.pop();
         Ok(())
     }
 
     /// Clone block that an edge to scalar block `s` leads to, from the top frame (real).
     fn dest(&self, s: Block) -> Block {
-        let mut i = self.frames.len() - 1;
+        let mut i = self.flow.frames.len() - 1;
         loop {
-            let f = &self.frames[i];
+            let f = &self.flow.frames[i];
             match classify(self.an.loops, f.level, s) {
                 Target::Node(Node::Block(b)) => return f.blocks[&b],
                 Target::Node(Node::Loop(l)) => return f.loop_entry[&l],
@@ -497,7 +497,7 @@ impl Widener<'_> {
                     return f.blocks[&h];
                 }
                 Target::Exit(_) => {
-                    let parent = &self.frames[i - 1];
+                    let parent = &self.flow.frames[i - 1];
                     if !parent.real {
                         return f.after.expect("loops in linear levels have an after block");
                     }
@@ -521,7 +521,7 @@ impl Widener<'_> {
                 // undefined behaviour: they vanish. Where other lanes may be
                 // elsewhere, go on with them; else make the lowest doomed
                 // lane's call now.
-                match self.frames.last().and_then(|f| f.escape) {
+                match self.flow.frames.last().and_then(|f| f.escape) {
                     Some(escape) => {
                         self.b.br(escape);
                     }
@@ -544,7 +544,7 @@ impl Widener<'_> {
             }
             let e = self.clone.append_block("edge");
             self.b.position_at_end(e);
-            self.write_edge(b, s, self.mask);
+            self.write_edge(b, s, self.flow.mask);
             let d = self.dest(s);
             self.b.br(d);
             edges.push((s, e));
@@ -555,7 +555,7 @@ impl Widener<'_> {
         // uniform condition may be poison (computed for no lane): freeze it.
         let cond = branch_condition(term).map(|c| {
             let c = self.uniform_value(c);
-            if self.full {
+            if self.flow.full {
                 c
             } else {
                 self.b.freeze(c)

@@ -19,8 +19,8 @@ pub mod widen;
 use crate::error::Result;
 use crate::llvm::{constant, Builder, Module, Type, Value};
 use crate::spec::CloneSpec;
-use state::Widener;
 pub use state::{Analyses, WidenStats};
+use state::{Flow, Values, Widener};
 use std::collections::HashMap;
 
 /// Builds the body of `clone` from the prepared scalar function `scalar`.
@@ -33,18 +33,19 @@ pub fn emit(module: Module, scalar: Value, clone: Value, spec: &CloneSpec, an: &
         an,
         b: Builder::new(ctx),
         aux: Builder::new(ctx),
-        vmap: HashMap::new(),
-        splats: HashMap::new(),
         stats: WidenStats::default(),
         function_name: spec.scalar_name.clone(),
         clone,
         entry: None,
-        mask: constant::null(Type::int(ctx, 1).vector_of(spec.width)),
-        full: true,
-        mask_slots: HashMap::new(),
-        phi_slots: HashMap::new(),
-        ret_slot: None,
-        frames: Vec::new(),
+        values: Values::default(),
+        flow: Flow {
+            mask: constant::null(Type::int(ctx, 1).vector_of(spec.width)),
+            full: true,
+            mask_slots: HashMap::new(),
+            phi_slots: HashMap::new(),
+            ret_slot: None,
+            frames: Vec::new(),
+        },
         doom: Default::default(),
     };
     w.run(scalar)?;

@@ -62,7 +62,7 @@ impl Widener<'_> {
     /// Records the lanes of the current mask as doomed at call `i`.
     pub(crate) fn defer_noreturn(&mut self, i: Value) {
         let (dslot, sslot) = self.doom_slots();
-        let m = if self.full { self.all_true() } else { self.mask };
+        let m = if self.flow.full { self.all_true() } else { self.flow.mask };
         let site = self.doom.sites.len() as u64;
         let mut arg_slots = Vec::new();
         for k in 0..i.num_arg_operands() {

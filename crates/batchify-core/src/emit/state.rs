@@ -44,8 +44,10 @@ pub struct Analyses<'a> {
     pub plan: &'a ControlPlan,
 }
 
-/// The emitter: everything the rules read and change while building one
-/// clone's body.
+/// The emitter: what every rule reads (the module, the spec, the analyses,
+/// the builders, the clone), and the state of each group of rules in a
+/// part of its own: [`Values`] (the instruction rules), [`Flow`] (the
+/// control rules) and [`Doom`] (the deferred `noreturn` calls).
 pub(crate) struct Widener<'a> {
     pub(crate) module: Module,
     pub(crate) spec: &'a CloneSpec,
@@ -55,13 +57,32 @@ pub(crate) struct Widener<'a> {
     pub(crate) b: Builder,
     /// Builder for out-of-line insertions (splats, slots).
     pub(crate) aux: Builder,
-    pub(crate) vmap: HashMap<Value, Value>,
-    pub(crate) splats: HashMap<Value, Value>,
     pub(crate) stats: WidenStats,
     pub(crate) function_name: String,
     pub(crate) clone: Value,
     /// The clone's first block (allocas, parameter set-up).
     pub(crate) entry: Option<Block>,
+    /// The clone's value of each scalar value.
+    pub(crate) values: Values,
+    /// Masks, slots and the levels being emitted.
+    pub(crate) flow: Flow,
+    /// Lanes that reached a deferred `noreturn` call (see `noreturn`).
+    pub(crate) doom: Doom,
+}
+
+/// The clone's value of each scalar value: uniform values map to a scalar
+/// copy, varying ones to their vector or lane-array form.
+#[derive(Default)]
+pub(crate) struct Values {
+    /// Scalar value to clone value.
+    pub(crate) vmap: HashMap<Value, Value>,
+    /// Uniform value to its splat, made once.
+    pub(crate) splats: HashMap<Value, Value>,
+}
+
+/// The control rules' state: the current execution mask and the slots
+/// that carry masks and phi values along edges.
+pub(crate) struct Flow {
     /// Execution mask of the block being emitted (`<N x i1>`).
     pub(crate) mask: Value,
     /// Whether every lane is known active (no masking needed).
@@ -74,8 +95,6 @@ pub(crate) struct Widener<'a> {
     pub(crate) ret_slot: Option<Value>,
     /// Emission frames of the levels being emitted (see `control`).
     pub(crate) frames: Vec<Frame>,
-    /// Lanes that reached a deferred `noreturn` call (see `noreturn`).
-    pub(crate) doom: Doom,
 }
 
 /// One level being emitted.

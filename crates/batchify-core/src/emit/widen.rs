@@ -60,7 +60,7 @@ impl Widener<'_> {
 
     /// The clone's scalar value for a uniform operand.
     pub(crate) fn uniform_value(&self, v: Value) -> Value {
-        if let Some(m) = self.vmap.get(&v) {
+        if let Some(m) = self.values.vmap.get(&v) {
             return *m;
         }
         // Constants, globals, functions and metadata are shared with the scalar code.
@@ -70,7 +70,7 @@ impl Widener<'_> {
     /// The clone's value for an operand in its own shape (vector if varying).
     pub(crate) fn mapped_value(&mut self, v: Value) -> Value {
         if self.an.uni.is_varying(v) {
-            self.vmap[&v]
+            self.values.vmap[&v]
         } else {
             self.uniform_value(v)
         }
@@ -79,9 +79,9 @@ impl Widener<'_> {
     /// The clone's varying form of an operand (splatting uniform values).
     pub(crate) fn varying_value(&mut self, v: Value) -> Value {
         if self.an.uni.is_varying(v) {
-            return self.vmap[&v];
+            return self.values.vmap[&v];
         }
-        if let Some(s) = self.splats.get(&v) {
+        if let Some(s) = self.values.splats.get(&v) {
             return *s;
         }
         let u = self.uniform_value(v);
@@ -96,7 +96,7 @@ impl Widener<'_> {
             }
             splat(&self.aux, u, self.n)
         };
-        self.splats.insert(v, s);
+        self.values.splats.insert(v, s);
         s
     }
 
@@ -115,7 +115,7 @@ impl Widener<'_> {
         if !self.an.uni.is_varying(v) {
             return self.uniform_value(v);
         }
-        let vv = self.vmap[&v];
+        let vv = self.values.vmap[&v];
         extract_lane(&self.b, vv, k)
     }
 
@@ -131,7 +131,7 @@ impl Widener<'_> {
         if !self.an.uni.is_varying(i) {
             let c = self.emit_uniform(i);
             self.stats.uniform += 1;
-            self.vmap.insert(i, c);
+            self.values.vmap.insert(i, c);
             return Ok(());
         }
         if op == LLVMCall {
@@ -157,7 +157,7 @@ impl Widener<'_> {
         };
         if !i.ty().is_void() {
             v.set_name(&i.name());
-            self.vmap.insert(i, v);
+            self.values.vmap.insert(i, v);
         }
         Ok(())
     }
@@ -172,9 +172,12 @@ impl Widener<'_> {
             c.set_operand(k, self.uniform_value(o));
         }
         c.clear_debug_location();
-        if !self.full && matches!(op, LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem) && !is_safe_divisor(op, i.operand(1)) {
+        if !self.flow.full
+            && matches!(op, LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem)
+            && !is_safe_divisor(op, i.operand(1))
+        {
             // No active lane: divide by 1 instead of a possibly bad divisor.
-            let any = self.any(self.mask);
+            let any = self.any(self.flow.mask);
             // The scalar code may divide vectors (e.g. after SLP vectorization).
             let one = constant::one(i.ty());
             let dividend = self.b.freeze(c.operand(0));
@@ -183,9 +186,9 @@ impl Widener<'_> {
             let d = self.b.select(any, frozen, one);
             c.set_operand(1, d);
         }
-        let needs_guard = !self.full && may_trap_or_write(i);
+        let needs_guard = !self.flow.full && may_trap_or_write(i);
         if needs_guard {
-            let any = self.any(self.mask);
+            let any = self.any(self.flow.mask);
             let r = self.guarded(any, |w| {
                 w.b.insert(c);
                 c
@@ -247,11 +250,11 @@ impl Widener<'_> {
             LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem if result_ty.is_vector_element() => {
                 let mut a = self.varying_value(i.operand(0));
                 let mut d = self.varying_value(i.operand(1));
-                if !self.full && !is_safe_divisor(op, i.operand(1)) {
+                if !self.flow.full && !is_safe_divisor(op, i.operand(1)) {
                     let ones = constant::vector(&vec![constant::int(result_ty, 1); n as usize]);
                     a = self.b.freeze(a);
                     let frozen = self.b.freeze(d);
-                    d = self.b.select(self.mask, frozen, ones);
+                    d = self.b.select(self.flow.mask, frozen, ones);
                 }
                 let r = self.b.binop(op, a, d);
                 copy_flags(i, r);
@@ -323,10 +326,10 @@ impl Widener<'_> {
     }
 
     fn current_mask_or_true(&self) -> Value {
-        if self.full {
+        if self.flow.full {
             self.all_true()
         } else {
-            self.mask
+            self.flow.mask
         }
     }
 
@@ -384,7 +387,7 @@ impl Widener<'_> {
             return constant::poison(Type::int(self.ctx(), 1));
         }
         let ty = i.ty();
-        let guard = !self.full && may_trap_or_write(i);
+        let guard = !self.flow.full && may_trap_or_write(i);
         let mut acc = (!ty.is_void()).then(|| constant::poison(varying_type(ty, self.n)));
         for k in 0..self.n {
             let ops = i.operands();
@@ -399,7 +402,7 @@ impl Widener<'_> {
                 c
             };
             let r = if guard {
-                let bit = self.b.extract_element(self.mask, k);
+                let bit = self.b.extract_element(self.flow.mask, k);
                 self.guarded(bit, make)
             } else {
                 Some(make(self))
