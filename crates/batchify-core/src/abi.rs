@@ -9,14 +9,14 @@
 //! are lane arrays `[N x T]`. Uniform and linear parameters stay scalar.
 
 use crate::error::{Error, Result};
+use crate::llvm::LLVMIntPredicate;
+use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{
     attribute_enum_kind, attribute_enum_value, attribute_is_string, attribute_string_key, constant,
     create_enum_attribute, enum_attribute_kind, Builder, Type, Value,
 };
 use crate::spec::{CloneSpec, MaskAbi};
 use crate::vfabi::ParamKind;
-use llvm_sys::LLVMIntPredicate;
-use llvm_sys::LLVMOpcode::*;
 
 /// Type of a varying value whose scalar type is `t`, at width `n`.
 pub fn varying_type(t: Type, n: u32) -> Type {
@@ -52,7 +52,7 @@ pub fn mask_type(abi: MaskAbi, scalar_fn_ty: Type, spec: &CloneSpec) -> Type {
             // A vector of pointers cannot hold mask bits; GCC passes the
             // mask of a pointer characteristic type as pointer-sized integers.
             let c = characteristic_type(scalar_fn_ty, spec);
-            let elem = if c.kind() == llvm_sys::LLVMTypeKind::LLVMPointerTypeKind { Type::int(ctx, 64) } else { c };
+            let elem = if c.kind() == crate::llvm::LLVMTypeKind::LLVMPointerTypeKind { Type::int(ctx, 64) } else { c };
             elem.vector_of(spec.width)
         }
         MaskAbi::IntegerBitmask => Type::int(ctx, spec.width.max(8).next_power_of_two()),
@@ -89,7 +89,7 @@ pub fn clone_type(scalar: Value, spec: &CloneSpec) -> Result<Type> {
                 t.vector_of(spec.width)
             }
             ParamKind::Linear { .. } | ParamKind::LinearVarStep { .. } => {
-                if t.int_width() == 0 && t.kind() != llvm_sys::LLVMTypeKind::LLVMPointerTypeKind {
+                if t.int_width() == 0 && t.kind() != crate::llvm::LLVMTypeKind::LLVMPointerTypeKind {
                     return Err(mismatch(format!(
                         "linear parameter {i} has type {}; linear needs an integer or pointer",
                         t.print()
@@ -172,7 +172,7 @@ const KEPT_ENUM_ATTRIBUTES: &[&str] = &[
 /// Copies the scalar function's still-valid attributes to the clone, and
 /// the ISA's target features and minimum legal vector width.
 pub fn copy_attributes(scalar: Value, clone: Value, spec: &CloneSpec) {
-    use llvm_sys::LLVMAttributeFunctionIndex as FN;
+    use crate::llvm::FUNCTION_INDEX as FN;
     let kept: Vec<u32> = KEPT_ENUM_ATTRIBUTES.iter().map(|n| enum_attribute_kind(n)).collect();
     for a in scalar.attributes(FN) {
         if attribute_is_string(a) {
@@ -237,7 +237,7 @@ pub fn translate_memory(scalar_effects: u64, clone_ty: Type) -> u64 {
     const ARGMEM_SHIFT: u64 = 0;
     const OTHER_SHIFT: u64 = 6;
     let vector_of_pointers =
-        |t: &Type| t.is_vector() && t.element().kind() == llvm_sys::LLVMTypeKind::LLVMPointerTypeKind;
+        |t: &Type| t.is_vector() && t.element().kind() == crate::llvm::LLVMTypeKind::LLVMPointerTypeKind;
     if !clone_ty.param_types().iter().any(vector_of_pointers) {
         return scalar_effects;
     }
@@ -247,7 +247,7 @@ pub fn translate_memory(scalar_effects: u64, clone_ty: Type) -> u64 {
 
 /// Bit width of a scalar element type (pointers count as 64 bits).
 pub fn scalar_bits(e: Type) -> u32 {
-    use llvm_sys::LLVMTypeKind::*;
+    use crate::llvm::LLVMTypeKind::*;
     match e.kind() {
         LLVMIntegerTypeKind => e.int_width(),
         LLVMHalfTypeKind | LLVMBFloatTypeKind => 16,
@@ -387,7 +387,7 @@ pub fn linear_lanes(b: &Builder, base: Value, step64: Value, n: u32) -> Value {
         let vb = splat(b, base, n);
         b.binop(LLVMAdd, vb, offs)
     } else {
-        b.gep(Type::int(ctx, 8), base, &[offsets], llvm_sys::LLVMGEPNoWrapFlags::default())
+        b.gep(Type::int(ctx, 8), base, &[offsets], crate::llvm::LLVMGEPNoWrapFlags::default())
     }
 }
 

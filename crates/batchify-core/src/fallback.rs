@@ -4,10 +4,10 @@
 //! and reported. Touches only the clone's body; reads the ABI.
 
 use crate::abi::{self, extract_lane, insert_lane, varying_type};
+use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{constant, Builder, Module, Type, Value};
 use crate::spec::CloneSpec;
 use crate::vfabi::ParamKind;
-use llvm_sys::LLVMOpcode::*;
 
 /// Fills `clone` (which has no body) with the per-lane loop over `scalar`.
 pub fn build(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) {

@@ -37,7 +37,7 @@ pub fn finish(module: Module, clone: Value, scalar_fn_ty: Type, spec: &CloneSpec
 /// full-width form is what compares produce and blends consume. Runs last, so
 /// no `instcombine` folds the conversions back.
 fn widen_mask_phis(f: Value, bits: u32) {
-    use llvm_sys::LLVMOpcode::{LLVMSExt, LLVMPHI};
+    use crate::llvm::LLVMOpcode::{LLVMSExt, LLVMPHI};
     let ctx = f.function_type().context();
     let b = crate::llvm::Builder::new(ctx);
     let mut phis = Vec::new();
@@ -60,7 +60,7 @@ fn widen_mask_phis(f: Value, bits: u32) {
             wide.add_incoming(w, pred);
         }
         b.position_after(wide);
-        let narrow = b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntSLT, wide, crate::llvm::constant::null(wide_ty));
+        let narrow = b.icmp(crate::llvm::LLVMIntPredicate::LLVMIntSLT, wide, crate::llvm::constant::null(wide_ty));
         phi.replace_all_uses_with(narrow);
         phi.erase();
     }
@@ -77,7 +77,7 @@ fn widen_mask_phis(f: Value, bits: u32) {
 /// used in one block only is promoted by one linear sweep instead.
 fn sink_slot_initializers(f: crate::llvm::Value) {
     use crate::analysis::{cfg::Cfg, dominance::Dominators, loops::Loops};
-    use llvm_sys::LLVMOpcode::{LLVMAlloca, LLVMStore};
+    use crate::llvm::LLVMOpcode::{LLVMAlloca, LLVMStore};
     use std::collections::HashMap;
     let Some(entry) = f.blocks().first().copied() else { return };
     let cfg = Cfg::new(f);

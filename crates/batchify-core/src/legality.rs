@@ -13,8 +13,8 @@
 
 use crate::analysis::cfg::Cfg;
 use crate::error::{Error, Result};
+use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{Type, Value};
-use llvm_sys::LLVMOpcode::*;
 
 /// Why `scalar` (the original function) cannot be vectorized, from its
 /// signature alone.
@@ -53,6 +53,9 @@ pub fn unsupported(function: &str, what: impl Into<String>) -> Error {
 /// What keeps instruction `i` from being vectorized, if anything.
 fn obstacle(i: Value) -> Option<String> {
     let op = i.opcode();
+    if matches!(op, LLVMUserOp1 | LLVMUserOp2) {
+        return Some(format!("`{}` is an instruction this build of batchify does not know", i.print()));
+    }
     if op == LLVMAlloca {
         return Some(format!("stack memory (`{}`) that mem2reg cannot remove is not supported yet", i.print()));
     }
@@ -83,7 +86,7 @@ fn is_unbatchable_type(t: Type) -> bool {
 }
 
 /// Whether `op` ends a block.
-pub fn is_terminator(op: llvm_sys::LLVMOpcode) -> bool {
+pub fn is_terminator(op: crate::llvm::LLVMOpcode) -> bool {
     matches!(
         op,
         LLVMRet

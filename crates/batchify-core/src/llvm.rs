@@ -11,7 +11,14 @@
 
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
-use llvm_sys::{LLVMOpcode, LLVMTypeKind};
+
+/// A context handle.
+pub use llvm_sys::prelude::LLVMContextRef;
+/// LLVM's enums, for the other modules: no module but this one names
+/// `llvm_sys`.
+pub use llvm_sys::{LLVMGEPNoWrapFlags, LLVMIntPredicate, LLVMLinkage, LLVMOpcode, LLVMRealPredicate, LLVMTypeKind};
+/// The attribute index of the function itself (`LLVMAttributeFunctionIndex`).
+pub const FUNCTION_INDEX: u32 = llvm_sys::LLVMAttributeFunctionIndex;
 use std::ffi::{CStr, CString};
 
 /// An LLVM value (instruction, argument, constant, function, ...).
@@ -188,9 +195,10 @@ fn pass_result(
 }
 
 impl Type {
-    /// The type's kind.
+    /// The type's kind. A kind this build does not know reads as a token
+    /// type, which no clone can hold (legality then rejects it).
     pub fn kind(self) -> LLVMTypeKind {
-        unsafe { LLVMGetTypeKind(self.0) }
+        checked_type_kind(unsafe { raw::type_kind(self.0) }).unwrap_or(LLVMTypeKind::LLVMTokenTypeKind)
     }
     /// Integer bit width (0 if not an integer).
     pub fn int_width(self) -> u32 {
@@ -356,9 +364,10 @@ impl Value {
     pub fn as_block(self) -> Block {
         Block(unsafe { LLVMValueAsBasicBlock(self.0) })
     }
-    /// Instruction opcode.
+    /// Instruction opcode. An opcode this build does not know reads as
+    /// `LLVMUserOp1`, which legality rejects.
     pub fn opcode(self) -> LLVMOpcode {
-        unsafe { LLVMGetInstructionOpcode(self.0) }
+        checked_opcode(unsafe { raw::instruction_opcode(self.0) }).unwrap_or(LLVMOpcode::LLVMUserOp1)
     }
     /// Number of operands.
     pub fn num_operands(self) -> u32 {
@@ -1033,3 +1042,144 @@ pub fn add_fast_math_flags(v: Value, flags: u32) {
 
 /// The `contract` fast-math flag (may fuse a multiply and an add).
 pub const FAST_MATH_CONTRACT: u32 = llvm_sys::LLVMFastMathAllowContract;
+
+// ---------------------------------------------------------------------------
+// Checked enum conversions. llvm-sys declares `LLVMGetInstructionOpcode` and
+// `LLVMGetTypeKind` as returning Rust enums; a number this build of llvm-sys
+// does not know would be an invalid enum value (undefined behaviour). These
+// declarations return the raw number, which is checked against the known
+// variants.
+
+mod raw {
+    #[allow(clashing_extern_declarations)]
+    extern "C" {
+        #[link_name = "LLVMGetInstructionOpcode"]
+        pub fn instruction_opcode(v: llvm_sys::prelude::LLVMValueRef) -> u32;
+        #[link_name = "LLVMGetTypeKind"]
+        pub fn type_kind(t: llvm_sys::prelude::LLVMTypeRef) -> u32;
+    }
+}
+
+/// Every opcode llvm-sys knows.
+const OPCODES: [LLVMOpcode; 68] = [
+    LLVMOpcode::LLVMRet,
+    LLVMOpcode::LLVMBr,
+    LLVMOpcode::LLVMSwitch,
+    LLVMOpcode::LLVMIndirectBr,
+    LLVMOpcode::LLVMInvoke,
+    LLVMOpcode::LLVMUnreachable,
+    LLVMOpcode::LLVMCallBr,
+    LLVMOpcode::LLVMFNeg,
+    LLVMOpcode::LLVMAdd,
+    LLVMOpcode::LLVMFAdd,
+    LLVMOpcode::LLVMSub,
+    LLVMOpcode::LLVMFSub,
+    LLVMOpcode::LLVMMul,
+    LLVMOpcode::LLVMFMul,
+    LLVMOpcode::LLVMUDiv,
+    LLVMOpcode::LLVMSDiv,
+    LLVMOpcode::LLVMFDiv,
+    LLVMOpcode::LLVMURem,
+    LLVMOpcode::LLVMSRem,
+    LLVMOpcode::LLVMFRem,
+    LLVMOpcode::LLVMShl,
+    LLVMOpcode::LLVMLShr,
+    LLVMOpcode::LLVMAShr,
+    LLVMOpcode::LLVMAnd,
+    LLVMOpcode::LLVMOr,
+    LLVMOpcode::LLVMXor,
+    LLVMOpcode::LLVMAlloca,
+    LLVMOpcode::LLVMLoad,
+    LLVMOpcode::LLVMStore,
+    LLVMOpcode::LLVMGetElementPtr,
+    LLVMOpcode::LLVMTrunc,
+    LLVMOpcode::LLVMZExt,
+    LLVMOpcode::LLVMSExt,
+    LLVMOpcode::LLVMFPToUI,
+    LLVMOpcode::LLVMFPToSI,
+    LLVMOpcode::LLVMUIToFP,
+    LLVMOpcode::LLVMSIToFP,
+    LLVMOpcode::LLVMFPTrunc,
+    LLVMOpcode::LLVMFPExt,
+    LLVMOpcode::LLVMPtrToInt,
+    LLVMOpcode::LLVMPtrToAddr,
+    LLVMOpcode::LLVMIntToPtr,
+    LLVMOpcode::LLVMBitCast,
+    LLVMOpcode::LLVMAddrSpaceCast,
+    LLVMOpcode::LLVMICmp,
+    LLVMOpcode::LLVMFCmp,
+    LLVMOpcode::LLVMPHI,
+    LLVMOpcode::LLVMCall,
+    LLVMOpcode::LLVMSelect,
+    LLVMOpcode::LLVMUserOp1,
+    LLVMOpcode::LLVMUserOp2,
+    LLVMOpcode::LLVMVAArg,
+    LLVMOpcode::LLVMExtractElement,
+    LLVMOpcode::LLVMInsertElement,
+    LLVMOpcode::LLVMShuffleVector,
+    LLVMOpcode::LLVMExtractValue,
+    LLVMOpcode::LLVMInsertValue,
+    LLVMOpcode::LLVMFreeze,
+    LLVMOpcode::LLVMFence,
+    LLVMOpcode::LLVMAtomicCmpXchg,
+    LLVMOpcode::LLVMAtomicRMW,
+    LLVMOpcode::LLVMResume,
+    LLVMOpcode::LLVMLandingPad,
+    LLVMOpcode::LLVMCleanupRet,
+    LLVMOpcode::LLVMCatchRet,
+    LLVMOpcode::LLVMCatchPad,
+    LLVMOpcode::LLVMCleanupPad,
+    LLVMOpcode::LLVMCatchSwitch,
+];
+
+/// Every type kind llvm-sys knows.
+const TYPE_KINDS: [LLVMTypeKind; 20] = [
+    LLVMTypeKind::LLVMVoidTypeKind,
+    LLVMTypeKind::LLVMHalfTypeKind,
+    LLVMTypeKind::LLVMFloatTypeKind,
+    LLVMTypeKind::LLVMDoubleTypeKind,
+    LLVMTypeKind::LLVMX86_FP80TypeKind,
+    LLVMTypeKind::LLVMFP128TypeKind,
+    LLVMTypeKind::LLVMPPC_FP128TypeKind,
+    LLVMTypeKind::LLVMLabelTypeKind,
+    LLVMTypeKind::LLVMIntegerTypeKind,
+    LLVMTypeKind::LLVMFunctionTypeKind,
+    LLVMTypeKind::LLVMStructTypeKind,
+    LLVMTypeKind::LLVMArrayTypeKind,
+    LLVMTypeKind::LLVMPointerTypeKind,
+    LLVMTypeKind::LLVMVectorTypeKind,
+    LLVMTypeKind::LLVMMetadataTypeKind,
+    LLVMTypeKind::LLVMTokenTypeKind,
+    LLVMTypeKind::LLVMScalableVectorTypeKind,
+    LLVMTypeKind::LLVMBFloatTypeKind,
+    LLVMTypeKind::LLVMX86_AMXTypeKind,
+    LLVMTypeKind::LLVMTargetExtTypeKind,
+];
+
+/// The opcode numbered `raw`, if llvm-sys knows it.
+fn checked_opcode(raw: u32) -> Option<LLVMOpcode> {
+    OPCODES.iter().copied().find(|o| *o as u32 == raw)
+}
+
+/// The type kind numbered `raw`, if llvm-sys knows it.
+fn checked_type_kind(raw: u32) -> Option<LLVMTypeKind> {
+    TYPE_KINDS.iter().copied().find(|k| *k as u32 == raw)
+}
+
+#[cfg(test)]
+mod checked_enum_tests {
+    use super::*;
+
+    #[test]
+    fn known_numbers_convert_and_unknown_ones_do_not() {
+        for op in OPCODES {
+            assert_eq!(checked_opcode(op as u32), Some(op));
+        }
+        for kind in TYPE_KINDS {
+            assert_eq!(checked_type_kind(kind as u32), Some(kind));
+        }
+        assert_eq!(checked_opcode(9999), None);
+        // 15 was the X86_MMX kind, removed from LLVM.
+        assert_eq!(checked_type_kind(15), None);
+    }
+}

@@ -14,8 +14,8 @@
 //! Touches only the scratch copy it creates; imports no later stage.
 
 use crate::error::{Error, Result};
+use crate::llvm::LLVMOpcode;
 use crate::llvm::{Block, Builder, Module, Value};
-use llvm_sys::LLVMOpcode;
 use std::collections::HashMap;
 
 /// Pipeline run on the scratch copy.
@@ -39,8 +39,8 @@ pub fn prepare(module: Module, f: Value, name: &str) -> Result<Scratch> {
     let copy = copy_function(module, f, &format!("__batchify_scratch.{name}"));
     let scratch = Scratch { function: copy };
     // Passes skip `optnone` functions (clang -O0 output).
-    copy.remove_enum_attribute(llvm_sys::LLVMAttributeFunctionIndex, "optnone");
-    copy.remove_enum_attribute(llvm_sys::LLVMAttributeFunctionIndex, "noinline");
+    copy.remove_enum_attribute(crate::llvm::FUNCTION_INDEX, "optnone");
+    copy.remove_enum_attribute(crate::llvm::FUNCTION_INDEX, "noinline");
     crate::llvm::run_function_passes(copy, PREPARE_PIPELINE)
         .map_err(|message| Error::Internal { function: name.to_string(), message })?;
     Ok(scratch)
@@ -51,8 +51,8 @@ pub fn prepare(module: Module, f: Value, name: &str) -> Result<Scratch> {
 fn copy_function(module: Module, f: Value, name: &str) -> Value {
     let g = module.add_function(name, f.function_type());
     g.set_internal();
-    for a in f.attributes(llvm_sys::LLVMAttributeFunctionIndex) {
-        g.add_attribute(llvm_sys::LLVMAttributeFunctionIndex, a);
+    for a in f.attributes(crate::llvm::FUNCTION_INDEX) {
+        g.add_attribute(crate::llvm::FUNCTION_INDEX, a);
     }
     let mut map: HashMap<Value, Value> = HashMap::new();
     for (p, q) in f.params().into_iter().zip(g.params()) {

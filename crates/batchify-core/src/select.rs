@@ -16,7 +16,7 @@ pub fn requested_variants(module: Module) -> Result<Vec<CloneSpec>> {
         if f.is_declaration() {
             continue;
         }
-        for a in f.attributes(llvm_sys::LLVMAttributeFunctionIndex) {
+        for a in f.attributes(crate::llvm::FUNCTION_INDEX) {
             if !attribute_is_string(a) {
                 continue;
             }

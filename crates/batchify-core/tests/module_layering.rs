@@ -1,5 +1,6 @@
-//! The core's modules import each other without circles, and the analyses
-//! import no later stage (issue 7). Reads the sources: an import is a
+//! The core's modules import each other without circles, the analyses
+//! import no later stage, and only the IR layer (`llvm.rs`) names `llvm_sys`
+//! (issue 7). Reads the sources: an import is a
 //! `crate::a::b` or `super::x` path outside comments.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -128,4 +129,23 @@ fn analyses_import_no_later_stage() {
             assert!(!later.contains(&head), "`{m}` imports the later stage `{d}`");
         }
     }
+}
+
+#[test]
+fn only_the_ir_layer_names_llvm_sys() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let offenders: Vec<String> = files
+        .iter()
+        .filter(|f| module_of(&root, f) != "llvm")
+        .filter(|f| {
+            std::fs::read_to_string(f)
+                .unwrap()
+                .lines()
+                .any(|l| !l.trim_start().starts_with("//") && l.contains("llvm_sys"))
+        })
+        .map(|f| module_of(&root, f))
+        .collect();
+    assert!(offenders.is_empty(), "modules naming llvm_sys outside the IR layer: {offenders:?}");
 }

@@ -127,7 +127,7 @@ pub fn isa_adds_fma(isa: crate::vfabi::Isa, scalar: Value) -> bool {
     if isa != crate::vfabi::Isa::Avx512 {
         return false;
     }
-    let fn_index = llvm_sys::LLVMAttributeFunctionIndex;
+    let fn_index = crate::llvm::FUNCTION_INDEX;
     let pinned_features = scalar.string_attribute(fn_index, "target-features");
     let pinned_cpu = scalar.string_attribute(fn_index, "target-cpu");
     if pinned_features.is_none() && pinned_cpu.is_none() {

@@ -20,9 +20,9 @@
 use super::cfg::Cfg;
 use super::loops::{LoopId, Loops};
 use super::uniformity::Uniformity;
+use crate::llvm::LLVMOpcode;
 use crate::llvm::{Block, Value};
 use crate::vfabi::ParamKind;
-use llvm_sys::LLVMOpcode;
 use std::collections::{HashMap, HashSet};
 
 /// A node of a level's DAG.

@@ -9,9 +9,9 @@
 //! stays scalar in the clone. A load from a uniform address is uniform:
 //! lanes run in lock step and read the same memory state.
 
+use crate::llvm::LLVMOpcode;
 use crate::llvm::Value;
 use crate::vfabi::ParamKind;
-use llvm_sys::LLVMOpcode;
 use std::collections::HashSet;
 
 use super::cfg::Cfg;

@@ -28,9 +28,9 @@ use crate::analysis::divergence::{branch_condition, classify, exit_blocks, Node,
 use crate::analysis::loops::LoopId;
 use crate::error::Result;
 use crate::legality::is_terminator;
+use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{constant, Block, Type, Value};
 use crate::vfabi::ParamKind;
-use llvm_sys::LLVMOpcode::*;
 use std::collections::{HashMap, HashSet};
 
 impl Widener<'_> {
@@ -287,10 +287,10 @@ impl Widener<'_> {
                 for (val, dest) in term.switch_cases() {
                     let em = if varying {
                         let splat = constant::vector(&vec![val; self.n as usize]);
-                        let hit = self.b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, xv, splat);
+                        let hit = self.b.icmp(crate::llvm::LLVMIntPredicate::LLVMIntEQ, xv, splat);
                         self.and_mask(m, hit)
                     } else {
-                        let hit = self.b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, xv, val);
+                        let hit = self.b.icmp(crate::llvm::LLVMIntPredicate::LLVMIntEQ, xv, val);
                         self.b.select(hit, m, self.all_false())
                     };
                     any_case = self.b.binop(LLVMOr, any_case, em);

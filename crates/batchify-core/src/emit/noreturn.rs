@@ -13,8 +13,8 @@
 
 use super::state::{DeferredSite, Widener};
 use crate::abi::varying_type;
+use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{constant, Type, Value};
-use llvm_sys::LLVMOpcode::*;
 
 /// Whether `i` is a `noreturn` call right before an `unreachable`, with
 /// arguments that fit in vectors: such calls are deferred.

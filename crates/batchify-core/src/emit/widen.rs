@@ -21,8 +21,8 @@ use super::state::Widener;
 use crate::abi::{extract_lane, insert_lane, splat, varying_type};
 use crate::analysis::calls;
 use crate::error::{Error, Result};
+use crate::llvm::LLVMOpcode::{self, *};
 use crate::llvm::{constant, copy_flags, Type, Value};
-use llvm_sys::LLVMOpcode::{self, *};
 
 impl Widener<'_> {
     /// An error for what [`crate::legality`] should have rejected.
@@ -33,7 +33,7 @@ impl Widener<'_> {
         }
     }
 
-    pub(crate) fn ctx(&self) -> llvm_sys::prelude::LLVMContextRef {
+    pub(crate) fn ctx(&self) -> crate::llvm::LLVMContextRef {
         self.module.context()
     }
 

@@ -14,8 +14,8 @@
 //! * `dso_local` is not copied (the C API cannot read it); LLVM infers it
 //!   for local linkage and hidden visibility.
 
+use crate::llvm::LLVMLinkage::*;
 use crate::llvm::{Module, Value};
-use llvm_sys::LLVMLinkage::*;
 
 /// Gives `clone` the symbol properties the rule above derives from `scalar`.
 pub fn apply(module: Module, scalar: Value, clone: Value) {
