@@ -200,16 +200,15 @@ impl GuardedSet {
             bufs: Vec::new(),
             arena: Guarded { rw: map.as_ptr(), rw_len: 0, region_start: 0 },
         };
-        let mut at = page;
         for ((&(len, align), &rw_len), offset) in regions.iter().zip(&rw_lens).zip(GuardedSet::offsets(regions)) {
             // SAFETY: `offset + rw_len` stays inside the mapping (see map_len).
             let rw = unsafe { map.as_ptr().add(offset) };
             set.bufs.push(Guarded { rw, rw_len, region_start: Guarded::region_offset_for(len, align) });
-            at = offset + rw_len + page;
         }
+        // The arena ends one guard page before the end of the mapping.
         // SAFETY: as above.
         set.arena =
-            Guarded { rw: unsafe { map.as_ptr().add(at - page + ARENA_GUARD) }, rw_len: arena_rw, region_start: 0 };
+            Guarded { rw: unsafe { map.as_ptr().add(map_len - page - arena_rw) }, rw_len: arena_rw, region_start: 0 };
         for g in set.bufs.iter().chain([&set.arena]) {
             g.protect(false)?;
         }
@@ -219,6 +218,12 @@ impl GuardedSet {
     /// The buffers, in the order they were asked for.
     pub fn bufs(&self) -> &[Guarded] {
         &self.bufs
+    }
+
+    /// Makes the buffers numbered in `which` inaccessible (`true`) or
+    /// read-write again (`false`).
+    pub fn protect(&self, which: &[usize], inaccessible: bool) -> Result<(), String> {
+        which.iter().try_for_each(|&j| self.bufs[j].protect(inaccessible))
     }
 
     /// The buffers, mutably.

@@ -867,10 +867,10 @@ fn results_agree(
     t: &Target,
     exp: &[u8],
     got: &[u8],
-    delta: u64,
     copies: (&GuardedSet, &GuardedSet),
     undefined: Option<&[bool]>,
 ) -> bool {
+    let delta = copies.1.base().wrapping_sub(copies.0.base());
     let skip = |o: usize| undefined.is_some_and(|u| u[o]);
     if first_disagreement(exp, got, skip, relative(delta)).is_none() || both_nan(t.result_scalar, got, exp) {
         return true;
@@ -972,10 +972,17 @@ fn use_arena_of(set: &mut GuardedSet) {
 const PAINT_FIRST: u8 = 0xa5;
 const PAINT_SECOND: u8 = 0x5a;
 
-/// Sets the paint byte of the JIT-compiled code.
-fn set_paint(run: &Runnable, byte: u8) {
-    // SAFETY: `paint` is the address of the JIT module's `i8` paint global.
-    unsafe { (run.paint as *mut u8).write_volatile(byte) };
+/// Sets one of the JIT module's `i8` globals (the paint byte, the poison
+/// flag) at address `addr`.
+fn set_jit_byte(addr: u64, byte: u8) {
+    // SAFETY: `addr` is the address of an `i8` global of the live JIT module.
+    unsafe { (addr as *mut u8).write_volatile(byte) };
+}
+
+/// Reads one of the JIT module's `i8` globals at address `addr`.
+fn jit_byte(addr: u64) -> u8 {
+    // SAFETY: as in `set_jit_byte`.
+    unsafe { (addr as *const u8).read_volatile() }
 }
 
 /// Overwrites the stack below the caller's frame where an optimised
@@ -1067,16 +1074,13 @@ fn run_scalar_calls(
     // are to the clone: a lane's read far past its own buffer that lands in
     // another lane's faults in both (the trial is dropped) or in neither.
     let inactive = inactive_buffers(t, opts, inp);
-    for &j in &inactive {
-        if let Err(e) = set.bufs()[j].protect(true) {
-            rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
-        }
+    if let Err(e) = set.protect(&inactive, true) {
+        rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
     }
     use_arena_of(set);
-    set_paint(run, paint);
+    set_jit_byte(run.paint, paint);
     if run.poison != 0 {
-        // SAFETY: `poison` is the address of the JIT module's `i8` poison flag.
-        unsafe { (run.poison as *mut u8).write_volatile(0) };
+        set_jit_byte(run.poison, 0);
     }
     for k in (0..n).filter(|&k| inp.mask[k]) {
         rec.lane = k as u32;
@@ -1098,13 +1102,10 @@ fn run_scalar_calls(
         }
     }
     alloc_hooks::stop_arena();
-    for &j in &inactive {
-        if let Err(e) = set.bufs()[j].protect(false) {
-            rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
-        }
+    if let Err(e) = set.protect(&inactive, false) {
+        rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
     }
-    // SAFETY: as above.
-    let poison = run.poison != 0 && unsafe { (run.poison as *const u8).read_volatile() } != 0;
+    let poison = run.poison != 0 && jit_byte(run.poison) != 0;
     ScalarRun { outs, writers, poison }
 }
 
@@ -1194,12 +1195,11 @@ fn compare_run(
 ) -> Option<Failure> {
     let n = t.spec.width as usize;
     let len = t.result_bytes;
-    let delta = b.base().wrapping_sub(a.base());
     let compare_results = got.pointer_results || matches!(t.result_scalar, Some(s) if s != Scalar::Ptr);
     for k in (0..n).filter(|&k| inp.mask[k] && compare_results) {
         let mine = &got.results[k * RESULT_SLOT..k * RESULT_SLOT + len];
         let exp = &scalar.outs[k][..len];
-        if !results_agree(t, exp, mine, delta, (a, b), undefined.map(|u| u.results[k].as_slice())) {
+        if !results_agree(t, exp, mine, (a, b), undefined.map(|u| u.results[k].as_slice())) {
             return Some(Failure {
                 kind: got.kind_result,
                 lane: k,
@@ -1286,22 +1286,18 @@ fn run_trials(t: &Target, opts: &OracleOptions, cfg: &CheckConfig, from: usize, 
         rec.lane = 0;
         let mut vout = vec![0u8; n * RESULT_SLOT];
         let inactive = inactive_buffers(t, opts, &inp);
-        for &j in &inactive {
-            if let Err(e) = b.bufs()[j].protect(true) {
-                rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
-                return;
-            }
+        if let Err(e) = b.protect(&inactive, true) {
+            rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
+            return;
         }
         use_arena_of(&mut b);
-        set_paint(run, PAINT_FIRST);
+        set_jit_byte(run.paint, PAINT_FIRST);
         // SAFETY: as for the scalar wrapper.
         unsafe { (run.vector_fn)(vin.as_ptr(), vout.as_mut_ptr()) };
         alloc_hooks::stop_arena();
-        for &j in &inactive {
-            if let Err(e) = b.bufs()[j].protect(false) {
-                rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
-                return;
-            }
+        if let Err(e) = b.protect(&inactive, false) {
+            rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
+            return;
         }
         // Optimised callers: they copy the initial contents into local
         // buffers, call the clone, and (writer) copy the buffers out.

@@ -12,7 +12,8 @@
 //! runs the scalar calls with one paint and, where the clone differs, again
 //! with another: bytes that follow the paint are undefined and not compared.
 
-use batchify_core::llvm::{constant, Builder, Module, Type, Value};
+use crate::prepare::{add_byte_global, scalar_code};
+use batchify_core::llvm::{constant, Builder, Module, Type};
 use llvm_sys::core::*;
 use llvm_sys::LLVMOpcode;
 use std::collections::HashSet;
@@ -26,13 +27,7 @@ pub fn paint_allocas(module: Module, except: &HashSet<String>) {
     let ctx = module.context();
     let i8t = Type::int(ctx, 8);
     let i64t = Type::int(ctx, 64);
-    let name = std::ffi::CString::new(PAINT_GLOBAL).expect("no NUL");
-    // SAFETY: adds a global to a live module.
-    let paint = unsafe {
-        let g = LLVMAddGlobal(module.0, i8t.0, name.as_ptr());
-        LLVMSetInitializer(g, constant::int(i8t, 0xa5).0);
-        Value(g)
-    };
+    let paint = add_byte_global(module, PAINT_GLOBAL, 0xa5);
     let ptr = Type::ptr(ctx);
     let Some(memset) = module.intrinsic("llvm.memset", &[ptr, i64t]) else { return };
     // SAFETY: the intrinsic's function type.
@@ -40,10 +35,7 @@ pub fn paint_allocas(module: Module, except: &HashSet<String>) {
     // SAFETY: the module's data layout lives as long as the module.
     let layout = unsafe { llvm_sys::target::LLVMGetModuleDataLayout(module.0) };
     let b = Builder::new(ctx);
-    for f in module.functions() {
-        if f.is_declaration() || except.contains(&f.name()) || f.name().starts_with("llvm.") {
-            continue;
-        }
+    for f in scalar_code(module, except) {
         let Some(entry) = f.blocks().first().copied() else { continue };
         for a in entry.instructions().into_iter().filter(|i| i.opcode() == LLVMOpcode::LLVMAlloca) {
             let Some(count) = a.operand(0).const_int_value() else { continue };

@@ -13,6 +13,7 @@
 //! calls of a trial and drops the trial if it is set after them (like a
 //! trial on which the scalar code faults). The clones are not instrumented.
 
+use crate::prepare::{add_byte_global, scalar_code};
 use batchify_core::llvm::{constant, Builder, Module, Type, Value};
 use llvm_sys::core::*;
 use llvm_sys::LLVMIntPredicate::*;
@@ -27,18 +28,9 @@ pub const POISON_GLOBAL: &str = "__batchify_oracle_poison";
 pub fn flag_poison(module: Module, except: &HashSet<String>) {
     let ctx = module.context();
     let i8t = Type::int(ctx, 8);
-    let name = std::ffi::CString::new(POISON_GLOBAL).expect("no NUL");
-    // SAFETY: adds a global to a live module.
-    let flag = unsafe {
-        let g = LLVMAddGlobal(module.0, i8t.0, name.as_ptr());
-        LLVMSetInitializer(g, constant::int(i8t, 0).0);
-        Value(g)
-    };
+    let flag = add_byte_global(module, POISON_GLOBAL, 0);
     let b = Builder::new(ctx);
-    for f in module.functions() {
-        if f.is_declaration() || except.contains(&f.name()) || f.name().starts_with("llvm.") {
-            continue;
-        }
+    for f in scalar_code(module, except) {
         for block in f.blocks() {
             for i in block.instructions() {
                 let ty = i.ty();

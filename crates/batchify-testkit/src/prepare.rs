@@ -290,3 +290,28 @@ fn trap_unreachables(m: LLVMModuleRef) {
         LLVMDisposeBuilder(b);
     }
 }
+
+/// Adds an `i8` global named `name` with value `init` to the oracle's copy
+/// of the module (for the paint byte and the poison flag, which the oracle
+/// sets and reads at run time).
+pub fn add_byte_global(module: batchify_core::llvm::Module, name: &str, init: u8) -> batchify_core::llvm::Value {
+    use batchify_core::llvm::{constant, Type, Value};
+    let i8t = Type::int(module.context(), 8);
+    let c = CString::new(name).expect("no NUL");
+    // SAFETY: adds a global to a live module.
+    unsafe {
+        let g = LLVMAddGlobal(module.0, i8t.0, c.as_ptr());
+        LLVMSetInitializer(g, constant::int(i8t, init as u64).0);
+        Value(g)
+    }
+}
+
+/// The functions with a body that the oracle instruments: all but the
+/// clones named in `except` and LLVM's intrinsics.
+pub fn scalar_code(module: batchify_core::llvm::Module, except: &HashSet<String>) -> Vec<batchify_core::llvm::Value> {
+    module
+        .functions()
+        .into_iter()
+        .filter(|f| !f.is_declaration() && !except.contains(&f.name()) && !f.name().starts_with("llvm."))
+        .collect()
+}
