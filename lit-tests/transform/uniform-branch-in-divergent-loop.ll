@@ -52,7 +52,7 @@ exit:
 ; CHECK:         [[MODEF:%.*]] = freeze i32 [[MODE]]
 ; CHECK:         [[BIT:%.*]] = and i32 [[MODEF]], 1
 ; CHECK-NEXT:    [[UC:%.*]] = icmp {{eq|ne}} i32 [[BIT]], 0
-; CHECK-NEXT:    br label %[[TOP:[^ ]+]]
+; CHECK:         br label %[[TOP:[^ ]+]]
 ; The divergent loop's header: a mask phi and vector phis.
 ; CHECK:       {{^}}[[TOP]]:
 ; CHECK-NEXT:    [[ACTIVE:%.*]] = phi <8 x i1> [ splat (i1 true), %entry ], [ [[GO_ON:%[^,]+]], %[[LATCH:[^ ]+]] ]

@@ -66,7 +66,7 @@ join:
 ; CHECK-NEXT:    br i1 [[C]], label
 ; CHECK-DAG:     [[A:%.*]] = fadd <4 x float> [[X]], splat (float 1.000000e+00)
 ; CHECK-DAG:     [[B:%.*]] = fmul <4 x float> [[X]], splat (float 2.000000e+00)
-; CHECK:         [[R:%.*]] = phi <4 x float> [ [[A]], %{{[^ ]+}} ], [ [[B]], %{{[^ ]+}} ]
+; CHECK:         [[R:%.*]] = phi <4 x float> {{\[ %a, %[^ ]+ \], \[ %b, %[^ ]+ \]|\[ %b, %[^ ]+ \], \[ %a, %[^ ]+ \]}}
 ; CHECK-NEXT:    ret <4 x float> [[R]]
 
 ; CHECK-LABEL: define <8 x i32> @_ZGV_LLVM_N8vu_usw(

@@ -8,7 +8,10 @@
 //! * `diamonds`: `size` divergent if/else diamonds one after another;
 //! * `nested-ifs`: `size` divergent ifs nested inside each other;
 //! * `loops`: `size / 10` divergent loops one after another, each with a
-//!   divergent if/else in its body (so `size / 5` branches).
+//!   divergent if/else in its body (so `size / 5` branches);
+//! * `nested-loops`: `size / 10` divergent loops nested inside each other,
+//!   each with a divergent if/else whose one side holds the next loop (so
+//!   `size / 5` branches).
 //!
 //! Each measurement is the median wall time of `--runs` runs of
 //! `batchify IN -o /dev/null --function f --isa avx2 -n 8` (release build)
@@ -20,7 +23,7 @@ use std::fmt::Write as _;
 use std::process::Command;
 use std::time::Instant;
 
-const FAMILIES: &[&str] = &["straight", "diamonds", "nested-ifs", "loops"];
+const FAMILIES: &[&str] = &["straight", "diamonds", "nested-ifs", "loops", "nested-loops"];
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut sizes = vec![100usize, 1000, 10000];
@@ -183,6 +186,36 @@ fn generate(family: &str, size: usize) -> String {
                 );
             }
             let _ = writeln!(o, "done:\n  ret i32 %out{}", n - 1);
+        }
+        "nested-loops" => {
+            let n = (size / 10).max(1);
+            let _ = writeln!(o, "  br label %h0");
+            for i in 0..n {
+                let (pred, init) = if i == 0 {
+                    ("entry".to_string(), "%x".to_string())
+                } else {
+                    (format!("t{}", i - 1), format!("%ta{}", i - 1))
+                };
+                // The `then` side enters the next loop; the innermost one just joins.
+                let then_target = if i + 1 < n { format!("h{}", i + 1) } else { format!("l{i}") };
+                let (join_value, join_from) = if i + 1 < n {
+                    (format!("%out{}", i + 1), format!("x{}", i + 1))
+                } else {
+                    (format!("%ta{i}"), format!("t{i}"))
+                };
+                let after = if i == 0 { "done".to_string() } else { format!("l{}", i - 1) };
+                let _ = write!(
+                    o,
+                    "h{i}:\n  %k{i} = phi i32 [ 0, %{pred} ], [ %k1_{i}, %l{i} ]\n  %a{i} = phi i32 [ {init}, %{pred} ], [ %a1_{i}, %l{i} ]\n\
+                     \x20 %odd{i} = and i32 %a{i}, 1\n  %c{i} = icmp eq i32 %odd{i}, 0\n  br i1 %c{i}, label %t{i}, label %e{i}\n\
+                     t{i}:\n  %ta{i} = lshr i32 %a{i}, 1\n  br label %{then_target}\ne{i}:\n  %ea{i} = add i32 %a{i}, 7\n  br label %l{i}\n\
+                     l{i}:\n  %a1_{i} = phi i32 [ {join_value}, %{join_from} ], [ %ea{i}, %e{i} ]\n  %k1_{i} = add i32 %k{i}, 1\n\
+                     \x20 %more{i} = icmp ult i32 %k1_{i}, %x\n  %cap{i} = icmp ult i32 %k1_{i}, 4\n  %go{i} = and i1 %more{i}, %cap{i}\n\
+                     \x20 br i1 %go{i}, label %h{i}, label %x{i}\n\
+                     x{i}:\n  %out{i} = phi i32 [ %a1_{i}, %l{i} ]\n  br label %{after}\n"
+                );
+            }
+            let _ = writeln!(o, "done:\n  ret i32 %out0");
         }
         _ => unreachable!("unknown family {family}"),
     }

@@ -119,18 +119,8 @@ pub fn classify(loops: &Loops, level: Option<LoopId>, s: Block) -> Target {
 
 /// Exit blocks of a loop: blocks outside it with a predecessor inside, in
 /// a deterministic order.
-pub fn exit_blocks(cfg: &Cfg, loops: &Loops, l: LoopId) -> Vec<Block> {
-    let mut out = Vec::new();
-    for b in &cfg.rpo {
-        if loops.contains(l, *b) {
-            for s in &cfg.succs[b] {
-                if !loops.contains(l, *s) && !out.contains(s) {
-                    out.push(*s);
-                }
-            }
-        }
-    }
-    out
+pub fn exit_blocks(_cfg: &Cfg, loops: &Loops, l: LoopId) -> Vec<Block> {
+    loops.loops[l.0].exits.clone()
 }
 
 /// Distinct targets of a node, in a deterministic order.
@@ -149,25 +139,24 @@ pub fn node_targets(cfg: &Cfg, loops: &Loops, level: Option<LoopId>, n: Node) ->
     out
 }
 
-fn level_nodes(cfg: &Cfg, loops: &Loops, level: Option<LoopId>) -> Vec<Node> {
-    let mut nodes = Vec::new();
+/// The nodes of every level, each in the function's reverse post-order
+/// (which orders a reducible level's nodes topologically), in one pass.
+fn level_nodes(cfg: &Cfg, loops: &Loops) -> HashMap<Option<LoopId>, Vec<Node>> {
+    let mut nodes: HashMap<Option<LoopId>, Vec<Node>> = HashMap::from([(None, Vec::new())]);
+    for l in 0..loops.loops.len() {
+        nodes.insert(Some(LoopId(l)), Vec::new());
+    }
     for b in &cfg.rpo {
         let inner = loops.innermost.get(b).copied();
-        if inner == level {
-            nodes.push(Node::Block(*b));
-        } else if let Some(l) = inner {
-            if loops.loops[l.0].header == *b && loops.loops[l.0].parent == level {
-                nodes.push(Node::Loop(l));
+        nodes.get_mut(&inner).expect("every level has a list").push(Node::Block(*b));
+        if let Some(l) = inner {
+            if loops.loops[l.0].header == *b {
+                let parent = loops.loops[l.0].parent;
+                nodes.get_mut(&parent).expect("every level has a list").push(Node::Loop(l));
             }
         }
     }
     nodes
-}
-
-/// Topological order of a level's DAG (RPO restricted to the level: the
-/// function's RPO already orders a reducible level's nodes topologically).
-fn topological(cfg: &Cfg, loops: &Loops, level: Option<LoopId>) -> Vec<Node> {
-    level_nodes(cfg, loops, level)
 }
 
 fn splits(
@@ -196,6 +185,7 @@ impl Divergence {
     pub fn new(f: Value, cfg: &Cfg, loops: &Loops, params: &[ParamKind]) -> Divergence {
         let mut levels_list: Vec<Option<LoopId>> = vec![None];
         levels_list.extend((0..loops.loops.len()).map(|i| Some(LoopId(i))));
+        let all_nodes = level_nodes(cfg, loops);
         let mut seeds: HashSet<Value> = HashSet::new();
         loop {
             let uni = Uniformity::new(f, cfg, params, &seeds);
@@ -205,7 +195,7 @@ impl Divergence {
             let mut order = levels_list.clone();
             order.sort_by_key(|l| std::cmp::Reverse(l.map_or(0, |l| loops.loops[l.0].depth)));
             for level in &order {
-                let nodes = level_nodes(cfg, loops, *level);
+                let nodes = &all_nodes[level];
                 let lin = nodes.iter().any(|n| splits(cfg, loops, &uni, &divergent, *level, *n));
                 if lin {
                     if let Some(l) = level {
@@ -217,7 +207,7 @@ impl Divergence {
             let mut new_seeds = seeds.clone();
             for level in &levels_list {
                 if linear[level] {
-                    for n in level_nodes(cfg, loops, *level) {
+                    for &n in &all_nodes[level] {
                         if let Node::Block(b) = n {
                             if cfg.preds[&b].len() >= 2 {
                                 for phi in
@@ -244,7 +234,7 @@ impl Divergence {
                 let levels = levels_list
                     .iter()
                     .map(|l| {
-                        let nodes = topological(cfg, loops, *l);
+                        let nodes = all_nodes[l].clone();
                         let regions =
                             if linear[l] { uniform_regions(cfg, loops, &uni, *l, &nodes) } else { HashMap::new() };
                         (*l, LevelPlan { linear: linear[l], nodes, regions })

@@ -52,6 +52,11 @@ impl Dominators {
         Dominators { idom, order }
     }
 
+    /// The immediate dominator of a reachable block (`None` for the entry).
+    pub fn idom(&self, b: Block) -> Option<Block> {
+        self.idom.get(&b).copied().filter(|d| *d != b)
+    }
+
     /// Whether `a` dominates `b` (every block dominates itself).
     pub fn dominates(&self, a: Block, mut b: Block) -> bool {
         loop {

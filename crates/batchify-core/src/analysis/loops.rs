@@ -26,6 +26,9 @@ pub struct Loop {
     pub parent: Option<LoopId>,
     /// Depth: 1 for outermost loops.
     pub depth: u32,
+    /// Exit blocks: blocks outside the loop with a predecessor inside, in
+    /// reverse post-order of those predecessors, then successor order.
+    pub exits: Vec<Block>,
 }
 
 /// All loops of a function.
@@ -50,22 +53,23 @@ impl Loops {
         // Retreating edges via DFS colouring: an edge to a block on the stack.
         let order: HashMap<Block, usize> = cfg.rpo.iter().enumerate().map(|(i, b)| (*b, i)).collect();
         let mut headers: Vec<(Block, Vec<Block>)> = Vec::new();
+        let mut header_index: HashMap<Block, usize> = HashMap::new();
         for b in &cfg.rpo {
             for s in &cfg.succs[b] {
                 if order[s] <= order[b] {
                     if !dom.dominates(*s, *b) {
                         return Err(Irreducible { block: *s });
                     }
-                    match headers.iter_mut().find(|(h, _)| h == s) {
-                        Some((_, latches)) => latches.push(*b),
-                        None => headers.push((*s, vec![*b])),
+                    match header_index.get(s) {
+                        Some(&k) => headers[k].1.push(*b),
+                        None => {
+                            header_index.insert(*s, headers.len());
+                            headers.push((*s, vec![*b]));
+                        }
                     }
                 }
             }
         }
-        // An edge to a block that is not earlier in RPO but closes a cycle
-        // would also be irreducible; RPO of a reducible graph sees every
-        // back edge as retreating, so check that no cycle escapes detection.
         let mut loops: Vec<Loop> = Vec::new();
         for (h, latches) in headers {
             let mut blocks = HashSet::from([h]);
@@ -77,23 +81,39 @@ impl Loops {
                     }
                 }
             }
-            loops.push(Loop { header: h, blocks, parent: None, depth: 0 });
+            loops.push(Loop { header: h, blocks, parent: None, depth: 0, exits: Vec::new() });
         }
-        // Outer loops first: larger loops contain smaller ones.
+        // Outer loops first: a loop strictly contains the loops nested in
+        // it, so it is larger. Visiting in that order, the innermost loop
+        // seen so far at a header is the parent of the loop it heads; the
+        // last loop to claim a block is the block's innermost loop.
         loops.sort_by_key(|l| std::cmp::Reverse(l.blocks.len()));
+        let mut innermost: HashMap<Block, LoopId> = HashMap::new();
         for i in 0..loops.len() {
-            let parent = (0..i).rev().find(|&j| loops[j].blocks.contains(&loops[i].header));
-            loops[i].parent = parent.map(LoopId);
-            loops[i].depth = parent.map_or(1, |p| loops[p].depth + 1);
-        }
-        let mut innermost = HashMap::new();
-        for (i, l) in loops.iter().enumerate() {
-            for b in &l.blocks {
-                // Later loops are nested deeper (or disjoint).
+            let parent = innermost.get(&loops[i].header).copied();
+            loops[i].parent = parent;
+            loops[i].depth = parent.map_or(1, |p| loops[p.0].depth + 1);
+            for b in &loops[i].blocks {
                 innermost.insert(*b, LoopId(i));
             }
         }
+        for l in &mut loops {
+            let mut inside: Vec<Block> = l.blocks.iter().copied().collect();
+            inside.sort_by_key(|b| order[b]);
+            for b in inside {
+                for s in &cfg.succs[&b] {
+                    if !l.blocks.contains(s) && !l.exits.contains(s) {
+                        l.exits.push(*s);
+                    }
+                }
+            }
+        }
         Ok(Loops { loops, innermost })
+    }
+
+    /// Whether `b` is the header of a loop.
+    pub fn is_header(&self, b: Block) -> bool {
+        self.innermost.get(&b).is_some_and(|l| self.loops[l.0].header == b)
     }
 
     /// Whether `b` belongs to loop `l` (at any depth).

@@ -10,7 +10,8 @@
 //!   mask and reads its phis. This one rule serves real branches, linearized
 //!   joins, loop back edges and loop exits at any depth (an exit slot keeps
 //!   accumulating the lanes that left, with their live-out values, until the
-//!   exit block runs). `mem2reg` in the cleanup turns the slots back into SSA.
+//!   exit block runs). [`crate::finish::promote`] turns the slots into SSA
+//!   values; `slot_resets` keeps their live ranges local.
 //! * **Real levels** (no node splits; see [`crate::analysis::divergence`])
 //!   keep their branches: uniform branches and uniform loops stay scalar
 //!   control flow. **Linear levels** run their nodes in topological order;
@@ -24,7 +25,7 @@
 
 use super::state::{Frame, Widener};
 use crate::abi;
-use crate::analysis::divergence::{branch_condition, classify, exit_blocks, Node, Target, UniformRegion};
+use crate::analysis::divergence::{branch_condition, classify, exit_blocks, node_targets, Node, Target, UniformRegion};
 use crate::analysis::loops::LoopId;
 use crate::error::Result;
 use crate::legality::is_terminator;
@@ -165,6 +166,51 @@ impl Widener<'_> {
         }
     }
 
+    /// Where each slot of a linear level is reset: a block's (or a child
+    /// loop header's) slots right before the first node that may write them,
+    /// in emission order (a uniform region's nodes are emitted with its
+    /// head). The masks are empty there already (every block cleared its
+    /// mask when it ran); saying so ends each slot's live range where the
+    /// level's code uses it, so promoting the slots to SSA values stays
+    /// local: no phis, and no liveness, for a slot across the loops the
+    /// level runs before it or around it. The level's own header is left
+    /// alone (its entry and back edges fill it).
+    fn slot_resets(&self, level: Option<LoopId>, nodes: &[Node]) -> Vec<Vec<Block>> {
+        let plan = &self.an.plan.levels[&level];
+        let mut at: Vec<Vec<Block>> = vec![Vec::new(); nodes.len()];
+        let mut reset: HashSet<Block> = HashSet::new();
+        let mut emitted_with: HashMap<Block, usize> = HashMap::new();
+        for (i, node) in nodes.iter().enumerate() {
+            let mut here = i;
+            if let Node::Block(b) = node {
+                here = emitted_with.get(b).copied().unwrap_or(i);
+                if let Some(region) = plan.regions.get(b) {
+                    emitted_with.extend(region.blocks.iter().map(|m| (*m, here)));
+                }
+            }
+            for t in node_targets(self.an.cfg, self.an.loops, level, *node) {
+                let entry = match t {
+                    Target::Node(Node::Block(b)) => b,
+                    Target::Node(Node::Loop(l)) => self.an.loops.loops[l.0].header,
+                    Target::Back | Target::Exit(_) => continue,
+                };
+                if reset.insert(entry) {
+                    at[here].push(entry);
+                }
+            }
+        }
+        at
+    }
+
+    /// Empties the mask slot of `b`; its phi slots read poison again.
+    fn reset_slots(&mut self, b: Block) {
+        self.store_mask(self.flow.mask_slots[&b], self.all_false());
+        for phi in b.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
+            let ty = self.mapped_type(phi);
+            self.b.store(constant::poison(ty), self.flow.phi_slots[&phi], 0);
+        }
+    }
+
     /// Enters scalar block `b`: its mask and its phis.
     fn begin_block(&mut self, b: Block) {
         if self.flow.full {
@@ -201,7 +247,7 @@ impl Widener<'_> {
         // A loop header is entered by the lanes of one edge at a time (the
         // entry, then the back edge each iteration): lanes outside `em` are
         // inactive there, so its phis take the value without a blend.
-        let header = self.an.loops.loops.iter().any(|l| l.header == to);
+        let header = self.an.loops.is_header(to);
         let slot = self.flow.mask_slots[&to];
         if all {
             self.store_mask(slot, em);
@@ -313,8 +359,12 @@ impl Widener<'_> {
     fn emit_linear(&mut self, level: Option<LoopId>) -> Result<()> {
         let plan = &self.an.plan.levels[&level];
         let nodes = plan.nodes.clone();
+        let inits = self.slot_resets(level, &nodes);
         let mut emitted_real: HashSet<Block> = HashSet::new();
-        for node in nodes {
+        for (node, resets) in nodes.into_iter().zip(inits) {
+            for b in resets {
+                self.reset_slots(b);
+            }
             match node {
                 Node::Block(b) if emitted_real.contains(&b) => {}
                 Node::Block(b) => {
@@ -463,6 +513,16 @@ impl Widener<'_> {
                     let start = self.flow.frames.last().expect("frame").loop_entry[&l];
                     self.b.position_at_end(start);
                     let divergent = self.an.plan.is_divergent(l);
+                    if divergent {
+                        // The exit's slots are empty; the loop's lanes gather there.
+                        for t in node_targets(self.an.cfg, self.an.loops, level, Node::Loop(l)) {
+                            match t {
+                                Target::Node(Node::Block(x)) => self.reset_slots(x),
+                                Target::Node(Node::Loop(m)) => self.reset_slots(self.an.loops.loops[m.0].header),
+                                Target::Back | Target::Exit(_) => {}
+                            }
+                        }
+                    }
                     self.emit_loop(l, true)?;
                     if divergent {
                         // A divergent loop in a real level has one target (else the level would split).
@@ -486,20 +546,32 @@ impl Widener<'_> {
 
     /// Clone block that an edge to scalar block `s` leads to, from the top frame (real).
     fn dest(&self, s: Block) -> Block {
+        self.resolve_edge(s).0
+    }
+
+    /// [`Self::dest`], and whether control enters `s` right there (a block
+    /// or loop of a real level, or a back edge), so no other edge can have
+    /// written `s`'s slots since `s` last ran. Edges to a linear level (out
+    /// of a loop, or to the join of a uniform region, which the linear level
+    /// runs later) may meet lanes from other edges there.
+    fn resolve_edge(&self, s: Block) -> (Block, bool) {
         let mut i = self.flow.frames.len() - 1;
         loop {
             let f = &self.flow.frames[i];
             match classify(self.an.loops, f.level, s) {
-                Target::Node(Node::Block(b)) => return f.blocks[&b],
-                Target::Node(Node::Loop(l)) => return f.loop_entry[&l],
+                Target::Node(Node::Block(b)) => {
+                    let d = f.blocks[&b];
+                    return (d, f.escape != Some(d));
+                }
+                Target::Node(Node::Loop(l)) => return (f.loop_entry[&l], true),
                 Target::Back => {
                     let h = self.an.loops.loops[f.level.expect("back edges are in loops").0].header;
-                    return f.blocks[&h];
+                    return (f.blocks[&h], true);
                 }
                 Target::Exit(_) => {
                     let parent = &self.flow.frames[i - 1];
                     if !parent.real {
-                        return f.after.expect("loops in linear levels have an after block");
+                        return (f.after.expect("loops in linear levels have an after block"), false);
                     }
                     i -= 1;
                 }
@@ -544,8 +616,12 @@ impl Widener<'_> {
             }
             let e = self.clone.append_block("edge");
             self.b.position_at_end(e);
+            let (d, immediate) = self.resolve_edge(s);
+            if immediate {
+                // `s`'s slots are empty (see `slot_resets`).
+                self.reset_slots(s);
+            }
             self.write_edge(b, s, self.flow.mask);
-            let d = self.dest(s);
             self.b.br(d);
             edges.push((s, e));
         }

@@ -2,6 +2,8 @@
 //! requested `-O` level, run on the clone only (the rest of the module is
 //! left as it was). Touches the clone's body; reads the ABI.
 
+pub mod promote;
+
 use crate::abi;
 use crate::error::{Error, Result};
 use crate::llvm::{Module, Type, Value};
@@ -10,7 +12,7 @@ use crate::spec::CloneSpec;
 /// Function pipeline applied to a clone per optimisation level.
 pub fn pipeline(opt_level: u8) -> &'static str {
     match opt_level {
-        // Mask and phi slots always become SSA values again.
+        // The slots are SSA values already (`promote`); other allocas too.
         0 => "mem2reg",
         1 => "sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg",
         _ => "sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,gvn,instcombine<no-verify-fixpoint>,dce,simplifycfg",
@@ -21,7 +23,7 @@ pub fn pipeline(opt_level: u8) -> &'static str {
 pub fn finish(module: Module, clone: Value, scalar_fn_ty: Type, spec: &CloneSpec, opts: &crate::Options) -> Result<()> {
     let internal = |message: String| Error::Internal { function: spec.scalar_name.clone(), message };
     module.verify().map_err(internal)?;
-    sink_slot_initializers(clone);
+    promote::promote_slots(clone);
     crate::llvm::run_function_passes(clone, pipeline(opts.opt_level)).map_err(internal)?;
     if let Some(bits) = abi::lane_mask_bits(scalar_fn_ty, spec) {
         widen_mask_phis(clone, bits);
@@ -63,46 +65,5 @@ fn widen_mask_phis(f: Value, bits: u32) {
         let narrow = b.icmp(crate::llvm::LLVMIntPredicate::LLVMIntSLT, wide, crate::llvm::constant::null(wide_ty));
         phi.replace_all_uses_with(narrow);
         phi.erase();
-    }
-}
-
-/// Moves the initial store of each stack slot (mask, phi and return slots,
-/// all created in the entry block) to right before the slot's first use
-/// when every other use is in one block that is in no loop (in a loop, the
-/// store would reset the slot on every iteration). Linearized code puts a whole
-/// level into one block; LLVM's `mem2reg` then finds, for a slot defined in
-/// the entry block, whether it is live into that block by scanning the
-/// block from its start, once per slot: quadratic in the block's size
-/// (500 divergent diamonds: 1.1 s of `mem2reg`, 1000: 10x that). A slot
-/// used in one block only is promoted by one linear sweep instead.
-fn sink_slot_initializers(f: crate::llvm::Value) {
-    use crate::analysis::{cfg::Cfg, dominance::Dominators, loops::Loops};
-    use crate::llvm::LLVMOpcode::{LLVMAlloca, LLVMStore};
-    use std::collections::HashMap;
-    let Some(entry) = f.blocks().first().copied() else { return };
-    let cfg = Cfg::new(f);
-    let Ok(loops) = Loops::new(&cfg, &Dominators::new(&cfg)) else { return };
-    let b = crate::llvm::Builder::new(f.function_type().context());
-    let mut order: HashMap<crate::llvm::Block, HashMap<crate::llvm::Value, usize>> = HashMap::new();
-    for slot in entry.instructions().into_iter().filter(|i| i.opcode() == LLVMAlloca) {
-        let users = slot.users();
-        let in_entry: Vec<_> = users.iter().filter(|u| u.parent_block() == entry).collect();
-        let [init] = in_entry.as_slice() else { continue };
-        let init = **init;
-        if init.opcode() != LLVMStore || init.operand(1) != slot || init.operand(0) == slot {
-            continue;
-        }
-        let rest: Vec<_> = users.iter().copied().filter(|u| *u != init).collect();
-        let Some(block) = rest.first().map(|u| u.parent_block()) else { continue };
-        if loops.innermost.contains_key(&block) || rest.iter().any(|u| u.parent_block() != block) {
-            continue;
-        }
-        let index = order
-            .entry(block)
-            .or_insert_with(|| block.instructions().into_iter().enumerate().map(|(k, i)| (i, k)).collect());
-        let first = *rest.iter().min_by_key(|u| index[u]).expect("rest is not empty");
-        init.remove_from_parent();
-        b.position_before(first);
-        b.insert(init);
     }
 }
