@@ -1339,16 +1339,10 @@ pub struct InputConfig {
     pub only: Vec<String>,
 }
 
+/// `NAME` in the LLVM prefix's `bin` (`tools/llvm-prefix.sh` decides the
+/// prefix), else on `PATH`.
 fn llvm_tool(name: &str) -> PathBuf {
-    for prefix in
-        [std::env::var("LLVM_SYS_221_PREFIX").ok(), Some("/usr/lib/llvm-22".to_string())].into_iter().flatten()
-    {
-        let p = Path::new(&prefix).join("bin").join(name);
-        if p.exists() {
-            return p;
-        }
-    }
-    PathBuf::from(name)
+    batchify_llvm_link::llvm_tool(name)
 }
 
 fn run_cmd(cmd: &mut Command, what: &str) -> Result<String, String> {
