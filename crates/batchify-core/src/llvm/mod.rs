@@ -10,7 +10,10 @@
 //! and module). Handles are only valid while that module is alive; every
 //! public entry point of this crate takes the module by `&mut` borrow for
 //! the duration of the transform, which upholds this. Null handles never
-//! escape: functions that may yield "nothing" return `Option`.
+//! escape: functions that may yield "nothing" return `Option`. Handle fields
+//! are private: code outside this folder gets a [`Module`] from an inkwell
+//! module ([`Module::from_inkwell`]) or an [`OwnedModule`], and every other
+//! handle from those, never from a raw pointer.
 
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
