@@ -3,7 +3,7 @@
 #
 # Run from the repository root:
 #     cargo build -p batchify-cli
-#     /usr/lib/llvm-22/bin/lit -sv lit-tests
+#     "$(tools/llvm-prefix.sh)"/bin/lit -sv lit-tests
 #
 # Substitutions:
 #     %batchify   the batchify binary: $BATCHIFY if set, else
@@ -14,12 +14,13 @@
 #     %opt        opt-22
 #     %llvm-dis   llvm-dis-22
 #     %llvm-as    llvm-as-22
-# FileCheck, not and count are found through PATH; the LLVM tools folder
-# ($LLVM_BIN, else $LLVM_SYS_221_PREFIX/bin, else /usr/lib/llvm-22/bin) is
-# prefixed to it here, so a plain `lit lit-tests` works too.
+# FileCheck, not and count are found through PATH; the LLVM tools folder,
+# <prefix>/bin with <prefix> from tools/llvm-prefix.sh (the one place that
+# decides it), is prefixed to it here, so a plain `lit lit-tests` works too.
 
 import os
 import shutil
+import subprocess
 
 import lit.formats
 
@@ -35,12 +36,13 @@ target_dir = os.path.join(repo_root, os.environ.get("CARGO_TARGET_DIR") or "targ
 # Keep `Output/` folders out of the source tree.
 config.test_exec_root = os.path.join(target_dir, "lit-tests")
 
-if os.environ.get("LLVM_BIN"):
-    llvm_bin = os.environ["LLVM_BIN"]
-elif os.environ.get("LLVM_SYS_221_PREFIX"):
-    llvm_bin = os.path.join(os.environ["LLVM_SYS_221_PREFIX"], "bin")
-else:
-    llvm_bin = "/usr/lib/llvm-22/bin"
+llvm_prefix = subprocess.run(
+    ["bash", os.path.join(repo_root, "tools", "llvm-prefix.sh")],
+    check=True,
+    stdout=subprocess.PIPE,
+    universal_newlines=True,
+).stdout.strip()
+llvm_bin = os.path.join(llvm_prefix, "bin")
 path = os.environ.get("PATH", "")
 config.environment["PATH"] = os.pathsep.join([llvm_bin, path]) if path else llvm_bin
 

@@ -7,6 +7,9 @@
 #   tools/setup-llvm.sh --check         check only; exit 1 if anything is missing
 #   tools/setup-llvm.sh --print-prefix  print the LLVM 22 prefix and exit
 #
+# The prefix is what tools/llvm-prefix.sh prints (the one place that decides
+# it: $LLVM_SYS_221_PREFIX, else `llvm-config-22 --prefix`, else
+# /usr/lib/llvm-22).
 # Needs: llvm-config, clang-22, opt-22, FileCheck, not, lit, libLLVM-22.so
 # and the system libraries LLVM links against. If any is missing, as root it
 # runs (otherwise it prints the command to run with sudo and exits 1):
@@ -17,24 +20,18 @@
 set -euo pipefail
 
 PACKAGES=(llvm-22-dev clang-22 llvm-22-tools libz3-dev libzstd-dev libxml2-dev libffi-dev libedit-dev)
-DEFAULT_PREFIX=/usr/lib/llvm-22
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 say() { printf 'setup-llvm: %s\n' "$*"; }
 die() { printf 'setup-llvm: error: %s\n' "$*" >&2; exit 1; }
 
 usage() {
-    sed -n '2,17s/^# \{0,1\}//p' "$0"
+    sed -n '2,19s/^# \{0,1\}//p' "$0"
 }
 
-# The LLVM 22 prefix: Debian's /usr/lib/llvm-22, else what llvm-config-22 says.
+# The LLVM 22 prefix, as tools/llvm-prefix.sh decides it.
 llvm_prefix() {
-    if [[ -x $DEFAULT_PREFIX/bin/llvm-config ]]; then
-        echo "$DEFAULT_PREFIX"
-    elif command -v llvm-config-22 >/dev/null 2>&1; then
-        llvm-config-22 --prefix
-    else
-        echo "$DEFAULT_PREFIX"
-    fi
+    bash "$HERE/llvm-prefix.sh"
 }
 
 # Directories where the linker looks for the system libraries.

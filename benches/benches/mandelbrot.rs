@@ -83,18 +83,13 @@ fn criterion_dir() -> PathBuf {
     }
 }
 
-/// `$BATCHIFY_CLANG`, else `clang-22` from `$LLVM_SYS_221_PREFIX/bin`, else from `PATH`.
+/// `$BATCHIFY_CLANG`, else `clang-22` from the LLVM prefix's `bin`
+/// (`tools/llvm-prefix.sh` decides the prefix), else from `PATH`.
 fn clang() -> PathBuf {
     if let Some(c) = std::env::var_os("BATCHIFY_CLANG") {
         return PathBuf::from(c);
     }
-    if let Some(prefix) = std::env::var_os("LLVM_SYS_221_PREFIX") {
-        let c = Path::new(&prefix).join("bin").join("clang-22");
-        if c.exists() {
-            return c;
-        }
-    }
-    PathBuf::from("clang-22")
+    batchify_llvm_link::llvm_tool("clang-22")
 }
 
 /// Runs clang with `args`; one line of error with its stderr on failure.

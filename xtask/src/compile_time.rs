@@ -248,9 +248,9 @@ mod tests {
     }
 
     fn which_opt() -> Result<std::path::PathBuf, ()> {
-        let p = std::path::Path::new("/usr/lib/llvm-22/bin/opt");
+        let p = crate::setup::llvm_prefix().map_err(|_| ())?.join("bin").join("opt");
         if p.exists() {
-            Ok(p.to_path_buf())
+            Ok(p)
         } else {
             Err(())
         }

@@ -1,6 +1,7 @@
 //! `cargo xtask setup`: makes sure LLVM 22 is installed. The checks and the
 //! apt-get install live in `tools/setup-llvm.sh` (one source of truth, usable
-//! without cargo); this runs it and hands the LLVM prefix to later steps.
+//! without cargo); this runs it and hands the LLVM prefix, which
+//! `tools/llvm-prefix.sh` decides, to later steps.
 
 use crate::util::{self, header};
 use std::path::PathBuf;
@@ -8,7 +9,7 @@ use std::process::Command;
 
 /// The environment the other commands run in once setup succeeded.
 pub struct Env {
-    /// LLVM 22's prefix, normally `/usr/lib/llvm-22`.
+    /// LLVM 22's prefix (from `tools/llvm-prefix.sh`), normally `/usr/lib/llvm-22`.
     pub llvm_prefix: PathBuf,
 }
 
@@ -28,7 +29,8 @@ impl Env {
         }
     }
 
-    /// `cargo ARGS` in the workspace root, with `LLVM_SYS_221_PREFIX` set.
+    /// `cargo ARGS` in the workspace root, with `LLVM_SYS_221_PREFIX` set
+    /// to the prefix, so that llvm-sys and `build.rs` use the same one.
     pub fn cargo(&self, args: &[&str]) -> Command {
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let mut cmd = Command::new(cargo);
@@ -39,6 +41,20 @@ impl Env {
 
 fn script() -> PathBuf {
     util::root().join("tools").join("setup-llvm.sh")
+}
+
+/// The LLVM 22 prefix, as `tools/llvm-prefix.sh` (the one place that
+/// decides it) prints it.
+pub fn llvm_prefix() -> Result<PathBuf, String> {
+    let out = Command::new("bash")
+        .arg(util::root().join("tools").join("llvm-prefix.sh"))
+        .output()
+        .map_err(|e| format!("cannot run tools/llvm-prefix.sh: {e}"))?;
+    let prefix = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    if !out.status.success() || prefix.is_empty() {
+        return Err("tools/llvm-prefix.sh printed no LLVM prefix".to_string());
+    }
+    Ok(PathBuf::from(prefix))
 }
 
 /// Checks (and with `install`, installs) LLVM 22; returns the environment
@@ -53,17 +69,9 @@ pub fn ensure(install: bool) -> Result<Env, String> {
     util::run(&mut cmd)
         .map_err(|e| format!("{e}\nLLVM 22 is missing or incomplete: see the messages of tools/setup-llvm.sh above"))?;
 
-    let out = Command::new("bash")
-        .arg(script())
-        .arg("--print-prefix")
-        .output()
-        .map_err(|e| format!("cannot run tools/setup-llvm.sh --print-prefix: {e}"))?;
-    let prefix = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    if !out.status.success() || prefix.is_empty() {
-        return Err("tools/setup-llvm.sh --print-prefix printed no LLVM prefix".to_string());
-    }
-    println!("LLVM_SYS_221_PREFIX={prefix} (xtask sets it for the cargo commands it runs)\n");
-    Ok(Env { llvm_prefix: PathBuf::from(prefix) })
+    let prefix = llvm_prefix()?;
+    println!("LLVM_SYS_221_PREFIX={} (xtask sets it for the cargo commands it runs)\n", prefix.display());
+    Ok(Env { llvm_prefix: prefix })
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {

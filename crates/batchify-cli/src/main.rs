@@ -147,7 +147,7 @@ fn collect_specs(cli: &Cli, module: &Module<'_>) -> Result<Vec<CloneSpec>, Strin
         specs.push(CloneSpec::from_variant(&v).map_err(|e| e.to_string())?);
     }
     if cli.functions.is_empty() && cli.variants.is_empty() {
-        specs = batchify_core::select::requested_variants(batchify_core::llvm::Module(module.as_mut_ptr()))
+        specs = batchify_core::select::requested_variants(batchify_core::llvm::Module::from_inkwell(module))
             .map_err(|e| e.to_string())?;
         if specs.is_empty() {
             return Err("nothing to batchify: pass --function NAME or --variant VFABI_NAME, or mark functions \

@@ -232,7 +232,9 @@ fn function_text<'a>(module: &'a str, name: &str) -> &'a str {
 fn valid_bitcode(s: &Scratch) -> Vec<u8> {
     let src = s.module();
     let bc = s.path("valid.bc");
-    for tool in ["llvm-as-22", "/usr/lib/llvm-22/bin/llvm-as"] {
+    // `llvm-as` in the LLVM prefix (`tools/llvm-prefix.sh` decides it).
+    let in_prefix = Path::new(batchify_llvm_link::LLVM_PREFIX).join("bin").join("llvm-as");
+    for tool in [PathBuf::from("llvm-as-22"), in_prefix] {
         if let Ok(st) = Command::new(tool).arg(&src).arg("-o").arg(&bc).status() {
             if st.success() {
                 return fs::read(&bc).expect("read llvm-as output");

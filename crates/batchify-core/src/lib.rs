@@ -161,7 +161,7 @@ pub fn batchify_inkwell(
     specs: &[CloneSpec],
     opts: &Options,
 ) -> Result<Vec<CloneReport>> {
-    batchify_module(Module(module.as_mut_ptr()), specs, opts)
+    batchify_module(Module::from_inkwell(module), specs, opts)
 }
 
 fn batchify_one(module: Module, spec: &CloneSpec, opts: &Options) -> Result<CloneReport> {

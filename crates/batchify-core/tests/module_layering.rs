@@ -1,7 +1,10 @@
 //! The core's modules import each other without circles, the analyses
-//! import no later stage, and only the IR layer (`llvm.rs`) names `llvm_sys`
-//! (issue 7). Reads the sources: an import is a
-//! `crate::a::b` or `super::x` path outside comments.
+//! import no later stage, and only the IR layer (`llvm/`) names `llvm_sys`
+//! (issue 7), in the core and in the whole workspace: every other crate
+//! (test kit, CLI, xtask, benches, the root package) reaches LLVM through
+//! the IR layer's safe API (or inkwell), and only the core depends on
+//! `llvm-sys`. Reads the sources: an import is a `crate::a::b` or
+//! `super::x` path outside comments.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -131,21 +134,87 @@ fn analyses_import_no_later_stage() {
     }
 }
 
+/// The crate's name in Rust paths.
+const LLVM_SYS: &str = "llvm_sys";
+
+/// Whether a source names `llvm_sys` outside comments.
+fn names_llvm_sys(file: &Path) -> bool {
+    std::fs::read_to_string(file).unwrap().lines().any(|l| !l.trim_start().starts_with("//") && l.contains(LLVM_SYS))
+}
+
+/// Whether a core module belongs to the IR layer (`llvm/`).
+fn is_ir_layer(module: &str) -> bool {
+    module == "llvm" || module.starts_with("llvm::")
+}
+
 #[test]
 fn only_the_ir_layer_names_llvm_sys() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     sources(&root, &mut files);
+    assert!(files.iter().any(|f| module_of(&root, f) == "llvm" && names_llvm_sys(f)), "no IR layer found");
     let offenders: Vec<String> = files
         .iter()
-        .filter(|f| module_of(&root, f) != "llvm")
-        .filter(|f| {
-            std::fs::read_to_string(f)
-                .unwrap()
-                .lines()
-                .any(|l| !l.trim_start().starts_with("//") && l.contains("llvm_sys"))
-        })
+        .filter(|f| !is_ir_layer(&module_of(&root, f)))
+        .filter(|f| names_llvm_sys(f))
         .map(|f| module_of(&root, f))
         .collect();
     assert!(offenders.is_empty(), "modules naming llvm_sys outside the IR layer: {offenders:?}");
+}
+
+/// Every `.rs` file of the workspace (build outputs and hidden folders
+/// left out).
+fn workspace_sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        if name.starts_with('.') || name == "target" {
+            continue;
+        }
+        if p.is_dir() {
+            workspace_sources(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn nothing_outside_the_ir_layer_names_llvm_sys() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
+    let ir_layer = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/llvm").canonicalize().unwrap();
+    // This file names the crate in its messages.
+    let this = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/module_layering.rs").canonicalize().unwrap();
+    let mut files = Vec::new();
+    workspace_sources(&workspace, &mut files);
+    for part in ["crates/batchify-testkit/src", "crates/batchify-cli/src", "xtask/src", "src"] {
+        assert!(files.iter().any(|f| f.starts_with(workspace.join(part))), "no sources found in {part}");
+    }
+    let offenders: Vec<String> = files
+        .iter()
+        .filter(|f| !f.starts_with(&ir_layer) && **f != this && names_llvm_sys(f))
+        .map(|f| f.strip_prefix(&workspace).unwrap().display().to_string())
+        .collect();
+    assert!(offenders.is_empty(), "files naming llvm_sys outside the core's IR layer: {offenders:?}");
+}
+
+#[test]
+fn only_the_core_depends_on_llvm_sys() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let crates = std::fs::read_dir(workspace.join("crates")).unwrap().map(|e| e.unwrap().path());
+    let manifests: Vec<PathBuf> = crates
+        .chain(["xtask", "benches"].map(|d| workspace.join(d)))
+        .filter(|d| !d.ends_with("batchify-core"))
+        .map(|d| d.join("Cargo.toml"))
+        .filter(|m| m.exists())
+        .collect();
+    assert!(manifests.len() >= 4, "found only {manifests:?}"); // cli, testkit, xtask, benches
+    for m in manifests {
+        let deps = std::fs::read_to_string(&m).unwrap();
+        assert!(
+            !deps.lines().any(|l| l.trim_start().starts_with("llvm-sys")),
+            "{} depends on llvm-sys; only batchify-core may",
+            m.display()
+        );
+    }
 }

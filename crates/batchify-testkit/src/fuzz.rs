@@ -491,39 +491,15 @@ pub fn attr_check_ir(program: &Program, plain: &Program, spec: &CloneSpec) -> St
     s
 }
 
-/// Parses textual IR into a module of `ctx`.
-///
-/// inkwell 0.11's `Context::create_module_from_ir` leaks its buffer with
-/// LLVM 22 (it calls `LLVMParseIRInContext2`, which does not consume the
-/// buffer, and then forgets it): about the size of the IR per call, which
-/// adds up over a long fuzzing run. This frees it.
+/// Parses textual IR into a module of `ctx` (without inkwell 0.11's
+/// buffer leak: see [`batchify_core::llvm::parse_ir`]).
 pub fn parse_ir<'c>(ctx: &'c Context, text: &str, name: &str) -> Result<Module<'c>, String> {
-    use llvm_sys::core::{LLVMCreateMemoryBufferWithMemoryRangeCopy, LLVMDisposeMemoryBuffer, LLVMDisposeMessage};
-    let cname = std::ffi::CString::new(name).map_err(|e| e.to_string())?;
-    // SAFETY: the buffer is a copy owned here and disposed after parsing;
-    // the module belongs to `ctx`, which outlives the returned `Module<'c>`.
-    unsafe {
-        let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text.as_ptr().cast(), text.len(), cname.as_ptr());
-        let (mut module, mut err) = (std::ptr::null_mut(), std::ptr::null_mut());
-        let failed = llvm_sys::ir_reader::LLVMParseIRInContext2(ctx.raw(), buf, &mut module, &mut err);
-        LLVMDisposeMemoryBuffer(buf);
-        if failed != 0 {
-            let msg = if err.is_null() {
-                "unknown parse error".to_string()
-            } else {
-                let m = std::ffi::CStr::from_ptr(err).to_string_lossy().into_owned();
-                LLVMDisposeMessage(err);
-                m
-            };
-            return Err(msg);
-        }
-        Ok(Module::new(module))
-    }
+    batchify_core::llvm::parse_ir(ctx, text, name)
 }
 
 /// Runs LLVM's `default<O2>` pipeline on a whole module.
 pub fn optimize_o2(module: &Module<'_>) -> Result<(), String> {
-    batchify_core::llvm::run_module_passes(batchify_core::llvm::Module(module.as_mut_ptr()), "default<O2>")
+    batchify_core::llvm::run_module_passes(batchify_core::llvm::Module::from_inkwell(module), "default<O2>")
 }
 
 fn one_line(s: &str) -> String {
@@ -720,13 +696,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// fatal-error handler (LLVM exits the process after calling it).
 static CURRENT: Mutex<Vec<(std::thread::ThreadId, String)>> = Mutex::new(Vec::new());
 
-extern "C" fn on_llvm_fatal_error(reason: *const std::ffi::c_char) {
-    let reason = if reason.is_null() {
-        String::new()
-    } else {
-        // SAFETY: LLVM passes a NUL-terminated string.
-        unsafe { std::ffi::CStr::from_ptr(reason) }.to_string_lossy().into_owned()
-    };
+fn on_llvm_fatal_error(reason: &str) {
     eprintln!("LLVM ERROR: {reason}");
     if let Ok(current) = CURRENT.try_lock() {
         for (_, repro) in current.iter() {
@@ -741,10 +711,8 @@ struct CurrentProgram;
 
 impl CurrentProgram {
     fn enter(repro: String) -> CurrentProgram {
-        static INSTALL: std::sync::Once = std::sync::Once::new();
-        // SAFETY: the handler only formats and prints.
-        INSTALL
-            .call_once(|| unsafe { llvm_sys::error_handling::LLVMInstallFatalErrorHandler(Some(on_llvm_fatal_error)) });
+        // Installed by the first call only; the handler only formats and prints.
+        batchify_core::llvm::install_fatal_error_handler(on_llvm_fatal_error);
         let id = std::thread::current().id();
         let mut current = CURRENT.lock().unwrap_or_else(|e| e.into_inner());
         current.retain(|(t, _)| *t != id);

@@ -34,11 +34,9 @@ use crate::wrappers::{
     add_optimized_caller, add_scalar_wrapper, add_vector_wrapper, memory_type, CallerKind, CallerRegion, RESULT_SLOT,
     SLOT,
 };
-use batchify_core::llvm::{Module, Type, Value};
+use batchify_core::llvm::{attribute_enum_value, Attribute, LLVMTypeKind, Module, Type, Value};
 use batchify_core::vfabi::ParamKind;
 use batchify_core::CloneSpec;
-use llvm_sys::core::*;
-use llvm_sys::LLVMTypeKind;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
@@ -372,7 +370,7 @@ fn scalar_of(t: Type) -> Result<Scalar, String> {
         LLVMTypeKind::LLVMHalfTypeKind => Scalar::Half,
         LLVMTypeKind::LLVMFloatTypeKind => Scalar::Float,
         LLVMTypeKind::LLVMDoubleTypeKind => Scalar::Double,
-        LLVMTypeKind::LLVMPointerTypeKind if unsafe { LLVMGetPointerAddressSpace(t.0) } == 0 => Scalar::Ptr,
+        LLVMTypeKind::LLVMPointerTypeKind if t.address_space() == 0 => Scalar::Ptr,
         _ => {
             return Err(format!(
                 "type {}: the oracle supports integers of up to 64 bits, half, float, double and pointers",
@@ -392,27 +390,18 @@ fn store_size(t: Type) -> usize {
     }
 }
 
-fn enum_attr(f: Value, idx: u32, name: &str) -> Option<llvm_sys::prelude::LLVMAttributeRef> {
-    // SAFETY: queries attributes of a live function.
-    unsafe {
-        let k = LLVMGetEnumAttributeKindForName(name.as_ptr() as *const _, name.len());
-        let a = LLVMGetEnumAttributeAtIndex(f.0, idx, k);
-        (!a.is_null()).then_some(a)
-    }
+fn enum_attr(f: Value, idx: u32, name: &str) -> Option<Attribute> {
+    f.enum_attribute(idx, name)
 }
 
 fn int_attr(f: Value, idx: u32, name: &str) -> Option<u64> {
-    enum_attr(f, idx, name).map(|a| unsafe { LLVMGetEnumAttributeValue(a) })
+    enum_attr(f, idx, name).map(attribute_enum_value)
 }
 
 fn type_attr_size(module: Module, f: Value, idx: u32, name: &str) -> Option<(usize, usize)> {
-    enum_attr(f, idx, name).map(|a| unsafe {
-        let ty = LLVMGetTypeAttributeValue(a);
-        let td = llvm_sys::target::LLVMGetModuleDataLayout(module.0);
-        (
-            llvm_sys::target::LLVMABISizeOfType(td, ty) as usize,
-            llvm_sys::target::LLVMABIAlignmentOfType(td, ty) as usize,
-        )
+    enum_attr(f, idx, name).map(|a| {
+        let ty = a.type_value();
+        (module.abi_size_of(ty) as usize, module.abi_alignment_of(ty) as usize)
     })
 }
 
@@ -477,19 +466,16 @@ fn plan_pointer(
 fn calling_convention_defect(clone: Value) -> Option<MismatchKind> {
     for b in clone.blocks() {
         for i in b.instructions() {
-            // SAFETY: inspects live instructions.
-            unsafe {
-                if LLVMIsACallInst(i.0).is_null() && LLVMIsAInvokeInst(i.0).is_null() {
-                    continue;
-                }
-                let callee = LLVMGetCalledValue(i.0);
-                if LLVMIsAFunction(callee).is_null() {
-                    continue;
-                }
-                let (call, callee_conv) = (LLVMGetInstructionCallConv(i.0), LLVMGetFunctionCallConv(callee));
-                if call != callee_conv {
-                    return Some(MismatchKind::CallingConvention { callee: Value(callee).name(), call, callee_conv });
-                }
+            if !i.is_call() && !i.is_invoke() {
+                continue;
+            }
+            let callee = i.called_value();
+            if !callee.is_function() {
+                continue;
+            }
+            let (call, callee_conv) = (i.call_conv(), callee.call_conv());
+            if call != callee_conv {
+                return Some(MismatchKind::CallingConvention { callee: callee.name(), call, callee_conv });
             }
         }
     }
@@ -515,7 +501,7 @@ impl Oracle {
     ) -> Result<Oracle, OracleError> {
         let setup = OracleError::Setup;
         let copy = module.clone();
-        let raw = Module(copy.as_mut_ptr());
+        let raw = Module::from_inkwell(&copy);
         let tainted = crate::prepare::prepare(raw);
         let clones: HashSet<String> = specs.iter().map(|s| s.vector_name.clone()).collect();
         paint_allocas(raw, &clones);

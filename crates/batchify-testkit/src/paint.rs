@@ -13,9 +13,7 @@
 //! with another: bytes that follow the paint are undefined and not compared.
 
 use crate::prepare::{add_byte_global, scalar_code};
-use batchify_core::llvm::{constant, Builder, Module, Type};
-use llvm_sys::core::*;
-use llvm_sys::LLVMOpcode;
+use batchify_core::llvm::{constant, Builder, LLVMOpcode, Module, Type};
 use std::collections::HashSet;
 
 /// The `i8` global holding the paint byte.
@@ -30,25 +28,19 @@ pub fn paint_allocas(module: Module, except: &HashSet<String>) {
     let paint = add_byte_global(module, PAINT_GLOBAL, 0xa5);
     let ptr = Type::ptr(ctx);
     let Some(memset) = module.intrinsic("llvm.memset", &[ptr, i64t]) else { return };
-    // SAFETY: the intrinsic's function type.
-    let memset_ty = Type(unsafe { LLVMGlobalGetValueType(memset.0) });
-    // SAFETY: the module's data layout lives as long as the module.
-    let layout = unsafe { llvm_sys::target::LLVMGetModuleDataLayout(module.0) };
+    let memset_ty = memset.global_value_type();
     let b = Builder::new(ctx);
     for f in scalar_code(module, except) {
         let Some(entry) = f.blocks().first().copied() else { continue };
         for a in entry.instructions().into_iter().filter(|i| i.opcode() == LLVMOpcode::LLVMAlloca) {
             let Some(count) = a.operand(0).const_int_value() else { continue };
-            // SAFETY: `a` is an alloca of a sized type.
-            let bytes =
-                unsafe { llvm_sys::target::LLVMABISizeOfType(layout, LLVMGetAllocatedType(a.0)) }.saturating_mul(count);
+            let bytes = module.abi_size_of(a.allocated_type()).saturating_mul(count);
             if bytes == 0 || bytes > 1 << 20 {
                 continue;
             }
             b.position_after(a);
             let byte = b.load(i8t, paint, 1);
-            // SAFETY: marks a load just built.
-            unsafe { LLVMSetVolatile(byte.0, 1) };
+            byte.set_volatile(true);
             b.call(memset_ty, memset, &[a, byte, constant::int(i64t, bytes), constant::int(Type::int(ctx, 1), 0)]);
         }
     }

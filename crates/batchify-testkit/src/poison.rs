@@ -14,10 +14,9 @@
 //! trial on which the scalar code faults). The clones are not instrumented.
 
 use crate::prepare::{add_byte_global, scalar_code};
-use batchify_core::llvm::{constant, Builder, Module, Type, Value};
-use llvm_sys::core::*;
-use llvm_sys::LLVMIntPredicate::*;
-use llvm_sys::LLVMOpcode::{self, *};
+use batchify_core::llvm::LLVMIntPredicate::*;
+use batchify_core::llvm::LLVMOpcode::{self, *};
+use batchify_core::llvm::{constant, Builder, LLVMTypeKind, Module, Type, Value};
 use std::collections::HashSet;
 
 /// The `i8` global that is set when the scalar code makes poison.
@@ -34,7 +33,7 @@ pub fn flag_poison(module: Module, except: &HashSet<String>) {
         for block in f.blocks() {
             for i in block.instructions() {
                 let ty = i.ty();
-                if ty.kind() != llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind {
+                if ty.kind() != LLVMTypeKind::LLVMIntegerTypeKind {
                     continue;
                 }
                 let op = i.opcode();
@@ -55,12 +54,9 @@ pub fn flag_poison(module: Module, except: &HashSet<String>) {
 
 /// An `i1` that is true when `i` (just before the builder) gives poison.
 fn makes_poison(b: &Builder, module: Module, i: Value, op: LLVMOpcode) -> Option<Value> {
-    // SAFETY: flag queries on a live integer instruction of these opcodes.
-    let (nsw, nuw) = unsafe {
-        match op {
-            LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMTrunc => (LLVMGetNSW(i.0) != 0, LLVMGetNUW(i.0) != 0),
-            _ => (false, false),
-        }
+    let (nsw, nuw) = match op {
+        LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMTrunc => (i.has_nsw(), i.has_nuw()),
+        _ => (false, false),
     };
     let ty = i.ty();
     let width = ty.int_width();

@@ -9,9 +9,7 @@
 //! sees the loads at a constant offset from a parameter in the scalar
 //! function's own body and writes an in-range value there.
 
-use batchify_core::llvm::Value;
-use llvm_sys::core::*;
-use llvm_sys::LLVMOpcode;
+use batchify_core::llvm::{LLVMOpcode, LLVMTypeKind, Value};
 use rand::Rng;
 
 /// A value range at a constant offset from a pointer parameter.
@@ -50,10 +48,7 @@ pub fn promises_of(f: Value) -> Vec<Promise> {
                 continue;
             }
             let ty = i.ty();
-            if ty.kind() != llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind
-                || ty.int_width() % 8 != 0
-                || ty.int_width() > 64
-            {
+            if ty.kind() != LLVMTypeKind::LLVMIntegerTypeKind || ty.int_width() % 8 != 0 || ty.int_width() > 64 {
                 continue;
             }
             let Some((param, offset)) = param_offset(i.operand(0), &params) else { continue };
@@ -79,18 +74,11 @@ fn param_offset(mut ptr: Value, params: &[Value]) -> Option<(usize, usize)> {
         if let Some(p) = params.iter().position(|&p| p == ptr) {
             return usize::try_from(offset).ok().map(|o| (p, o));
         }
-        // SAFETY: inspects a live value.
-        let gep = unsafe { LLVMIsAGetElementPtrInst(ptr.0) };
-        if gep.is_null() || ptr.num_operands() != 2 {
+        if !ptr.is_gep_instruction() || ptr.num_operands() != 2 {
             return None;
         }
-        // SAFETY: `ptr` is a GEP instruction.
-        let source = unsafe { LLVMGetGEPSourceElementType(ptr.0) };
-        // SAFETY: queries a live type.
-        let is_i8 = unsafe {
-            llvm_sys::core::LLVMGetTypeKind(source) == llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind
-                && LLVMGetIntTypeWidth(source) == 8
-        };
+        let source = ptr.gep_source_type();
+        let is_i8 = source.kind() == LLVMTypeKind::LLVMIntegerTypeKind && source.int_width() == 8;
         let step = ptr.operand(1).const_int_value()?;
         if !is_i8 || step > 1 << 20 {
             return None;
@@ -103,27 +91,17 @@ fn param_offset(mut ptr: Value, params: &[Value]) -> Option<(usize, usize)> {
 
 /// The first `[lo, hi)` pair of a load's `!range` metadata.
 fn range_of(load: Value) -> Option<(u64, u64)> {
-    let kind = "range";
-    // SAFETY: reads metadata of a live instruction; the node's operands are
-    // constant integers (LangRef, `!range`).
-    unsafe {
-        let ctx = LLVMGetTypeContext(LLVMTypeOf(load.0));
-        let id = LLVMGetMDKindIDInContext(ctx, kind.as_ptr() as *const _, kind.len() as u32);
-        let md = LLVMGetMetadata(load.0, id);
-        if md.is_null() || LLVMGetMDNodeNumOperands(md) < 2 {
-            return None;
-        }
-        let mut ops = vec![std::ptr::null_mut(); LLVMGetMDNodeNumOperands(md) as usize];
-        LLVMGetMDNodeOperands(md, ops.as_mut_ptr());
-        Some((Value(ops[0]).const_int_value()?, Value(ops[1]).const_int_value()?))
+    let ops = load.metadata_operands("range")?;
+    if ops.len() < 2 {
+        return None;
     }
+    Some((ops[0]?.const_int_value()?, ops[1]?.const_int_value()?))
 }
 
 /// The width a load is truncated to by a `trunc nuw` that uses it, if any.
 fn truncated_nuw_to(load: Value) -> Option<u32> {
     load.users().into_iter().find_map(|u| {
-        // SAFETY: inspects a live instruction.
-        let nuw = unsafe { !LLVMIsATruncInst(u.0).is_null() && LLVMGetNUW(u.0) != 0 };
+        let nuw = u.is_trunc() && u.has_nuw();
         nuw.then(|| u.ty().int_width())
     })
 }

@@ -21,11 +21,10 @@
 
 use crate::corpus::parse_module;
 use crate::{CheckConfig, Oracle, OracleError, OracleOptions};
+use batchify_core::llvm::{constant, LLVMLinkage, LLVMOpcode, LLVMVisibility, Module, Type, Value};
 use batchify_core::vfabi::Isa;
 use batchify_core::{CloneSpec, Error, Options};
 use inkwell::context::Context;
-use llvm_sys::core::*;
-use llvm_sys::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::io::{BufRead, BufReader, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -324,18 +323,6 @@ pub fn normalize(msg: &str) -> String {
 // Cutting one function out of its module
 // ---------------------------------------------------------------------------
 
-fn cstr_name(v: LLVMValueRef) -> String {
-    let mut len = 0usize;
-    // SAFETY: v is a valid value; LLVM returns a pointer into its name.
-    unsafe {
-        let p = LLVMGetValueName2(v, &mut len);
-        if p.is_null() {
-            return String::new();
-        }
-        String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned()
-    }
-}
-
 /// Functions in this section are support code the sweep links in
 /// (`tools/sweep/newlib-shims.c`), not part of a code base.
 pub const SHIM_SECTION: &str = "batchify.sweep.shim";
@@ -343,98 +330,61 @@ pub const SHIM_SECTION: &str = "batchify.sweep.shim";
 /// The functions with a body, in module order (intrinsics and shims excluded), with
 /// their parameter counts.
 pub fn defined_functions(module: &inkwell::module::Module<'_>) -> Vec<(String, usize)> {
-    let m = module.as_mut_ptr();
-    let mut out = Vec::new();
-    // SAFETY: walks the function list of a valid module.
-    unsafe {
-        let mut f = LLVMGetFirstFunction(m);
-        while !f.is_null() {
-            let section = LLVMGetSection(f);
-            let shim = !section.is_null() && std::ffi::CStr::from_ptr(section).to_bytes() == SHIM_SECTION.as_bytes();
-            if LLVMIsDeclaration(f) == 0 && LLVMGetIntrinsicID(f) == 0 && !shim {
-                out.push((cstr_name(f), LLVMCountParams(f) as usize));
-            }
-            f = LLVMGetNextFunction(f);
-        }
-    }
-    out
+    Module::from_inkwell(module)
+        .functions()
+        .into_iter()
+        .filter(|f| {
+            let shim = f.section().is_some_and(|s| s == SHIM_SECTION);
+            !f.is_declaration() && f.intrinsic_id() == 0 && !shim
+        })
+        .map(|f| (f.name(), f.params().len()))
+        .collect()
 }
 
 /// The globals that `root` references, transitively (itself included).
-fn reachable(root: LLVMValueRef) -> HashSet<usize> {
-    let mut seen: HashSet<usize> = HashSet::new();
-    let mut globals: HashSet<usize> = HashSet::new();
-    let mut work: Vec<LLVMValueRef> = vec![root];
-    seen.insert(root as usize);
-    globals.insert(root as usize);
-    // SAFETY: only reads the IR of a valid module.
-    unsafe {
-        let mut visit = |v: LLVMValueRef, work: &mut Vec<LLVMValueRef>, seen: &mut HashSet<usize>| {
-            if v.is_null() || !seen.insert(v as usize) {
-                return;
+fn reachable(root: Value) -> HashSet<Value> {
+    let mut seen: HashSet<Value> = HashSet::new();
+    let mut globals: HashSet<Value> = HashSet::new();
+    let mut work: Vec<Value> = vec![root];
+    seen.insert(root);
+    globals.insert(root);
+    let mut visit = |v: Option<Value>, work: &mut Vec<Value>, seen: &mut HashSet<Value>| {
+        let Some(v) = v else { return };
+        if !seen.insert(v) {
+            return;
+        }
+        if v.is_global_value() {
+            globals.insert(v);
+            work.push(v);
+        } else if v.is_constant() {
+            work.push(v);
+        }
+    };
+    while let Some(v) = work.pop() {
+        if v.is_function() {
+            if let Some(p) = v.personality() {
+                visit(Some(p), &mut work, &mut seen);
             }
-            if !LLVMIsAGlobalValue(v).is_null() {
-                globals.insert(v as usize);
-                work.push(v);
-            } else if !LLVMIsAConstant(v).is_null() {
-                work.push(v);
-            }
-        };
-        while let Some(v) = work.pop() {
-            if !LLVMIsAFunction(v).is_null() {
-                if LLVMHasPersonalityFn(v) != 0 {
-                    visit(LLVMGetPersonalityFn(v), &mut work, &mut seen);
-                }
-                let mut bb = LLVMGetFirstBasicBlock(v);
-                while !bb.is_null() {
-                    let mut i = LLVMGetFirstInstruction(bb);
-                    while !i.is_null() {
-                        for k in 0..LLVMGetNumOperands(i).max(0) as u32 {
-                            visit(LLVMGetOperand(i, k), &mut work, &mut seen);
-                        }
-                        i = LLVMGetNextInstruction(i);
+            for bb in v.blocks() {
+                for i in bb.instructions() {
+                    for o in i.present_operands() {
+                        visit(Some(o), &mut work, &mut seen);
                     }
-                    bb = LLVMGetNextBasicBlock(bb);
                 }
-            } else if !LLVMIsAGlobalVariable(v).is_null() {
-                visit(LLVMGetInitializer(v), &mut work, &mut seen);
-            } else if !LLVMIsAGlobalAlias(v).is_null() {
-                visit(LLVMAliasGetAliasee(v), &mut work, &mut seen);
-            } else if !LLVMIsAGlobalIFunc(v).is_null() {
-                visit(LLVMGetGlobalIFuncResolver(v), &mut work, &mut seen);
-            } else if !LLVMIsAConstant(v).is_null() && LLVMIsABlockAddress(v).is_null() {
-                for k in 0..LLVMGetNumOperands(v).max(0) as u32 {
-                    visit(LLVMGetOperand(v, k), &mut work, &mut seen);
-                }
+            }
+        } else if v.is_global_variable() {
+            visit(v.initializer(), &mut work, &mut seen);
+        } else if v.is_global_alias() {
+            visit(v.aliasee(), &mut work, &mut seen);
+        } else if v.is_global_ifunc() {
+            visit(v.ifunc_resolver(), &mut work, &mut seen);
+        } else if v.is_constant() && !v.is_block_address() {
+            for o in v.present_operands() {
+                visit(Some(o), &mut work, &mut seen);
             }
         }
     }
     globals
-}
-
-fn run_passes(m: LLVMModuleRef, pipeline: &str) -> Result<(), String> {
-    batchify_core::llvm::run_module_passes(batchify_core::llvm::Module(m), pipeline)
-}
-
-fn verify(m: LLVMModuleRef) -> Result<(), String> {
-    use llvm_sys::analysis::*;
-    let mut msg = std::ptr::null_mut();
-    // SAFETY: verifies a valid module; the message is freed here.
-    unsafe {
-        let bad = LLVMVerifyModule(m, LLVMVerifierFailureAction::LLVMReturnStatusAction, &mut msg);
-        let text = if msg.is_null() {
-            String::new()
-        } else {
-            let s = std::ffi::CStr::from_ptr(msg).to_string_lossy().into_owned();
-            LLVMDisposeMessage(msg);
-            s
-        };
-        if bad != 0 {
-            Err(text)
-        } else {
-            Ok(())
-        }
-    }
 }
 
 /// Bitcode of a copy of `module` that keeps `name` and everything it
@@ -442,78 +392,52 @@ fn verify(m: LLVMModuleRef) -> Result<(), String> {
 /// after their linkage is made internal). Linkage, calling conventions and
 /// attributes of what is kept do not change.
 pub fn cut_out(module: &inkwell::module::Module<'_>, name: &str) -> Result<Vec<u8>, String> {
-    // SAFETY: works on a private clone of a valid module, disposed here.
-    unsafe {
-        let m = LLVMCloneModule(module.as_mut_ptr());
-        let result = (|| {
-            let cname = std::ffi::CString::new(name).map_err(|e| e.to_string())?;
-            let f = LLVMGetNamedFunction(m, cname.as_ptr());
-            if f.is_null() {
-                return Err(format!("no function `{name}`"));
-            }
-            let keep = reachable(f);
-            for g in batchify_core::llvm::Module(m).global_values().into_iter().map(|v| v.0) {
-                if LLVMGetLinkage(g) == llvm_sys::LLVMLinkage::LLVMAppendingLinkage {
-                    LLVMDeleteGlobal(g);
-                    continue;
-                }
-                if keep.contains(&(g as usize)) || LLVMIsDeclaration(g) != 0 {
-                    continue;
-                }
-                LLVMSetLinkage(g, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
-                LLVMSetVisibility(g, llvm_sys::LLVMVisibility::LLVMDefaultVisibility);
-                if !LLVMIsAGlobalObject(g).is_null() {
-                    // Aliases and ifuncs have no comdat of their own.
-                    llvm_sys::comdat::LLVMSetComdat(g, std::ptr::null_mut());
-                }
-            }
-            // Keep `f` itself even if it is internal.
-            let ctx = LLVMGetModuleContext(m);
-            let ptr = LLVMPointerTypeInContext(ctx, 0);
-            let mut elems = [f];
-            let arr = LLVMConstArray2(ptr, elems.as_mut_ptr(), 1);
-            let used = LLVMAddGlobal(m, LLVMTypeOf(arr), c"llvm.compiler.used".as_ptr());
-            LLVMSetInitializer(used, arr);
-            LLVMSetLinkage(used, llvm_sys::LLVMLinkage::LLVMAppendingLinkage);
-            LLVMSetSection(used, c"llvm.metadata".as_ptr());
-            run_passes(m, "globaldce")?;
-            LLVMDeleteGlobal(used);
-            verify(m).map_err(|e| format!("the cut-out module does not verify: {e}"))?;
-            let buf = llvm_sys::bit_writer::LLVMWriteBitcodeToMemoryBuffer(m);
-            let start = LLVMGetBufferStart(buf).cast::<u8>();
-            let bytes = std::slice::from_raw_parts(start, LLVMGetBufferSize(buf)).to_vec();
-            LLVMDisposeMemoryBuffer(buf);
-            Ok(bytes)
-        })();
-        LLVMDisposeModule(m);
-        result
+    // A private copy, disposed here.
+    let owned = Module::from_inkwell(module).clone_module();
+    let m = owned.module();
+    std::ffi::CString::new(name).map_err(|e| e.to_string())?;
+    let Some(f) = m.function(name) else {
+        return Err(format!("no function `{name}`"));
+    };
+    let keep = reachable(f);
+    for g in m.global_values() {
+        if g.linkage() == LLVMLinkage::LLVMAppendingLinkage {
+            g.delete_global();
+            continue;
+        }
+        if keep.contains(&g) || g.is_declaration() {
+            continue;
+        }
+        g.set_linkage(LLVMLinkage::LLVMInternalLinkage);
+        g.set_visibility(LLVMVisibility::LLVMDefaultVisibility);
+        if g.is_global_object() {
+            // Aliases and ifuncs have no comdat of their own.
+            g.clear_comdat();
+        }
     }
+    // Keep `f` itself even if it is internal.
+    let arr = constant::array(Type::ptr(m.context()), &[f]);
+    let used = m.add_global(arr.ty(), "llvm.compiler.used");
+    used.set_initializer(arr);
+    used.set_linkage(LLVMLinkage::LLVMAppendingLinkage);
+    used.set_section("llvm.metadata");
+    batchify_core::llvm::run_module_passes(m, "globaldce")?;
+    used.delete_global();
+    m.verify().map_err(|e| format!("the cut-out module does not verify: {e}"))?;
+    Ok(m.to_bitcode())
 }
 
 // ---------------------------------------------------------------------------
 // One run
 // ---------------------------------------------------------------------------
 
-fn has_ret(f: LLVMValueRef) -> bool {
-    // SAFETY: walks the blocks of a valid function.
-    unsafe {
-        let mut bb = LLVMGetFirstBasicBlock(f);
-        while !bb.is_null() {
-            let t = LLVMGetBasicBlockTerminator(bb);
-            if !t.is_null() && LLVMGetInstructionOpcode(t) == llvm_sys::LLVMOpcode::LLVMRet {
-                return true;
-            }
-            bb = LLVMGetNextBasicBlock(bb);
-        }
-    }
-    false
+fn has_ret(f: Value) -> bool {
+    f.blocks().into_iter().any(|bb| bb.terminator().is_some_and(|t| t.opcode() == LLVMOpcode::LLVMRet))
 }
 
-fn named_function(m: LLVMModuleRef, name: &str) -> Option<LLVMValueRef> {
-    let c = std::ffi::CString::new(name).ok()?;
-    // SAFETY: looks a name up in a valid module.
-    let f = unsafe { LLVMGetNamedFunction(m, c.as_ptr()) };
-    (!f.is_null()).then_some(f)
+fn named_function(m: Module, name: &str) -> Option<Value> {
+    std::ffi::CString::new(name).ok()?;
+    m.function(name)
 }
 
 /// Whether this host can run clones of `isa`.
@@ -591,7 +515,7 @@ pub fn run_one(
             return r;
         }
     };
-    let m = module.as_mut_ptr();
+    let m = Module::from_inkwell(&module);
     let scalar_ret = named_function(m, name).is_some_and(has_ret);
     let built = catch_unwind(AssertUnwindSafe(|| {
         batchify_core::batchify_inkwell(&module, std::slice::from_ref(&spec), &Options::default())
@@ -612,7 +536,7 @@ pub fn run_one(
         }
         Ok(Ok(reports)) => {
             let fallback = reports.first().and_then(|rep| rep.fallback.clone());
-            if let Err(e) = verify(m) {
+            if let Err(e) = m.verify() {
                 r.outcome = "invalid-ir".into();
                 r.message = e.lines().take(3).collect::<Vec<_>>().join(" | ");
                 r.detail = normalize(&r.message);
@@ -1415,16 +1339,10 @@ pub struct InputConfig {
     pub only: Vec<String>,
 }
 
+/// `NAME` in the LLVM prefix's `bin` (`tools/llvm-prefix.sh` decides the
+/// prefix), else on `PATH`.
 fn llvm_tool(name: &str) -> PathBuf {
-    for prefix in
-        [std::env::var("LLVM_SYS_221_PREFIX").ok(), Some("/usr/lib/llvm-22".to_string())].into_iter().flatten()
-    {
-        let p = Path::new(&prefix).join("bin").join(name);
-        if p.exists() {
-            return p;
-        }
-    }
-    PathBuf::from(name)
+    batchify_llvm_link::llvm_tool(name)
 }
 
 fn run_cmd(cmd: &mut Command, what: &str) -> Result<String, String> {

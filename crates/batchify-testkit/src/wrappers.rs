@@ -14,10 +14,12 @@
 //! write identical layouts and the oracle compares bytes.
 
 use batchify_core::abi::{extract_lane, insert_lane};
-use batchify_core::llvm::{constant, Block, Builder, Module, Type, Value};
+use batchify_core::llvm::{
+    attribute_enum_kind, constant, enum_attribute_kind, Block, Builder, LLVMIntPredicate, LLVMOpcode, LLVMTypeKind,
+    Module, OwnedModule, Type, Value, FUNCTION_INDEX,
+};
 use batchify_core::vfabi::ParamKind;
 use batchify_core::{CloneSpec, MaskAbi};
-use llvm_sys::LLVMOpcode;
 
 /// Bytes per input slot.
 pub const SLOT: usize = 16;
@@ -61,8 +63,8 @@ fn new_wrapper(module: Module, name: &str, like: Value, nparams: usize) -> (Valu
     // The wrapper must share the callee's target features, so vector
     // arguments are passed in the registers the callee expects.
     for key in ["target-cpu", "target-features", "min-legal-vector-width"] {
-        if let Some(v) = like.string_attribute(llvm_sys::LLVMAttributeFunctionIndex, key) {
-            f.set_string_attribute(llvm_sys::LLVMAttributeFunctionIndex, key, &v);
+        if let Some(v) = like.string_attribute(FUNCTION_INDEX, key) {
+            f.set_string_attribute(FUNCTION_INDEX, key, &v);
         }
     }
     let entry: Block = f.append_block("entry");
@@ -81,30 +83,13 @@ const ABI_ATTRIBUTES: &[&str] =
 /// callee's ABI-relevant parameter and return attributes ([`ABI_ATTRIBUTES`])
 /// on the call site.
 pub fn copy_call_abi(call: Value, callee: Value) {
-    use llvm_sys::core::*;
-    // SAFETY: both handles are live values of one context; `call` is a call.
-    unsafe {
-        LLVMSetInstructionCallConv(call.0, LLVMGetFunctionCallConv(callee.0));
-        let kinds: Vec<u32> = ABI_ATTRIBUTES
-            .iter()
-            .map(|n| LLVMGetEnumAttributeKindForName(n.as_ptr() as *const _, n.len()))
-            .filter(|k| *k != 0)
-            .collect();
-        let n = LLVMCountParams(callee.0);
-        for idx in 0..=n {
-            let count = LLVMGetAttributeCountAtIndex(callee.0, idx);
-            if count == 0 {
-                continue;
-            }
-            let mut attrs = vec![std::ptr::null_mut(); count as usize];
-            LLVMGetAttributesAtIndex(callee.0, idx, attrs.as_mut_ptr());
-            for a in attrs {
-                if LLVMIsEnumAttribute(a) != 0 || LLVMIsTypeAttribute(a) != 0 {
-                    let k = LLVMGetEnumAttributeKind(a);
-                    if kinds.contains(&k) {
-                        LLVMAddCallSiteAttribute(call.0, idx, a);
-                    }
-                }
+    call.set_call_conv(callee.call_conv());
+    let kinds: Vec<u32> = ABI_ATTRIBUTES.iter().map(|n| enum_attribute_kind(n)).filter(|k| *k != 0).collect();
+    let n = callee.params().len() as u32;
+    for idx in 0..=n {
+        for a in callee.attributes(idx) {
+            if (a.is_enum() || a.is_type()) && kinds.contains(&attribute_enum_kind(a)) {
+                call.add_call_site_attribute(idx, a);
             }
         }
     }
@@ -144,7 +129,7 @@ fn load_arg(b: &Builder, t: Type, inp: Value, at: usize, base: Option<Value>) ->
     let i64t = Type::int(ctx, 64);
     let off = load_scalar(b, i64t, inp, at);
     let p = b.gep(Type::int(ctx, 8), base, &[off], Default::default());
-    let is_null = b.icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, off, constant::int(i64t, i64::MIN as u64));
+    let is_null = b.icmp(LLVMIntPredicate::LLVMIntEQ, off, constant::int(i64t, i64::MIN as u64));
     b.select(is_null, constant::null(t), p)
 }
 
@@ -192,7 +177,7 @@ fn emit_vector_call(b: &Builder, inp: Value, out: Value, sty: Type, clone: Value
                     let x = b.cast(LLVMOpcode::LLVMSExt, bit(k), ity);
                     let x = if elem == ity {
                         x
-                    } else if elem.kind() == llvm_sys::LLVMTypeKind::LLVMPointerTypeKind {
+                    } else if elem.kind() == LLVMTypeKind::LLVMPointerTypeKind {
                         // A pointer characteristic type: all-ones or null.
                         b.cast(LLVMOpcode::LLVMIntToPtr, x, elem)
                     } else {
@@ -274,92 +259,74 @@ pub fn add_optimized_caller(
     name: &str,
     kind: CallerKind,
 ) -> Result<(), String> {
-    use llvm_sys::core::*;
     let ctx = module.context();
-    let cname = std::ffi::CString::new(clone.name()).map_err(|e| e.to_string())?;
+    let cname = clone.name();
+    std::ffi::CString::new(cname.as_str()).map_err(|e| e.to_string())?;
     let ptr = Type::ptr(ctx);
     let i64t = Type::int(ctx, 64);
-    // SAFETY: all handles belong to `ctx`; the new module is consumed by the
-    // link below (or disposed on failure).
-    unsafe {
-        let m = LLVMModuleCreateWithNameInContext(c"oracle.caller".as_ptr(), ctx);
-        LLVMSetTarget(m, LLVMGetTarget(module.0));
-        LLVMSetDataLayout(m, LLVMGetDataLayoutStr(module.0));
-        let decl = Value(LLVMAddFunction(m, cname.as_ptr(), clone.function_type().0));
-        LLVMSetFunctionCallConv(decl.0, LLVMGetFunctionCallConv(clone.0));
-        let n = LLVMCountParams(clone.0);
-        for idx in (0..=n).chain([llvm_sys::LLVMAttributeFunctionIndex]) {
-            let count = LLVMGetAttributeCountAtIndex(clone.0, idx);
-            let mut attrs = vec![std::ptr::null_mut(); count as usize];
-            if count > 0 {
-                LLVMGetAttributesAtIndex(clone.0, idx, attrs.as_mut_ptr());
-            }
-            for a in attrs {
-                LLVMAddAttributeAtIndex(decl.0, idx, a);
-            }
-        }
-        let inner_name = format!("{name}.inner");
-        let (_, b, ps) = new_wrapper(Module(m), &inner_name, clone, 2 + 2 * regions.len());
-        let (inp, out) = (ps[0], ps[1]);
-        let i8t = Type::int(ctx, 8);
-        let mut local = Vec::new();
-        let span = regions.iter().map(|r| r.offset + r.len).max().unwrap_or(1);
-        let all = b.alloca(i8t.array_of(span as u32));
-        LLVMSetAlignment(all.0, 4096);
-        for (r, reg) in regions.iter().enumerate() {
-            let a = b.gep(i8t, all, &[constant::int(i64t, reg.offset)], Default::default());
-            mem_intrinsic(&b, m, "llvm.memcpy", a, ps[2 + 2 * r], constant::int(i64t, reg.len));
-            local.push(a);
-        }
-        let base = |i: usize, k: usize| {
-            regions.iter().position(|g| g.param == i && g.lane.is_none_or(|l| l as usize == k)).map(|r| local[r])
-        };
-        emit_vector_call(&b, inp, out, scalar.function_type(), decl, spec, &base);
-        if kind == CallerKind::Writer {
-            for (r, reg) in regions.iter().enumerate() {
-                mem_intrinsic(&b, m, "llvm.memcpy", ps[3 + 2 * r], local[r], constant::int(i64t, reg.len));
-            }
-        }
-        b.ret(None);
-        drop(b);
-        if let Err(e) = run_o2(Module(m)) {
-            LLVMDisposeModule(m);
-            return Err(format!("default<O2> on the caller failed: {e}"));
-        }
-        // The trampoline, added after optimisation so that nothing inlines
-        // `inner` into it.
-        let (_, b, ps) = new_wrapper(Module(m), name, clone, 3);
-        let mut args = vec![ps[0], ps[1]];
-        for k in 0..2 * regions.len() {
-            let p = b.gep(ptr, ps[2], &[constant::int(i64t, k as u64)], Default::default());
-            args.push(b.load(ptr, p, 8));
-        }
-        let inner = Value(LLVMGetNamedFunction(m, std::ffi::CString::new(inner_name).expect("no NUL").as_ptr()));
-        b.call(inner.function_type(), inner, &args);
-        b.ret(None);
-        drop(b);
-        if llvm_sys::linker::LLVMLinkModules2(module.0, m) != 0 {
-            return Err("linking the optimised caller failed".into());
+    // The new module is consumed by the link below (or disposed on failure).
+    let owned = OwnedModule::new_in(ctx, "oracle.caller");
+    let m = owned.module();
+    m.copy_target_from(module);
+    let decl = m.add_function(&cname, clone.function_type());
+    decl.set_function_call_conv(clone.call_conv());
+    let n = clone.params().len() as u32;
+    for idx in (0..=n).chain([FUNCTION_INDEX]) {
+        for a in clone.attributes(idx) {
+            decl.add_attribute(idx, a);
         }
     }
-    Ok(())
+    let inner_name = format!("{name}.inner");
+    let (_, b, ps) = new_wrapper(m, &inner_name, clone, 2 + 2 * regions.len());
+    let (inp, out) = (ps[0], ps[1]);
+    let i8t = Type::int(ctx, 8);
+    let mut local = Vec::new();
+    let span = regions.iter().map(|r| r.offset + r.len).max().unwrap_or(1);
+    let all = b.alloca(i8t.array_of(span as u32));
+    all.set_alignment(4096);
+    for (r, reg) in regions.iter().enumerate() {
+        let a = b.gep(i8t, all, &[constant::int(i64t, reg.offset)], Default::default());
+        mem_intrinsic(&b, m, "llvm.memcpy", a, ps[2 + 2 * r], constant::int(i64t, reg.len));
+        local.push(a);
+    }
+    let base = |i: usize, k: usize| {
+        regions.iter().position(|g| g.param == i && g.lane.is_none_or(|l| l as usize == k)).map(|r| local[r])
+    };
+    emit_vector_call(&b, inp, out, scalar.function_type(), decl, spec, &base);
+    if kind == CallerKind::Writer {
+        for (r, reg) in regions.iter().enumerate() {
+            mem_intrinsic(&b, m, "llvm.memcpy", ps[3 + 2 * r], local[r], constant::int(i64t, reg.len));
+        }
+    }
+    b.ret(None);
+    drop(b);
+    if let Err(e) = run_o2(m) {
+        return Err(format!("default<O2> on the caller failed: {e}"));
+    }
+    // The trampoline, added after optimisation so that nothing inlines
+    // `inner` into it.
+    let (_, b, ps) = new_wrapper(m, name, clone, 3);
+    let mut args = vec![ps[0], ps[1]];
+    for k in 0..2 * regions.len() {
+        let p = b.gep(ptr, ps[2], &[constant::int(i64t, k as u64)], Default::default());
+        args.push(b.load(ptr, p, 8));
+    }
+    let inner = m.function(&inner_name).ok_or_else(|| format!("no `{inner_name}` after default<O2>"))?;
+    b.call(inner.function_type(), inner, &args);
+    b.ret(None);
+    drop(b);
+    owned.link_into(module).map_err(|_| "linking the optimised caller failed".to_string())
 }
 
 /// Emits `call @llvm.memcpy/memset(dst, src_or_byte, len, i1 false)`.
-fn mem_intrinsic(b: &Builder, m: llvm_sys::prelude::LLVMModuleRef, name: &str, dst: Value, src: Value, len: Value) {
-    use llvm_sys::core::*;
-    // SAFETY: looks up and declares an intrinsic in a live module.
-    unsafe {
-        let id = LLVMLookupIntrinsicID(name.as_ptr() as *const _, name.len());
-        let mut tys = vec![dst.ty().0];
-        if name == "llvm.memcpy" {
-            tys.push(src.ty().0);
-        }
-        tys.push(len.ty().0);
-        let f = LLVMGetIntrinsicDeclaration(m, id, tys.as_mut_ptr(), tys.len());
-        let fty = LLVMIntrinsicGetType(b.context(), id, tys.as_mut_ptr(), tys.len());
-        b.call(Type(fty), Value(f), &[dst, src, len, constant::int(Type::int(b.context(), 1), 0)]);
+fn mem_intrinsic(b: &Builder, m: Module, name: &str, dst: Value, src: Value, len: Value) {
+    let mut tys = vec![dst.ty()];
+    if name == "llvm.memcpy" {
+        tys.push(src.ty());
     }
+    tys.push(len.ty());
+    let f = m.intrinsic(name, &tys).expect("a memory intrinsic");
+    b.call(f.global_value_type(), f, &[dst, src, len, constant::int(Type::int(b.context(), 1), 0)]);
 }
 
 /// Runs `default<O2>` on a whole module (no target machine: the caller is

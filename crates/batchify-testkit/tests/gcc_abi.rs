@@ -25,7 +25,7 @@ fn masked_clones_interoperate_with_gcc() {
     let bc = compile_c(&src.join("kern.c"), CLevel::O2, &["-fopenmp-simd"]).unwrap();
     let ctx = Context::create();
     let module = parse_module(&ctx, &bc, "kern").unwrap();
-    let specs = batchify_core::select::requested_variants(batchify_core::llvm::Module(module.as_mut_ptr())).unwrap();
+    let specs = batchify_core::select::requested_variants(batchify_core::llvm::Module::from_inkwell(&module)).unwrap();
     let names: Vec<&str> = specs.iter().map(|s| s.vector_name.as_str()).collect();
     assert_eq!(names.len(), 4, "{names:?}");
     let reports = batchify_core::batchify_inkwell(&module, &specs, &Default::default()).unwrap();

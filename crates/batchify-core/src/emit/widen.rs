@@ -33,7 +33,7 @@ impl Widener<'_> {
         }
     }
 
-    pub(crate) fn ctx(&self) -> crate::llvm::LLVMContextRef {
+    pub(crate) fn ctx(&self) -> crate::llvm::Context {
         self.module.context()
     }
 

@@ -1,41 +1,63 @@
-//! Thin layer over the LLVM-C API (`llvm-sys`): every `unsafe` call of the
-//! transform lives here, behind small safe functions.
+//! Thin layer over the LLVM-C API (`llvm-sys`): every `unsafe` LLVM call of
+//! the workspace lives in this folder, behind small safe functions. This
+//! file holds the handles and what the transform needs;
+//! `module_ops.rs` whole-module operations (parsing, owned modules, bitcode,
+//! data layout), `values.rs` further value queries and edits (globals,
+//! instruction kinds, metadata), and `jit.rs` the ORC JIT, for the test kit.
 //!
 //! Contract: a [`Value`], [`Type`] or [`Block`] is a plain handle into an
 //! LLVM context owned elsewhere (by the caller's `inkwell::context::Context`
 //! and module). Handles are only valid while that module is alive; every
 //! public entry point of this crate takes the module by `&mut` borrow for
 //! the duration of the transform, which upholds this. Null handles never
-//! escape: functions that may yield "nothing" return `Option`.
-#![allow(clippy::not_unsafe_ptr_arg_deref)]
+//! escape: functions that may yield "nothing" return `Option`. Handle fields
+//! are private: code outside this folder gets a [`Module`] from an inkwell
+//! module ([`Module::from_inkwell`]) or an [`OwnedModule`], and every other
+//! handle from those, never from a raw pointer.
 
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 
-/// A context handle.
-pub use llvm_sys::prelude::LLVMContextRef;
-/// LLVM's enums, for the other modules: no module but this one names
-/// `llvm_sys`.
-pub use llvm_sys::{LLVMGEPNoWrapFlags, LLVMIntPredicate, LLVMLinkage, LLVMOpcode, LLVMRealPredicate, LLVMTypeKind};
+pub mod jit;
+mod module_ops;
+mod values;
+
+pub use module_ops::{install_fatal_error_handler, parse_ir, OwnedModule};
+
+/// LLVM's enums, for the other modules: no module outside this folder
+/// names `llvm_sys`.
+pub use llvm_sys::{
+    LLVMDLLStorageClass, LLVMGEPNoWrapFlags, LLVMIntPredicate, LLVMLinkage, LLVMOpcode, LLVMRealPredicate,
+    LLVMTypeKind, LLVMVisibility,
+};
 /// The attribute index of the function itself (`LLVMAttributeFunctionIndex`).
 pub const FUNCTION_INDEX: u32 = llvm_sys::LLVMAttributeFunctionIndex;
 use std::ffi::{CStr, CString};
 
 /// An LLVM value (instruction, argument, constant, function, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Value(pub LLVMValueRef);
+pub struct Value(LLVMValueRef);
 
 /// An LLVM type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Type(pub LLVMTypeRef);
+pub struct Type(LLVMTypeRef);
 
 /// An LLVM basic block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Block(pub LLVMBasicBlockRef);
+pub struct Block(LLVMBasicBlockRef);
 
-/// Raw module handle used by this layer.
+/// An LLVM module (get one with [`Module::from_inkwell`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Module(pub LLVMModuleRef);
+pub struct Module(LLVMModuleRef);
+
+/// An LLVM context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Context(LLVMContextRef);
+
+/// An attribute (enum, integer, type or string) of a function, parameter,
+/// return value or call site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Attribute(LLVMAttributeRef);
 
 fn cstring(s: &str) -> CString {
     CString::new(s.replace('\0', "")).expect("NUL bytes were removed")
@@ -55,8 +77,8 @@ fn owned_message(ptr: *mut std::os::raw::c_char) -> String {
 
 impl Module {
     /// The module's context.
-    pub fn context(self) -> LLVMContextRef {
-        unsafe { LLVMGetModuleContext(self.0) }
+    pub fn context(self) -> Context {
+        Context(unsafe { LLVMGetModuleContext(self.0) })
     }
     /// Looks up a function by name.
     pub fn function(self, name: &str) -> Option<Value> {
@@ -290,20 +312,20 @@ impl Type {
         Type(unsafe { LLVMFunctionType(ret.0, p.as_mut_ptr(), p.len() as u32, 0) })
     }
     /// `iN` in a context.
-    pub fn int(ctx: LLVMContextRef, bits: u32) -> Type {
-        Type(unsafe { LLVMIntTypeInContext(ctx, bits) })
+    pub fn int(ctx: Context, bits: u32) -> Type {
+        Type(unsafe { LLVMIntTypeInContext(ctx.0, bits) })
     }
     /// `ptr` (address space 0) in a context.
-    pub fn ptr(ctx: LLVMContextRef) -> Type {
-        Type(unsafe { LLVMPointerTypeInContext(ctx, 0) })
+    pub fn ptr(ctx: Context) -> Type {
+        Type(unsafe { LLVMPointerTypeInContext(ctx.0, 0) })
     }
     /// `void` in a context.
-    pub fn void(ctx: LLVMContextRef) -> Type {
-        Type(unsafe { LLVMVoidTypeInContext(ctx) })
+    pub fn void(ctx: Context) -> Type {
+        Type(unsafe { LLVMVoidTypeInContext(ctx.0) })
     }
     /// The type's context.
-    pub fn context(self) -> LLVMContextRef {
-        unsafe { LLVMGetTypeContext(self.0) }
+    pub fn context(self) -> Context {
+        Context(unsafe { LLVMGetTypeContext(self.0) })
     }
     /// Textual form, e.g. `<8 x float>`.
     pub fn print(self) -> String {
@@ -643,19 +665,19 @@ impl Value {
     }
     /// Call: adds an attribute at an index (0 return, `i + 1` argument `i`,
     /// `LLVMAttributeFunctionIndex` the function).
-    pub fn add_call_site_attribute(self, index: u32, a: LLVMAttributeRef) {
-        unsafe { LLVMAddCallSiteAttribute(self.0, index, a) }
+    pub fn add_call_site_attribute(self, index: u32, a: Attribute) {
+        unsafe { LLVMAddCallSiteAttribute(self.0, index, a.0) }
     }
     /// Call: whether it is marked `musttail`.
     pub fn is_musttail(self) -> bool {
         unsafe { LLVMGetTailCallKind(self.0) == llvm_sys::LLVMTailCallKind::LLVMTailCallKindMustTail }
     }
     /// Function: all attributes at an index (function, return, or param).
-    pub fn attributes(self, index: u32) -> Vec<LLVMAttributeRef> {
+    pub fn attributes(self, index: u32) -> Vec<Attribute> {
         let n = unsafe { LLVMGetAttributeCountAtIndex(self.0, index) } as usize;
         let mut v = vec![std::ptr::null_mut(); n];
         unsafe { LLVMGetAttributesAtIndex(self.0, index, v.as_mut_ptr()) };
-        v
+        v.into_iter().map(Attribute).collect()
     }
     /// Function: whether an enum attribute of this name is at an index.
     pub fn has_attribute_at(self, index: u32, name: &str) -> bool {
@@ -663,8 +685,8 @@ impl Value {
         kind != 0 && unsafe { !LLVMGetEnumAttributeAtIndex(self.0, index, kind).is_null() }
     }
     /// Function: adds an attribute at an index.
-    pub fn add_attribute(self, index: u32, a: LLVMAttributeRef) {
-        unsafe { LLVMAddAttributeAtIndex(self.0, index, a) }
+    pub fn add_attribute(self, index: u32, a: Attribute) {
+        unsafe { LLVMAddAttributeAtIndex(self.0, index, a.0) }
     }
     /// Function: removes an enum attribute by name.
     pub fn remove_enum_attribute(self, index: u32, name: &str) {
@@ -676,7 +698,7 @@ impl Value {
     /// Function: value of a string attribute.
     pub fn string_attribute(self, index: u32, key: &str) -> Option<String> {
         let a = unsafe { LLVMGetStringAttributeAtIndex(self.0, index, key.as_ptr() as *const _, key.len() as u32) };
-        (!a.is_null()).then(|| attribute_string_value(a))
+        (!a.is_null()).then(|| attribute_string_value(Attribute(a)))
     }
     /// Function: sets a string attribute.
     pub fn set_string_attribute(self, index: u32, key: &str, value: &str) {
@@ -689,7 +711,7 @@ impl Value {
                 value.len() as u32,
             )
         };
-        self.add_attribute(index, a);
+        self.add_attribute(index, Attribute(a));
     }
     /// Integer constant value, zero-extended, if this is a `ConstantInt` of at most 64 bits.
     pub fn const_int_value(self) -> Option<u64> {
@@ -748,22 +770,22 @@ pub fn enum_attribute_kind(name: &str) -> u32 {
 }
 
 /// Whether an attribute is a string attribute.
-pub fn attribute_is_string(a: LLVMAttributeRef) -> bool {
-    unsafe { LLVMIsStringAttribute(a) != 0 }
+pub fn attribute_is_string(a: Attribute) -> bool {
+    unsafe { LLVMIsStringAttribute(a.0) != 0 }
 }
 
 /// Key of a string attribute.
-pub fn attribute_string_key(a: LLVMAttributeRef) -> String {
+pub fn attribute_string_key(a: Attribute) -> String {
     let mut len = 0u32;
-    let p = unsafe { LLVMGetStringAttributeKind(a, &mut len) };
+    let p = unsafe { LLVMGetStringAttributeKind(a.0, &mut len) };
     let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len as usize) };
     String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Value of a string attribute.
-pub fn attribute_string_value(a: LLVMAttributeRef) -> String {
+pub fn attribute_string_value(a: Attribute) -> String {
     let mut len = 0u32;
-    let p = unsafe { LLVMGetStringAttributeValue(a, &mut len) };
+    let p = unsafe { LLVMGetStringAttributeValue(a.0, &mut len) };
     if p.is_null() {
         return String::new();
     }
@@ -772,18 +794,18 @@ pub fn attribute_string_value(a: LLVMAttributeRef) -> String {
 }
 
 /// Integer value of an enum attribute (`memory`, `align`, ...).
-pub fn attribute_enum_value(a: LLVMAttributeRef) -> u64 {
-    unsafe { LLVMGetEnumAttributeValue(a) }
+pub fn attribute_enum_value(a: Attribute) -> u64 {
+    unsafe { LLVMGetEnumAttributeValue(a.0) }
 }
 
 /// A new enum attribute with an integer value.
-pub fn create_enum_attribute(ctx: LLVMContextRef, name: &str, value: u64) -> LLVMAttributeRef {
-    unsafe { LLVMCreateEnumAttribute(ctx, enum_attribute_kind(name), value) }
+pub fn create_enum_attribute(ctx: Context, name: &str, value: u64) -> Attribute {
+    Attribute(unsafe { LLVMCreateEnumAttribute(ctx.0, enum_attribute_kind(name), value) })
 }
 
 /// Kind id of an enum attribute.
-pub fn attribute_enum_kind(a: LLVMAttributeRef) -> u32 {
-    unsafe { LLVMGetEnumAttributeKind(a) }
+pub fn attribute_enum_kind(a: Attribute) -> u32 {
+    unsafe { LLVMGetEnumAttributeKind(a.0) }
 }
 
 /// Constants.
@@ -803,7 +825,7 @@ pub mod constant {
         }
     }
     /// `i32` constant in a context.
-    pub fn i32(ctx: LLVMContextRef, v: u32) -> Value {
+    pub fn i32(ctx: Context, v: u32) -> Value {
         int(Type::int(ctx, 32), v as u64)
     }
     /// Vector constant from elements.
@@ -823,13 +845,18 @@ pub mod constant {
     pub fn all_ones(ty: Type) -> Value {
         Value(unsafe { LLVMConstAllOnes(ty.0) })
     }
+    /// Constant array of `elem` values.
+    pub fn array(elem: Type, values: &[Value]) -> Value {
+        let mut v: Vec<LLVMValueRef> = values.iter().map(|x| x.0).collect();
+        Value(unsafe { LLVMConstArray2(elem.0, v.as_mut_ptr(), v.len() as u64) })
+    }
 }
 
 /// An instruction builder positioned somewhere in a function. Owns the
 /// LLVM builder and disposes it on drop.
 pub struct Builder {
     raw: LLVMBuilderRef,
-    ctx: LLVMContextRef,
+    ctx: Context,
 }
 
 impl Drop for Builder {
@@ -842,11 +869,11 @@ const NO_NAME: *const std::os::raw::c_char = c"".as_ptr();
 
 impl Builder {
     /// A new builder in a context.
-    pub fn new(ctx: LLVMContextRef) -> Builder {
-        Builder { raw: unsafe { LLVMCreateBuilderInContext(ctx) }, ctx }
+    pub fn new(ctx: Context) -> Builder {
+        Builder { raw: unsafe { LLVMCreateBuilderInContext(ctx.0) }, ctx }
     }
     /// The builder's context.
-    pub fn context(&self) -> LLVMContextRef {
+    pub fn context(&self) -> Context {
         self.ctx
     }
     /// Positions at the end of a block.

@@ -1,0 +1,207 @@
+//! Value, type, block and attribute queries and edits beyond the
+//! transform's needs, for the test kit's preparation of modules (the
+//! oracle's JIT copy, the sweep's cut-out functions, calling wrappers):
+//! instruction and global kinds, global properties (section, visibility,
+//! comdat, initializer), wrap flags, metadata, attribute contents.
+
+use super::{Attribute, Block, Type, Value};
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use std::ffi::CStr;
+
+/// `Some` handle unless LLVM returned null.
+fn value(raw: LLVMValueRef) -> Option<Value> {
+    (!raw.is_null()).then_some(Value(raw))
+}
+
+impl Value {
+    /// Whether this is a `call` instruction.
+    pub fn is_call(self) -> bool {
+        unsafe { !LLVMIsACallInst(self.0).is_null() }
+    }
+    /// Whether this is an `invoke` instruction.
+    pub fn is_invoke(self) -> bool {
+        unsafe { !LLVMIsAInvokeInst(self.0).is_null() }
+    }
+    /// Whether this is a `callbr` instruction.
+    pub fn is_callbr(self) -> bool {
+        unsafe { !LLVMIsACallBrInst(self.0).is_null() }
+    }
+    /// Whether this is a `getelementptr` instruction.
+    pub fn is_gep_instruction(self) -> bool {
+        unsafe { !LLVMIsAGetElementPtrInst(self.0).is_null() }
+    }
+    /// Whether this is a `trunc` instruction.
+    pub fn is_trunc(self) -> bool {
+        unsafe { !LLVMIsATruncInst(self.0).is_null() }
+    }
+    /// Whether this is a global value (function, variable, alias, ifunc).
+    pub fn is_global_value(self) -> bool {
+        unsafe { !LLVMIsAGlobalValue(self.0).is_null() }
+    }
+    /// Whether this is a global object (function or variable: what can
+    /// be in a comdat).
+    pub fn is_global_object(self) -> bool {
+        unsafe { !LLVMIsAGlobalObject(self.0).is_null() }
+    }
+    /// Whether this is a global variable.
+    pub fn is_global_variable(self) -> bool {
+        unsafe { !LLVMIsAGlobalVariable(self.0).is_null() }
+    }
+    /// Whether this is a global alias.
+    pub fn is_global_alias(self) -> bool {
+        unsafe { !LLVMIsAGlobalAlias(self.0).is_null() }
+    }
+    /// Whether this is a global ifunc.
+    pub fn is_global_ifunc(self) -> bool {
+        unsafe { !LLVMIsAGlobalIFunc(self.0).is_null() }
+    }
+    /// Whether this is a `blockaddress` constant.
+    pub fn is_block_address(self) -> bool {
+        unsafe { !LLVMIsABlockAddress(self.0).is_null() }
+    }
+    /// The operands that are present (an operand slot may be empty), in
+    /// order.
+    pub fn present_operands(self) -> Vec<Value> {
+        let n = unsafe { LLVMGetNumOperands(self.0) }.max(0) as u32;
+        (0..n).filter_map(|i| value(unsafe { LLVMGetOperand(self.0, i) })).collect()
+    }
+    /// Instruction: the previous instruction in the block.
+    pub fn previous_instruction(self) -> Option<Value> {
+        value(unsafe { LLVMGetPreviousInstruction(self.0) })
+    }
+    /// Integer instruction: whether it has the `nsw` flag.
+    pub fn has_nsw(self) -> bool {
+        unsafe { LLVMGetNSW(self.0) != 0 }
+    }
+    /// Integer instruction (`trunc` included): whether it has the `nuw` flag.
+    pub fn has_nuw(self) -> bool {
+        unsafe { LLVMGetNUW(self.0) != 0 }
+    }
+    /// Load/store: sets the volatile flag.
+    pub fn set_volatile(self, volatile: bool) {
+        unsafe { LLVMSetVolatile(self.0, volatile as LLVMBool) }
+    }
+    /// Load/store/alloca/global: sets the alignment.
+    pub fn set_alignment(self, align: u32) {
+        unsafe { LLVMSetAlignment(self.0, align) }
+    }
+    /// Alloca: the allocated type.
+    pub fn allocated_type(self) -> Type {
+        Type(unsafe { LLVMGetAllocatedType(self.0) })
+    }
+    /// Instruction: the operands of its `!kind` metadata node (`None` if
+    /// it has none), as values (`None` for an operand that is not one).
+    pub fn metadata_operands(self, kind: &str) -> Option<Vec<Option<Value>>> {
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(self.0));
+            let id = LLVMGetMDKindIDInContext(ctx, kind.as_ptr() as *const _, kind.len() as u32);
+            let md = LLVMGetMetadata(self.0, id);
+            if md.is_null() {
+                return None;
+            }
+            let mut ops = vec![std::ptr::null_mut(); LLVMGetMDNodeNumOperands(md) as usize];
+            LLVMGetMDNodeOperands(md, ops.as_mut_ptr());
+            Some(ops.into_iter().map(value).collect())
+        }
+    }
+    /// Function: its personality function, if it has one.
+    pub fn personality(self) -> Option<Value> {
+        unsafe { (LLVMHasPersonalityFn(self.0) != 0).then(|| value(LLVMGetPersonalityFn(self.0))).flatten() }
+    }
+    /// Function: removes its personality function, if it has one.
+    pub fn clear_personality(self) {
+        unsafe {
+            if LLVMHasPersonalityFn(self.0) != 0 {
+                LLVMSetPersonalityFn(self.0, std::ptr::null_mut());
+            }
+        }
+    }
+    /// Function: sets its calling convention (LLVM's numeric id).
+    pub fn set_function_call_conv(self, cc: u32) {
+        unsafe { LLVMSetFunctionCallConv(self.0, cc) }
+    }
+    /// Function or global: the type of what it defines (the function type,
+    /// or the variable's type).
+    pub fn global_value_type(self) -> Type {
+        Type(unsafe { LLVMGlobalGetValueType(self.0) })
+    }
+    /// Global variable: its initializer, if it has one.
+    pub fn initializer(self) -> Option<Value> {
+        value(unsafe { LLVMGetInitializer(self.0) })
+    }
+    /// Global variable: sets its initializer.
+    pub fn set_initializer(self, init: Value) {
+        unsafe { LLVMSetInitializer(self.0, init.0) }
+    }
+    /// Alias: what it stands for.
+    pub fn aliasee(self) -> Option<Value> {
+        value(unsafe { LLVMAliasGetAliasee(self.0) })
+    }
+    /// Ifunc: its resolver function.
+    pub fn ifunc_resolver(self) -> Option<Value> {
+        value(unsafe { LLVMGetGlobalIFuncResolver(self.0) })
+    }
+    /// Global: its section, if it has one.
+    pub fn section(self) -> Option<String> {
+        let p = unsafe { LLVMGetSection(self.0) };
+        (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+    }
+    /// Global: sets its section.
+    pub fn set_section(self, section: &str) {
+        let c = super::cstring(section);
+        unsafe { LLVMSetSection(self.0, c.as_ptr()) }
+    }
+    /// Global: sets its visibility.
+    pub fn set_visibility(self, v: llvm_sys::LLVMVisibility) {
+        unsafe { LLVMSetVisibility(self.0, v) }
+    }
+    /// Global: sets its DLL storage class.
+    pub fn set_dll_storage_class(self, c: llvm_sys::LLVMDLLStorageClass) {
+        unsafe { LLVMSetDLLStorageClass(self.0, c) }
+    }
+    /// Global object: takes it out of its comdat.
+    pub fn clear_comdat(self) {
+        unsafe { llvm_sys::comdat::LLVMSetComdat(self.0, std::ptr::null_mut()) }
+    }
+    /// Global variable, alias or ifunc: deletes it from its module.
+    pub fn delete_global(self) {
+        unsafe { LLVMDeleteGlobal(self.0) }
+    }
+    /// Function or call: the enum attribute of this name at an index, if
+    /// present.
+    pub fn enum_attribute(self, index: u32, name: &str) -> Option<Attribute> {
+        let kind = super::enum_attribute_kind(name);
+        let a = unsafe { LLVMGetEnumAttributeAtIndex(self.0, index, kind) };
+        (!a.is_null()).then_some(Attribute(a))
+    }
+}
+
+impl Type {
+    /// Pointer type: its address space.
+    pub fn address_space(self) -> u32 {
+        unsafe { LLVMGetPointerAddressSpace(self.0) }
+    }
+}
+
+impl Block {
+    /// Deletes the block (its instructions must be gone or unused).
+    pub fn delete(self) {
+        unsafe { LLVMDeleteBasicBlock(self.0) }
+    }
+}
+
+impl Attribute {
+    /// Whether this is an enum (or integer) attribute.
+    pub fn is_enum(self) -> bool {
+        unsafe { LLVMIsEnumAttribute(self.0) != 0 }
+    }
+    /// Whether this is a type attribute (`byval(<ty>)`, `sret(<ty>)`, ...).
+    pub fn is_type(self) -> bool {
+        unsafe { LLVMIsTypeAttribute(self.0) != 0 }
+    }
+    /// Type attribute: its type.
+    pub fn type_value(self) -> Type {
+        Type(unsafe { LLVMGetTypeAttributeValue(self.0) })
+    }
+}
