@@ -519,10 +519,6 @@ impl Value {
     pub fn is_volatile(self) -> bool {
         unsafe { LLVMGetVolatile(self.0) != 0 }
     }
-    /// Alloca: the type it allocates.
-    pub fn allocated_type(self) -> Type {
-        Type(unsafe { LLVMGetAllocatedType(self.0) })
-    }
     /// Load/store: whether the access is atomic.
     pub fn is_atomic(self) -> bool {
         unsafe { LLVMGetOrdering(self.0) != llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic }
