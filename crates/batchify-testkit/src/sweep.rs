@@ -850,13 +850,20 @@ impl Sink {
 }
 
 fn run_unit(unit: &Unit, cfg: &SweepConfig, sink: &Sink, warnings: &Mutex<Vec<String>>) {
-    let fns_dir = cfg.out.join("fns").join(module_id(&unit.input));
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let fns_dir = absolute(&cfg.out.join("fns").join(module_id(&unit.input)));
     let _ = std::fs::create_dir_all(&fns_dir);
+    // Functions called with random arguments may create files (zlib's
+    // `gzopen` with a random name): they land in a scratch folder, not in
+    // the folder the sweep was started from.
+    let scratch = absolute(&cfg.out.join("scratch"));
+    let _ = std::fs::create_dir_all(&scratch);
     let mut next = (unit.from, 0usize);
     while next.0 < unit.to {
         let mut cmd = Command::new(&cfg.exe);
-        cmd.arg("--one")
-            .arg(&unit.input.path)
+        cmd.current_dir(&scratch)
+            .arg("--one")
+            .arg(absolute(&unit.input.path))
             .args(["--codebase", &unit.input.codebase, "--level", &unit.input.level])
             .args(["--from", &next.0.to_string(), "--to", &unit.to.to_string()])
             .args(["--start-variant", &next.1.to_string(), "--trials", &cfg.trials.to_string()])
