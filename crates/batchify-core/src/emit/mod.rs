@@ -3,8 +3,10 @@
 //! reads the analyses and the ABI.
 //!
 //! * [`state`]: what the rules share (the value map, masks, slots, levels);
-//! * [`widen`]: per-instruction rules (uniform copies, vector forms,
-//!   gathers and scatters, per-lane calls);
+//! * [`widen`]: per-instruction emission (uniform copies, per-lane
+//!   execution), choosing a vector recipe where one applies;
+//! * [`recipes`]: one small rule per kind of varying instruction (lane-wise
+//!   arithmetic, guarded division, casts, gathers and scatters, intrinsics);
 //! * [`control`]: blocks, edge masks, linearized levels and divergent loops;
 //! * [`noreturn`]: `noreturn` calls deferred to the lowest doomed lane.
 //!
@@ -13,6 +15,7 @@
 
 pub mod control;
 pub mod noreturn;
+pub mod recipes;
 pub mod state;
 pub mod widen;
 

@@ -8,9 +8,9 @@
 //!   loads, stores and calls run only if some lane is active (a guard
 //!   block), and a uniform divisor becomes 1 when no lane is active;
 //! * varying arithmetic, comparisons, casts, `select`, `freeze`,
-//!   `getelementptr` and lane-wise intrinsics get their vector form; a
-//!   varying divisor is 1 in inactive lanes; varying loads and stores become
-//!   masked gathers and scatters;
+//!   `getelementptr` and lane-wise intrinsics get their vector form from a
+//!   recipe ([`super::recipes`]); a varying divisor is 1 in inactive lanes;
+//!   varying loads and stores become masked gathers and scatters;
 //! * everything else that is varying runs once per active lane, in lane
 //!   order ("serialized").
 //!
@@ -22,7 +22,7 @@ use crate::abi::{extract_lane, insert_lane, splat, varying_type};
 use crate::analysis::calls;
 use crate::error::{Error, Result};
 use crate::llvm::LLVMOpcode::{self, *};
-use crate::llvm::{constant, copy_flags, Type, Value};
+use crate::llvm::{constant, Type, Value};
 
 impl Widener<'_> {
     /// An error for what [`crate::legality`] should have rejected.
@@ -222,161 +222,10 @@ impl Widener<'_> {
         Some(p)
     }
 
-    /// The vector form of a varying instruction, or `None` if it must be serialized.
+    /// The vector form of a varying instruction ([`super::recipes`]), or
+    /// `None` if it must be serialized.
     fn vector_form(&mut self, i: Value) -> Option<Value> {
-        let op = i.opcode();
-        let n = self.n;
-        let result_ty = i.ty();
-        match op {
-            LLVMAdd | LLVMFAdd | LLVMSub | LLVMFSub | LLVMMul | LLVMFMul | LLVMFDiv | LLVMFRem | LLVMShl | LLVMLShr
-            | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor
-                if result_ty.is_vector_element() =>
-            {
-                let a = self.varying_value(i.operand(0));
-                let c = self.varying_value(i.operand(1));
-                let r = self.b.binop(op, a, c);
-                copy_flags(i, r);
-                Some(r)
-            }
-            // Inactive lanes divide by 1: they must not trap on a zero or
-            // `INT_MIN / -1` divisor that the scalar code never sees. Both
-            // operands are frozen first: in inactive lanes they may be poison
-            // (an `add nuw` or `mul nsw` the scalar code never ran), and LLVM
-            // 22's x86 code generation used facts that only hold without
-            // poison ("nonzero" for the divisor, "non-negative" for the
-            // dividend) to divide by the unselected divisor, or to skip the
-            // sign extension before `idiv` (both trapped; fuzz seeds 4030610
-            // and 6046012).
-            LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem if result_ty.is_vector_element() => {
-                let mut a = self.varying_value(i.operand(0));
-                let mut d = self.varying_value(i.operand(1));
-                if !self.flow.full && !is_safe_divisor(op, i.operand(1)) {
-                    let ones = constant::vector(&vec![constant::int(result_ty, 1); n as usize]);
-                    a = self.b.freeze(a);
-                    let frozen = self.b.freeze(d);
-                    d = self.b.select(self.flow.mask, frozen, ones);
-                }
-                let r = self.b.binop(op, a, d);
-                copy_flags(i, r);
-                Some(r)
-            }
-            LLVMFNeg if result_ty.is_vector_element() => {
-                let a = self.varying_value(i.operand(0));
-                let r = self.b.fneg(a);
-                copy_flags(i, r);
-                Some(r)
-            }
-            LLVMICmp | LLVMFCmp if i.operand(0).ty().is_vector_element() => {
-                let a = self.varying_value(i.operand(0));
-                let c = self.varying_value(i.operand(1));
-                let r = if op == LLVMICmp {
-                    self.b.icmp(i.icmp_predicate(), a, c)
-                } else {
-                    self.b.fcmp(i.fcmp_predicate(), a, c)
-                };
-                copy_flags(i, r);
-                Some(r)
-            }
-            LLVMTrunc | LLVMZExt | LLVMSExt | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP | LLVMFPTrunc
-            | LLVMFPExt | LLVMPtrToInt | LLVMIntToPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMPtrToAddr
-                if result_ty.is_vector_element() && i.operand(0).ty().is_vector_element() =>
-            {
-                let a = self.varying_value(i.operand(0));
-                let r = self.b.cast(op, a, result_ty.vector_of(n));
-                copy_flags(i, r);
-                Some(r)
-            }
-            LLVMSelect if result_ty.is_vector_element() => {
-                let c = i.operand(0);
-                if c.ty().is_vector() {
-                    return None;
-                }
-                let cond = self.mapped_value(c);
-                let a = self.varying_value(i.operand(1));
-                let d = self.varying_value(i.operand(2));
-                let r = self.b.select(cond, a, d);
-                copy_flags(i, r);
-                Some(r)
-            }
-            LLVMFreeze if result_ty.is_vector_element() => {
-                let a = self.varying_value(i.operand(0));
-                Some(self.b.freeze(a))
-            }
-            LLVMGetElementPtr if result_ty.is_vector_element() => {
-                let ops = i.operands();
-                if ops.iter().any(|o| o.ty().is_vector()) {
-                    return None;
-                }
-                let base = self.mapped_value(ops[0]);
-                let idx: Vec<Value> = ops[1..].iter().map(|o| self.mapped_value(*o)).collect();
-                Some(self.b.gep(i.gep_source_type(), base, &idx, i.gep_flags()))
-            }
-            LLVMLoad if result_ty.is_vector_element() => {
-                let ptrs = self.varying_value(i.operand(0));
-                Some(self.gather(result_ty, ptrs, i.alignment()))
-            }
-            LLVMStore if i.operand(0).ty().is_vector_element() => {
-                let vals = self.varying_value(i.operand(0));
-                let ptrs = self.varying_value(i.operand(1));
-                Some(self.scatter(vals, ptrs, i.alignment()))
-            }
-            LLVMCall => self.vector_call(i),
-            _ => None,
-        }
-    }
-
-    fn current_mask_or_true(&self) -> Value {
-        if self.flow.full {
-            self.all_true()
-        } else {
-            self.flow.mask
-        }
-    }
-
-    fn gather(&mut self, elem: Type, ptrs: Value, align: u32) -> Value {
-        let vty = elem.vector_of(self.n);
-        let f = self.module.intrinsic("llvm.masked.gather", &[vty, ptrs.ty()]).expect("llvm.masked.gather exists");
-        let m = self.current_mask_or_true();
-        let r = self.b.call(f.function_type(), f, &[ptrs, m, constant::null(vty)]);
-        set_param_align(r, 0, align);
-        r
-    }
-
-    fn scatter(&mut self, vals: Value, ptrs: Value, align: u32) -> Value {
-        let f =
-            self.module.intrinsic("llvm.masked.scatter", &[vals.ty(), ptrs.ty()]).expect("llvm.masked.scatter exists");
-        let m = self.current_mask_or_true();
-        let r = self.b.call(f.function_type(), f, &[vals, ptrs, m]);
-        set_param_align(r, 1, align);
-        r
-    }
-
-    fn vector_call(&mut self, i: Value) -> Option<Value> {
-        let base = calls::called_intrinsic(i)?;
-        let lw = calls::lane_wise_intrinsic(&base)?;
-        let nargs = i.num_arg_operands();
-        let args: Vec<Value> = (0..nargs).map(|k| i.operand(k)).collect();
-        if args.iter().chain([&i]).any(|v| !v.ty().is_vector_element()) {
-            return None;
-        }
-        let mut vargs = Vec::new();
-        for (k, a) in args.iter().enumerate() {
-            if lw.scalar_args.contains(&(k as u32)) {
-                if self.an.uni.is_varying(*a) {
-                    return None; // e.g. a varying powi exponent
-                }
-                vargs.push(self.uniform_value(*a));
-            } else {
-                vargs.push(self.varying_value(*a));
-            }
-        }
-        let ret = if i.ty().is_void() { i.ty() } else { i.ty().vector_of(self.n) };
-        let arg_tys: Vec<Type> = vargs.iter().map(|v| v.ty()).collect();
-        let overloads = calls::vector_overloads(lw, ret, &arg_tys);
-        let decl = self.module.intrinsic(&base, &overloads)?;
-        let r = self.b.call(decl.function_type(), decl, &vargs);
-        copy_flags(i, r);
-        Some(r)
+        super::recipes::recipe_for(i).and_then(|recipe| recipe(self, i))
     }
 
     /// Runs `i` once per lane, in lane order, and gathers the results.
@@ -417,7 +266,7 @@ impl Widener<'_> {
 
 /// Whether a divisor is a constant that cannot trap whatever the dividend:
 /// nonzero, and for signed division not -1 (`INT_MIN / -1` overflows).
-fn is_safe_divisor(op: LLVMOpcode, d: Value) -> bool {
+pub(super) fn is_safe_divisor(op: LLVMOpcode, d: Value) -> bool {
     let Some(v) = d.const_int_value() else { return false };
     let width = d.ty().int_width();
     let minus_one = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
@@ -439,7 +288,7 @@ fn may_trap_or_write(i: Value) -> bool {
     }
 }
 
-fn set_param_align(call: Value, arg: u32, align: u32) {
+pub(super) fn set_param_align(call: Value, arg: u32, align: u32) {
     if align > 0 {
         call.add_call_arg_attribute(arg, "align", align as u64);
     }

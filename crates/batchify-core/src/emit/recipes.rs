@@ -1,0 +1,206 @@
+//! Vector recipes: one small rule per kind of varying instruction, in the
+//! spirit of VPlan's recipes. [`recipe_for`] picks the rule from the opcode
+//! and the types; the rule builds the vector form under the current
+//! execution mask, or declines (`None`), and the instruction is then
+//! serialized ([`super::widen`]). Reads the analyses; touches only the
+//! clone's body.
+//!
+//! | rule | instructions |
+//! | --- | --- |
+//! | `lane_wise_binop` | integer and float arithmetic, shifts, bitwise logic |
+//! | `guarded_division` | `udiv`, `sdiv`, `urem`, `srem` (divisor 1 in inactive lanes) |
+//! | `float_negation` | `fneg` |
+//! | `comparison` | `icmp`, `fcmp` |
+//! | `conversion` | casts |
+//! | `selection` | `select` on a scalar or uniform condition |
+//! | `freeze` | `freeze` |
+//! | `address` | `getelementptr` (a vector of addresses) |
+//! | `gather` / `scatter` | `load` / `store` at varying addresses |
+//! | `lane_wise_intrinsic` | calls of intrinsics with a vector form |
+
+use super::state::Widener;
+use crate::analysis::calls;
+use crate::llvm::LLVMOpcode::*;
+use crate::llvm::{constant, copy_flags, Type, Value};
+
+/// A rule that builds the vector form of one varying instruction.
+pub(crate) type Recipe = fn(&mut Widener<'_>, Value) -> Option<Value>;
+
+/// The recipe for a varying instruction, if it has one.
+pub(crate) fn recipe_for(i: Value) -> Option<Recipe> {
+    let lane_result = i.ty().is_vector_element();
+    let lane_operand = || i.num_operands() > 0 && i.operand(0).ty().is_vector_element();
+    let recipe: Recipe = match i.opcode() {
+        LLVMAdd | LLVMFAdd | LLVMSub | LLVMFSub | LLVMMul | LLVMFMul | LLVMFDiv | LLVMFRem | LLVMShl | LLVMLShr
+        | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor
+            if lane_result =>
+        {
+            lane_wise_binop
+        }
+        LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem if lane_result => guarded_division,
+        LLVMFNeg if lane_result => float_negation,
+        LLVMICmp | LLVMFCmp if lane_operand() => comparison,
+        LLVMTrunc | LLVMZExt | LLVMSExt | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP | LLVMFPTrunc
+        | LLVMFPExt | LLVMPtrToInt | LLVMIntToPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMPtrToAddr
+            if lane_result && lane_operand() =>
+        {
+            conversion
+        }
+        LLVMSelect if lane_result => selection,
+        LLVMFreeze if lane_result => freeze,
+        LLVMGetElementPtr if lane_result => address,
+        LLVMLoad if lane_result => gather,
+        LLVMStore if lane_operand() => scatter,
+        LLVMCall => lane_wise_intrinsic,
+        _ => return None,
+    };
+    Some(recipe)
+}
+
+fn lane_wise_binop(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+    let a = w.varying_value(i.operand(0));
+    let c = w.varying_value(i.operand(1));
+    let r = w.b.binop(i.opcode(), a, c);
+    copy_flags(i, r);
+    Some(r)
+}
+
+/// Inactive lanes divide by 1: they must not trap on a zero or
+/// `INT_MIN / -1` divisor that the scalar code never sees. Both operands are
+/// frozen first: in inactive lanes they may be poison (an `add nuw` or
+/// `mul nsw` the scalar code never ran), and LLVM 22's x86 code generation
+/// used facts that only hold without poison ("nonzero" for the divisor,
+/// "non-negative" for the dividend) to divide by the unselected divisor, or
+/// to skip the sign extension before `idiv` (both trapped; fuzz seeds
+/// 4030610 and 6046012).
+fn guarded_division(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+    let op = i.opcode();
+    let mut a = w.varying_value(i.operand(0));
+    let mut d = w.varying_value(i.operand(1));
+    if !w.flow.full && !super::widen::is_safe_divisor(op, i.operand(1)) {
+        let ones = constant::vector(&vec![constant::int(i.ty(), 1); w.n as usize]);
+        a = w.b.freeze(a);
+        let frozen = w.b.freeze(d);
+        d = w.b.select(w.flow.mask, frozen, ones);
+    }
+    let r = w.b.binop(op, a, d);
+    copy_flags(i, r);
+    Some(r)
+}
+
+fn float_negation(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+    let a = w.varying_value(i.operand(0));
+    let r = w.b.fneg(a);
+    copy_flags(i, r);
+    Some(r)
+}
+
+fn comparison(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+    let a = w.varying_value(i.operand(0));
+    let c = w.varying_value(i.operand(1));
+    let r =
+        if i.opcode() == LLVMICmp { w.b.icmp(i.icmp_predicate(), a, c) } else { w.b.fcmp(i.fcmp_predicate(), a, c) };
+    copy_flags(i, r);
+    Some(r)
+}
+
+fn conversion(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+    let a = w.varying_value(i.operand(0));
+    let r = w.b.cast(i.opcode(), a, i.ty().vector_of(w.n));
+    copy_flags(i, r);
+    Some(r)
+}
+
+/// A `select` on a vector condition (one per element) has no lane form here.
+fn selection(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+    let c = i.operand(0);
+    if c.ty().is_vector() {
+        return None;
+    }
+    let cond = w.mapped_value(c);
+    let a = w.varying_value(i.operand(1));
+    let d = w.varying_value(i.operand(2));
+    let r = w.b.select(cond, a, d);
+    copy_flags(i, r);
+    Some(r)
+}
+
+fn freeze(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+    let a = w.varying_value(i.operand(0));
+    Some(w.b.freeze(a))
+}
+
+/// A `getelementptr` with scalar operands; uniform ones stay scalar and the
+/// result is a vector of addresses. Vector operands (already-vector input)
+/// are serialized.
+fn address(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+    let ops = i.operands();
+    if ops.iter().any(|o| o.ty().is_vector()) {
+        return None;
+    }
+    let base = w.mapped_value(ops[0]);
+    let idx: Vec<Value> = ops[1..].iter().map(|o| w.mapped_value(*o)).collect();
+    Some(w.b.gep(i.gep_source_type(), base, &idx, i.gep_flags()))
+}
+
+/// A load at varying addresses: a masked gather (inactive lanes read nothing).
+fn gather(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+    let ptrs = w.varying_value(i.operand(0));
+    let vty = i.ty().vector_of(w.n);
+    let f = w.module.intrinsic("llvm.masked.gather", &[vty, ptrs.ty()]).expect("llvm.masked.gather exists");
+    let m = current_mask_or_true(w);
+    let r = w.b.call(f.function_type(), f, &[ptrs, m, constant::null(vty)]);
+    super::widen::set_param_align(r, 0, i.alignment());
+    Some(r)
+}
+
+/// A store of varying values or at varying addresses: a masked scatter
+/// (lanes in lane order where addresses collide, as LLVM defines it).
+fn scatter(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+    let vals = w.varying_value(i.operand(0));
+    let ptrs = w.varying_value(i.operand(1));
+    let f = w.module.intrinsic("llvm.masked.scatter", &[vals.ty(), ptrs.ty()]).expect("llvm.masked.scatter exists");
+    let m = current_mask_or_true(w);
+    let r = w.b.call(f.function_type(), f, &[vals, ptrs, m]);
+    super::widen::set_param_align(r, 1, i.alignment());
+    Some(r)
+}
+
+/// A call of an intrinsic with a lane-wise vector form (`llvm.sqrt`,
+/// `llvm.fma`, ...); its scalar-only arguments must be uniform.
+fn lane_wise_intrinsic(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+    let base = calls::called_intrinsic(i)?;
+    let lw = calls::lane_wise_intrinsic(&base)?;
+    let nargs = i.num_arg_operands();
+    let args: Vec<Value> = (0..nargs).map(|k| i.operand(k)).collect();
+    if args.iter().chain([&i]).any(|v| !v.ty().is_vector_element()) {
+        return None;
+    }
+    let mut vargs = Vec::new();
+    for (k, a) in args.iter().enumerate() {
+        if lw.scalar_args.contains(&(k as u32)) {
+            if w.an.uni.is_varying(*a) {
+                return None; // e.g. a varying powi exponent
+            }
+            vargs.push(w.uniform_value(*a));
+        } else {
+            vargs.push(w.varying_value(*a));
+        }
+    }
+    let ret = if i.ty().is_void() { i.ty() } else { i.ty().vector_of(w.n) };
+    let arg_tys: Vec<Type> = vargs.iter().map(|v| v.ty()).collect();
+    let overloads = calls::vector_overloads(lw, ret, &arg_tys);
+    let decl = w.module.intrinsic(&base, &overloads)?;
+    let r = w.b.call(decl.function_type(), decl, &vargs);
+    copy_flags(i, r);
+    Some(r)
+}
+
+/// The execution mask, or all lanes where the mask is known full.
+fn current_mask_or_true(w: &Widener<'_>) -> Value {
+    if w.flow.full {
+        w.all_true()
+    } else {
+        w.flow.mask
+    }
+}
