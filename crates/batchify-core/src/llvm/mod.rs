@@ -5,15 +5,65 @@
 //! data layout), `values.rs` further value queries and edits (globals,
 //! instruction kinds, metadata), and `jit.rs` the ORC JIT, for the test kit.
 //!
-//! Contract: a [`Value`], [`Type`] or [`Block`] is a plain handle into an
-//! LLVM context owned elsewhere (by the caller's `inkwell::context::Context`
-//! and module). Handles are only valid while that module is alive; every
-//! public entry point of this crate takes the module by `&mut` borrow for
-//! the duration of the transform, which upholds this. Null handles never
-//! escape: functions that may yield "nothing" return `Option`. Handle fields
-//! are private: code outside this folder gets a [`Module`] from an inkwell
-//! module ([`Module::from_inkwell`]) or an [`OwnedModule`], and every other
-//! handle from those, never from a raw pointer.
+//! Contract: a [`Value`], [`Type`], [`Block`], [`Context`], [`Attribute`]
+//! or [`Builder`] is a plain `Copy` handle into an LLVM context owned
+//! elsewhere (by the caller's `inkwell::context::Context` and module).
+//! Null handles never escape: functions that may yield "nothing" return
+//! `Option`. Handle fields are private: code outside this folder gets a
+//! [`Module`] from an inkwell module ([`Module::from_inkwell`]) or an
+//! [`OwnedModule`], and every other handle from those, never from a raw
+//! pointer.
+//!
+//! # The lifetime brand
+//!
+//! Every handle carries a lifetime, `'ctx` (as inkwell's do): a
+//! `Module<'ctx>` made by [`Module::from_inkwell`] borrows the inkwell module
+//! for `'ctx`, one from [`OwnedModule::module`] borrows the owned module, and
+//! every handle reached from a module (its functions, their blocks,
+//! instructions and types, the module's context, builders and attributes
+//! made in it) has the same `'ctx`. So the borrow checker rejects any use
+//! of a handle after its module (and with it the inkwell context, which
+//! inkwell keeps alive as long as the module) is dropped, or after an
+//! [`OwnedModule`] is disposed or linked into another module:
+//!
+//! ```compile_fail,E0597
+//! use batchify_core::llvm::Module;
+//!
+//! let context = inkwell::context::Context::create();
+//! let function = {
+//!     let module = context.create_module("m");
+//!     module.add_function("f", context.void_type().fn_type(&[], false), None);
+//!     Module::from_inkwell(&module).function("f").unwrap()
+//! }; // `module` is dropped here, so its handles may not be used any more
+//! println!("{}", function.name());
+//! ```
+//!
+//! while the same code with the handle used inside the module's scope
+//! compiles and runs:
+//!
+//! ```
+//! # extern crate batchify_llvm_link; // links libLLVM into the doc test
+//! use batchify_core::llvm::Module;
+//!
+//! let context = inkwell::context::Context::create();
+//! let module = context.create_module("m");
+//! module.add_function("f", context.void_type().fn_type(&[], false), None);
+//! let function = Module::from_inkwell(&module).function("f").unwrap();
+//! assert_eq!(function.name(), "f");
+//! ```
+//!
+//! What the brand does not guarantee: it ties a handle to its module, not
+//! to the object it names inside the module. A handle to an instruction,
+//! block or function that was erased or deleted ([`Value::erase`],
+//! [`Value::delete_function`], [`Block::delete`]) still type-checks and
+//! dangles; keeping such handles unused stays the code's job, as before.
+//! The brand is covariant (like inkwell's), so it does not tell two live
+//! modules apart: a handle of one module passed to an edit of another
+//! module of the same context compiles (LLVM's verifier catches most such
+//! mix-ups). The inkwell module is only borrowed shared (inkwell changes
+//! modules through shared references), so inkwell calls on the same module
+//! while handles are alive are not excluded either; every public entry
+//! point of this crate works on the module alone for the whole transform.
 
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;

@@ -89,7 +89,21 @@ impl<'ctx> OwnedModule<'ctx> {
         OwnedModule { raw: unsafe { LLVMModuleCreateWithNameInContext(c.as_ptr(), ctx.0) }, ctx: PhantomData }
     }
 
-    /// The module's handle, valid while `self` lives.
+    /// The module's handle, branded with the borrow of `self`: neither it
+    /// nor any handle reached from it can be used once `self` is dropped or
+    /// linked away.
+    ///
+    /// ```compile_fail,E0505
+    /// use batchify_core::llvm::Module;
+    ///
+    /// let context = inkwell::context::Context::create();
+    /// let module = context.create_module("m");
+    /// module.add_function("f", context.void_type().fn_type(&[], false), None);
+    /// let copy = Module::from_inkwell(&module).clone_module();
+    /// let function = copy.module().function("f").unwrap();
+    /// drop(copy); // disposes the copy
+    /// println!("{}", function.name());
+    /// ```
     pub fn module(&self) -> Module<'_> {
         Module(self.raw, PhantomData)
     }
