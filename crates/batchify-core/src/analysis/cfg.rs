@@ -41,7 +41,7 @@ impl<'ctx> Cfg<'ctx> {
             }
         }
         post.reverse();
-        let mut preds: HashMap<Block<'ctx>, Vec<Block<'ctx>>> = post.iter().map(|b| (*b, Vec::new())).collect();
+        let mut preds: HashMap<Block, Vec<Block>> = post.iter().map(|b| (*b, Vec::new())).collect();
         for b in &post {
             for s in &succs[b] {
                 let p = preds.get_mut(s).expect("successor of a reachable block is reachable");

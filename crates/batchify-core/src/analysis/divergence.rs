@@ -191,7 +191,7 @@ impl<'ctx> Divergence<'ctx> {
         let mut levels_list: Vec<Option<LoopId>> = vec![None];
         levels_list.extend((0..loops.loops.len()).map(|i| Some(LoopId(i))));
         let all_nodes = level_nodes(cfg, loops);
-        let mut seeds: HashSet<Value<'ctx>> = HashSet::new();
+        let mut seeds: HashSet<Value> = HashSet::new();
         loop {
             let uni = Uniformity::new(f, cfg, params, &seeds);
             // Innermost loops first, so a child's divergence is known to its parent.

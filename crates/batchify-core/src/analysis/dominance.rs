@@ -15,9 +15,9 @@ pub struct Dominators<'ctx> {
 impl<'ctx> Dominators<'ctx> {
     /// Computes the dominator tree of a CFG.
     pub fn new(cfg: &Cfg<'ctx>) -> Dominators<'ctx> {
-        let order: HashMap<Block<'ctx>, usize> = cfg.rpo.iter().enumerate().map(|(i, b)| (*b, i)).collect();
+        let order: HashMap<Block, usize> = cfg.rpo.iter().enumerate().map(|(i, b)| (*b, i)).collect();
         let entry = cfg.rpo[0];
-        let mut idom: HashMap<Block<'ctx>, Block<'ctx>> = HashMap::from([(entry, entry)]);
+        let mut idom: HashMap<Block, Block> = HashMap::from([(entry, entry)]);
         let intersect = |idom: &HashMap<Block<'ctx>, Block<'ctx>>, mut a: Block<'ctx>, mut b: Block<'ctx>| {
             while a != b {
                 while order[&a] > order[&b] {
@@ -33,7 +33,7 @@ impl<'ctx> Dominators<'ctx> {
         while changed {
             changed = false;
             for b in cfg.rpo.iter().skip(1) {
-                let mut new: Option<Block<'ctx>> = None;
+                let mut new: Option<Block> = None;
                 for p in &cfg.preds[b] {
                     if idom.contains_key(p) {
                         new = Some(match new {

@@ -51,9 +51,9 @@ impl<'ctx> Loops<'ctx> {
     /// Finds the loops of a reachable CFG.
     pub fn new(cfg: &Cfg<'ctx>, dom: &Dominators<'ctx>) -> Result<Loops<'ctx>, Irreducible<'ctx>> {
         // Retreating edges via DFS colouring: an edge to a block on the stack.
-        let order: HashMap<Block<'ctx>, usize> = cfg.rpo.iter().enumerate().map(|(i, b)| (*b, i)).collect();
-        let mut headers: Vec<(Block<'ctx>, Vec<Block<'ctx>>)> = Vec::new();
-        let mut header_index: HashMap<Block<'ctx>, usize> = HashMap::new();
+        let order: HashMap<Block, usize> = cfg.rpo.iter().enumerate().map(|(i, b)| (*b, i)).collect();
+        let mut headers: Vec<(Block, Vec<Block>)> = Vec::new();
+        let mut header_index: HashMap<Block, usize> = HashMap::new();
         for b in &cfg.rpo {
             for s in &cfg.succs[b] {
                 if order[s] <= order[b] {
@@ -70,7 +70,7 @@ impl<'ctx> Loops<'ctx> {
                 }
             }
         }
-        let mut loops: Vec<Loop<'ctx>> = Vec::new();
+        let mut loops: Vec<Loop> = Vec::new();
         for (h, latches) in headers {
             let mut blocks = HashSet::from([h]);
             let mut work = latches.clone();
@@ -88,7 +88,7 @@ impl<'ctx> Loops<'ctx> {
         // seen so far at a header is the parent of the loop it heads; the
         // last loop to claim a block is the block's innermost loop.
         loops.sort_by_key(|l| std::cmp::Reverse(l.blocks.len()));
-        let mut innermost: HashMap<Block<'ctx>, LoopId> = HashMap::new();
+        let mut innermost: HashMap<Block, LoopId> = HashMap::new();
         for i in 0..loops.len() {
             let parent = innermost.get(&loops[i].header).copied();
             loops[i].parent = parent;
@@ -98,7 +98,7 @@ impl<'ctx> Loops<'ctx> {
             }
         }
         for l in &mut loops {
-            let mut inside: Vec<Block<'ctx>> = l.blocks.iter().copied().collect();
+            let mut inside: Vec<Block> = l.blocks.iter().copied().collect();
             inside.sort_by_key(|b| order[b]);
             for b in inside {
                 for s in &cfg.succs[&b] {

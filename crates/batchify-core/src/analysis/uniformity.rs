@@ -31,7 +31,7 @@ impl<'ctx> Uniformity<'ctx> {
         params: &[ParamKind],
         seeds: &HashSet<Value<'ctx>>,
     ) -> Uniformity<'ctx> {
-        let mut varying: HashSet<Value<'ctx>> = seeds.clone();
+        let mut varying: HashSet<Value> = seeds.clone();
         for (p, kind) in f.params().into_iter().zip(params) {
             if *kind != ParamKind::Uniform {
                 varying.insert(p);

@@ -177,9 +177,9 @@ impl<'ctx> Widener<'_, 'ctx> {
     /// alone (its entry and back edges fill it).
     fn slot_resets(&self, level: Option<LoopId>, nodes: &[Node<'ctx>]) -> Vec<Vec<Block<'ctx>>> {
         let plan = &self.an.plan.levels[&level];
-        let mut at: Vec<Vec<Block<'ctx>>> = vec![Vec::new(); nodes.len()];
-        let mut reset: HashSet<Block<'ctx>> = HashSet::new();
-        let mut emitted_with: HashMap<Block<'ctx>, usize> = HashMap::new();
+        let mut at: Vec<Vec<Block>> = vec![Vec::new(); nodes.len()];
+        let mut reset: HashSet<Block> = HashSet::new();
+        let mut emitted_with: HashMap<Block, usize> = HashMap::new();
         for (i, node) in nodes.iter().enumerate() {
             let mut here = i;
             if let Node::Block(b) = node {
@@ -304,7 +304,7 @@ impl<'ctx> Widener<'_, 'ctx> {
     fn edge_masks(&mut self, term: Value<'ctx>) -> Vec<(Block<'ctx>, Value<'ctx>)> {
         let m = self.flow.mask;
         let succs = term.successors();
-        let mut out: Vec<(Block<'ctx>, Value<'ctx>)> = Vec::new();
+        let mut out: Vec<(Block, Value)> = Vec::new();
         let add = |out: &mut Vec<(Block<'ctx>, Value<'ctx>)>, w: &Self, s: Block<'ctx>, em: Value<'ctx>| match out
             .iter_mut()
             .find(|(b, _)| *b == s)
@@ -360,7 +360,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         let plan = &self.an.plan.levels[&level];
         let nodes = plan.nodes.clone();
         let inits = self.slot_resets(level, &nodes);
-        let mut emitted_real: HashSet<Block<'ctx>> = HashSet::new();
+        let mut emitted_real: HashSet<Block> = HashSet::new();
         for (node, resets) in nodes.into_iter().zip(inits) {
             for b in resets {
                 self.reset_slots(b);
@@ -614,7 +614,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
         let from = self.b.current_block();
         // One edge block per distinct successor: writes the edge, then jumps.
-        let mut edges: Vec<(Block<'ctx>, Block<'ctx>)> = Vec::new();
+        let mut edges: Vec<(Block, Block)> = Vec::new();
         for s in term.successors() {
             if edges.iter().any(|(t, _)| *t == s) {
                 continue;

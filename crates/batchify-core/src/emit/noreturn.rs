@@ -113,7 +113,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             let bb = self.clone.append_block("doomed.call");
             self.b.add_case(sw, constant::int(Type::int(ctx, 32), k as u64), bb);
             self.b.position_at_end(bb);
-            let args: Vec<Value<'ctx>> = s
+            let args: Vec<Value> = s
                 .arg_slots
                 .iter()
                 .zip(s.fn_ty.param_types())

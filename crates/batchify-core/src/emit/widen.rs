@@ -312,7 +312,7 @@ impl<'ctx> Widener<'_, 'ctx> {
                     return None;
                 }
                 let base = self.mapped_value(ops[0]);
-                let idx: Vec<Value<'ctx>> = ops[1..].iter().map(|o| self.mapped_value(*o)).collect();
+                let idx: Vec<Value> = ops[1..].iter().map(|o| self.mapped_value(*o)).collect();
                 Some(self.b.gep(i.gep_source_type(), base, &idx, i.gep_flags()))
             }
             LLVMLoad if result_ty.is_vector_element() => {
@@ -359,7 +359,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         let base = calls::called_intrinsic(i)?;
         let lw = calls::lane_wise_intrinsic(&base)?;
         let nargs = i.num_arg_operands();
-        let args: Vec<Value<'ctx>> = (0..nargs).map(|k| i.operand(k)).collect();
+        let args: Vec<Value> = (0..nargs).map(|k| i.operand(k)).collect();
         if args.iter().chain([&i]).any(|v| !v.ty().is_vector_element()) {
             return None;
         }
@@ -375,7 +375,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             }
         }
         let ret = if i.ty().is_void() { i.ty() } else { i.ty().vector_of(self.n) };
-        let arg_tys: Vec<Type<'ctx>> = vargs.iter().map(|v| v.ty()).collect();
+        let arg_tys: Vec<Type> = vargs.iter().map(|v| v.ty()).collect();
         let overloads = calls::vector_overloads(lw, ret, &arg_tys);
         let decl = self.module.intrinsic(&base, &overloads)?;
         let r = self.b.call(decl.function_type(), decl, &vargs);
@@ -395,7 +395,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         let mut acc = (!ty.is_void()).then(|| constant::poison(varying_type(ty, self.n)));
         for k in 0..self.n {
             let ops = i.operands();
-            let lanes: Vec<Value<'ctx>> = ops.iter().map(|o| self.lane_value(*o, k)).collect();
+            let lanes: Vec<Value> = ops.iter().map(|o| self.lane_value(*o, k)).collect();
             let make = |w: &mut Self| {
                 let c = i.clone_instruction();
                 for (j, l) in lanes.iter().enumerate() {

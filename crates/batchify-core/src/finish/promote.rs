@@ -135,8 +135,8 @@ impl<'ctx> Accesses<'ctx> {
     /// Blocks on whose entry slot `k` holds a value some load may read:
     /// backwards from the exposed loads, up to the blocks that store it.
     fn live_in(&self, cfg: &Cfg<'ctx>, k: usize) -> HashSet<Block<'ctx>> {
-        let mut live: HashSet<Block<'ctx>> = self.exposed_uses[k].iter().copied().collect();
-        let mut work: Vec<Block<'ctx>> = live.iter().copied().collect();
+        let mut live: HashSet<Block> = self.exposed_uses[k].iter().copied().collect();
+        let mut work: Vec<Block> = live.iter().copied().collect();
         while let Some(b) = work.pop() {
             for &p in &cfg.preds[&b] {
                 if !self.defs[k].contains(&p) && live.insert(p) {

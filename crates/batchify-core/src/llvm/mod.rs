@@ -652,7 +652,7 @@ impl<'ctx> Value<'ctx> {
     }
     /// The instructions that use this value (each once, in use-list order).
     pub fn users(self) -> Vec<Value<'ctx>> {
-        let mut out: Vec<Value<'ctx>> = Vec::new();
+        let mut out: Vec<Value> = Vec::new();
         let mut seen = std::collections::HashSet::new();
         let mut u = unsafe { LLVMGetFirstUse(self.0) };
         while !u.is_null() {
