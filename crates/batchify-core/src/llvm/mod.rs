@@ -5,9 +5,11 @@
 //! data layout), `values.rs` further value queries and edits (globals,
 //! instruction kinds, metadata), and `jit.rs` the ORC JIT, for the test kit.
 //!
-//! Contract: a [`Value`], [`Type`], [`Block`], [`Context`], [`Attribute`]
-//! or [`Builder`] is a plain `Copy` handle into an LLVM context owned
-//! elsewhere (by the caller's `inkwell::context::Context` and module).
+//! Contract: a [`Value`], [`Type`], [`Block`], [`Module`], [`Context`] or
+//! [`Attribute`] is a plain `Copy` handle into an LLVM context owned
+//! elsewhere (by the caller's `inkwell::context::Context` and module); a
+//! [`Builder`] owns an LLVM builder in such a context (the [`jit::Jit`]
+//! parses its own copy of a module and hands out no handles).
 //! Null handles never escape: functions that may yield "nothing" return
 //! `Option`. Handle fields are private: code outside this folder gets a
 //! [`Module`] from an inkwell module ([`Module::from_inkwell`]) or an
@@ -59,8 +61,8 @@
 //! dangles; keeping such handles unused stays the code's job, as before.
 //! The brand is covariant (like inkwell's), so it does not tell two live
 //! modules apart: a handle of one module passed to an edit of another
-//! module of the same context compiles (LLVM's verifier catches most such
-//! mix-ups). The inkwell module is only borrowed shared (inkwell changes
+//! module of the same context compiles (the module verifier reports
+//! references across modules). The inkwell module is only borrowed shared (inkwell changes
 //! modules through shared references), so inkwell calls on the same module
 //! while handles are alive are not excluded either; every public entry
 //! point of this crate works on the module alone for the whole transform.
