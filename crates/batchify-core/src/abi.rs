@@ -29,7 +29,7 @@ pub fn varying_type(t: Type, n: u32) -> Type {
 
 /// The characteristic data type of a function (x86 Vector Function ABI):
 /// the return type, else the type of the first vector parameter, else `i32`.
-pub fn characteristic_type(scalar_fn_ty: Type, spec: &CloneSpec) -> Type {
+pub fn characteristic_type<'ctx>(scalar_fn_ty: Type<'ctx>, spec: &CloneSpec) -> Type<'ctx> {
     let ret = scalar_fn_ty.return_type();
     if !ret.is_void() && ret.is_vector_element() {
         return ret;
@@ -44,7 +44,7 @@ pub fn characteristic_type(scalar_fn_ty: Type, spec: &CloneSpec) -> Type {
 }
 
 /// LLVM type of the mask parameter.
-pub fn mask_type(abi: MaskAbi, scalar_fn_ty: Type, spec: &CloneSpec) -> Type {
+pub fn mask_type<'ctx>(abi: MaskAbi, scalar_fn_ty: Type<'ctx>, spec: &CloneSpec) -> Type<'ctx> {
     let ctx = scalar_fn_ty.context();
     match abi {
         MaskAbi::LaneBits => Type::int(ctx, 1).vector_of(spec.width),
@@ -60,7 +60,7 @@ pub fn mask_type(abi: MaskAbi, scalar_fn_ty: Type, spec: &CloneSpec) -> Type {
 }
 
 /// The clone's function type for `spec`, checking that the scalar function fits.
-pub fn clone_type(scalar: Value, spec: &CloneSpec) -> Result<Type> {
+pub fn clone_type<'ctx>(scalar: Value<'ctx>, spec: &CloneSpec) -> Result<Type<'ctx>> {
     let fty = scalar.function_type();
     let mismatch = |reason: String| Error::VariantMismatch { variant: spec.vector_name.clone(), reason };
     if fty.is_var_arg() {
@@ -287,7 +287,7 @@ pub fn lane_mask_bits(scalar_fn_ty: Type, spec: &CloneSpec) -> Option<u32> {
 // Varying values: a vector, or an array of lanes for types vectors cannot hold
 
 /// Broadcasts a scalar (or aggregate) value to all `n` lanes at the builder's position.
-pub fn splat(b: &Builder, u: Value, n: u32) -> Value {
+pub fn splat<'ctx>(b: &Builder<'ctx>, u: Value<'ctx>, n: u32) -> Value<'ctx> {
     let ty = varying_type(u.ty(), n);
     if ty.is_vector() {
         let ins = b.insert_element(constant::poison(ty), u, 0);
@@ -303,7 +303,7 @@ pub fn splat(b: &Builder, u: Value, n: u32) -> Value {
 }
 
 /// Lane `k` of a varying value (vector or lane array).
-pub fn extract_lane(b: &Builder, v: Value, k: u32) -> Value {
+pub fn extract_lane<'ctx>(b: &Builder<'ctx>, v: Value<'ctx>, k: u32) -> Value<'ctx> {
     if v.ty().is_vector() {
         b.extract_element(v, k)
     } else {
@@ -312,7 +312,7 @@ pub fn extract_lane(b: &Builder, v: Value, k: u32) -> Value {
 }
 
 /// Sets lane `k` of a varying value (vector or lane array).
-pub fn insert_lane(b: &Builder, acc: Value, x: Value, k: u32) -> Value {
+pub fn insert_lane<'ctx>(b: &Builder<'ctx>, acc: Value<'ctx>, x: Value<'ctx>, k: u32) -> Value<'ctx> {
     if acc.ty().is_vector() {
         b.insert_element(acc, x, k)
     } else {
@@ -325,7 +325,7 @@ pub fn insert_lane(b: &Builder, acc: Value, x: Value, k: u32) -> Value {
 
 /// The clone's execution mask as `<N x i1>`, decoded from its mask
 /// parameter `m` (the emitter's entry mask).
-pub fn decode_mask(b: &Builder, abi: MaskAbi, m: Value, n: u32) -> Value {
+pub fn decode_mask<'ctx>(b: &Builder<'ctx>, abi: MaskAbi, m: Value<'ctx>, n: u32) -> Value<'ctx> {
     let ctx = b.context();
     match abi {
         MaskAbi::LaneBits => m,
@@ -345,7 +345,7 @@ pub fn decode_mask(b: &Builder, abi: MaskAbi, m: Value, n: u32) -> Value {
 
 /// Whether lane `k` is active, as an `i1`, from the mask parameter `m`
 /// (the per-lane fallback's test).
-pub fn lane_is_active(b: &Builder, abi: MaskAbi, m: Value, k: u32) -> Value {
+pub fn lane_is_active<'ctx>(b: &Builder<'ctx>, abi: MaskAbi, m: Value<'ctx>, k: u32) -> Value<'ctx> {
     let ctx = b.context();
     match abi {
         MaskAbi::LaneBits => b.extract_element(m, k),
@@ -364,7 +364,7 @@ pub fn lane_is_active(b: &Builder, abi: MaskAbi, m: Value, k: u32) -> Value {
 
 /// The step of a parameter linear with a variable step, as `i64`: the
 /// step parameter's value, sign-extended.
-pub fn step_as_i64(b: &Builder, step: Value) -> Value {
+pub fn step_as_i64<'ctx>(b: &Builder<'ctx>, step: Value<'ctx>) -> Value<'ctx> {
     if step.ty().int_width() == 64 {
         step
     } else {
@@ -374,7 +374,7 @@ pub fn step_as_i64(b: &Builder, step: Value) -> Value {
 
 /// `<base, base+step, base+2*step, ...>` for an integer or pointer base
 /// (pointer steps are in bytes, as the Vector Function ABI says).
-pub fn linear_lanes(b: &Builder, base: Value, step64: Value, n: u32) -> Value {
+pub fn linear_lanes<'ctx>(b: &Builder<'ctx>, base: Value<'ctx>, step64: Value<'ctx>, n: u32) -> Value<'ctx> {
     let ctx = b.context();
     let i64t = Type::int(ctx, 64);
     let lanes: Vec<Value> = (0..n).map(|k| constant::int(i64t, k as u64)).collect();
@@ -393,7 +393,7 @@ pub fn linear_lanes(b: &Builder, base: Value, step64: Value, n: u32) -> Value {
 
 /// One lane of a linear parameter: `base + off64` for an integer or
 /// pointer (bytes) base of type `t`.
-pub fn linear_lane(b: &Builder, base: Value, t: Type, off64: Value) -> Value {
+pub fn linear_lane<'ctx>(b: &Builder<'ctx>, base: Value<'ctx>, t: Type<'ctx>, off64: Value<'ctx>) -> Value<'ctx> {
     if t.int_width() > 0 {
         let off = if t.int_width() == 64 { off64 } else { b.cast(LLVMTrunc, off64, t) };
         b.binop(LLVMAdd, base, off)

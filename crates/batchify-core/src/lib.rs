@@ -147,9 +147,8 @@ impl CloneReport {
 /// Builds every requested clone into `module`. On error the module is left
 /// without the failing clone (earlier clones stay).
 ///
-/// # Safety contract
-/// `module` must be a valid module handle that stays alive and is not used
-/// elsewhere for the duration of the call (the inkwell wrapper in
+/// `module` stays alive for the call (its lifetime brand sees to that);
+/// it must not be changed elsewhere during the call (the inkwell wrapper in
 /// [`batchify_inkwell`] guarantees this).
 pub fn batchify_module(module: Module, specs: &[CloneSpec], opts: &Options) -> Result<Vec<CloneReport>> {
     specs.iter().map(|s| batchify_one(module, s, opts)).collect()

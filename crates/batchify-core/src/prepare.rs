@@ -22,12 +22,12 @@ use std::collections::HashMap;
 pub const PREPARE_PIPELINE: &str = "mem2reg,mergereturn,loop-simplify,lcssa";
 
 /// A scratch copy that deletes itself when dropped.
-pub struct Scratch {
+pub struct Scratch<'ctx> {
     /// The copied, normalised function.
-    pub function: Value,
+    pub function: Value<'ctx>,
 }
 
-impl Drop for Scratch {
+impl<'ctx> Drop for Scratch<'ctx> {
     fn drop(&mut self) {
         self.function.delete_function();
     }
@@ -35,7 +35,7 @@ impl Drop for Scratch {
 
 /// Copies `f` into a new internal function of the same module and runs the
 /// preparation pipeline on it.
-pub fn prepare(module: Module, f: Value, name: &str) -> Result<Scratch> {
+pub fn prepare<'ctx>(module: Module<'ctx>, f: Value<'ctx>, name: &str) -> Result<Scratch<'ctx>> {
     let copy = copy_function(module, f, &format!("__batchify_scratch.{name}"));
     let scratch = Scratch { function: copy };
     // Passes skip `optnone` functions (clang -O0 output).
@@ -48,7 +48,7 @@ pub fn prepare(module: Module, f: Value, name: &str) -> Result<Scratch> {
 
 /// Copies a function body instruction by instruction (the C API has no
 /// `CloneFunction`). Phis are rebuilt so their incoming blocks can be remapped.
-fn copy_function(module: Module, f: Value, name: &str) -> Value {
+fn copy_function<'ctx>(module: Module<'ctx>, f: Value<'ctx>, name: &str) -> Value<'ctx> {
     let g = module.add_function(name, f.function_type());
     g.set_internal();
     for a in f.attributes(crate::llvm::FUNCTION_INDEX) {
@@ -83,7 +83,7 @@ fn copy_function(module: Module, f: Value, name: &str) -> Value {
             map.insert(i, c);
         }
     }
-    let remap = |v: Value| -> Value {
+    let remap = |v: Value<'ctx>| -> Value<'ctx> {
         if v.is_block() {
             bmap[&v.as_block()].as_value()
         } else {

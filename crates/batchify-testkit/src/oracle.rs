@@ -390,7 +390,7 @@ fn store_size(t: Type) -> usize {
     }
 }
 
-fn enum_attr(f: Value, idx: u32, name: &str) -> Option<Attribute> {
+fn enum_attr<'ctx>(f: Value<'ctx>, idx: u32, name: &str) -> Option<Attribute<'ctx>> {
     f.enum_attribute(idx, name)
 }
 

@@ -53,14 +53,14 @@ pub fn flag_poison(module: Module, except: &HashSet<String>) {
 }
 
 /// An `i1` that is true when `i` (just before the builder) gives poison.
-fn makes_poison(b: &Builder, module: Module, i: Value, op: LLVMOpcode) -> Option<Value> {
+fn makes_poison<'ctx>(b: &Builder<'ctx>, module: Module<'ctx>, i: Value<'ctx>, op: LLVMOpcode) -> Option<Value<'ctx>> {
     let (nsw, nuw) = match op {
         LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMTrunc => (i.has_nsw(), i.has_nuw()),
         _ => (false, false),
     };
     let ty = i.ty();
     let width = ty.int_width();
-    let any = |acc: Option<Value>, x: Value| Some(acc.map_or(x, |a| b.binop(LLVMOr, a, x)));
+    let any = |acc: Option<Value<'ctx>>, x: Value<'ctx>| Some(acc.map_or(x, |a| b.binop(LLVMOr, a, x)));
     let mut poison = None;
     match op {
         LLVMAdd | LLVMSub | LLVMMul => {

@@ -43,7 +43,7 @@ pub fn process_has_symbol(name: &str) -> bool {
 
 /// Globals (functions and variables) a value refers to, looking through
 /// constant expressions and aggregates.
-fn referenced_globals(v: Value, out: &mut Vec<Value>, seen: &mut HashSet<Value>, depth: u32) {
+fn referenced_globals<'ctx>(v: Value<'ctx>, out: &mut Vec<Value<'ctx>>, seen: &mut HashSet<Value<'ctx>>, depth: u32) {
     if v.is_global_value() {
         out.push(v);
         return;
@@ -56,7 +56,7 @@ fn referenced_globals(v: Value, out: &mut Vec<Value>, seen: &mut HashSet<Value>,
     }
 }
 
-fn uses_of_instruction(i: Value, out: &mut Vec<Value>) {
+fn uses_of_instruction<'ctx>(i: Value<'ctx>, out: &mut Vec<Value<'ctx>>) {
     let mut seen = HashSet::new();
     for o in i.present_operands() {
         referenced_globals(o, out, &mut seen, 0);
@@ -221,7 +221,7 @@ fn trap_unreachables(m: Module) {
 /// Adds an `i8` global named `name` with value `init` to the oracle's copy
 /// of the module (for the paint byte and the poison flag, which the oracle
 /// sets and reads at run time).
-pub fn add_byte_global(module: Module, name: &str, init: u8) -> Value {
+pub fn add_byte_global<'ctx>(module: Module<'ctx>, name: &str, init: u8) -> Value<'ctx> {
     let i8t = Type::int(module.context(), 8);
     let g = module.add_global(i8t, name);
     g.set_initializer(constant::int(i8t, init as u64));
@@ -230,7 +230,7 @@ pub fn add_byte_global(module: Module, name: &str, init: u8) -> Value {
 
 /// The functions with a body that the oracle instruments: all but the
 /// clones named in `except` and LLVM's intrinsics.
-pub fn scalar_code(module: Module, except: &HashSet<String>) -> Vec<Value> {
+pub fn scalar_code<'ctx>(module: Module<'ctx>, except: &HashSet<String>) -> Vec<Value<'ctx>> {
     module
         .functions()
         .into_iter()

@@ -342,13 +342,13 @@ pub fn defined_functions(module: &inkwell::module::Module<'_>) -> Vec<(String, u
 }
 
 /// The globals that `root` references, transitively (itself included).
-fn reachable(root: Value) -> HashSet<Value> {
+fn reachable<'ctx>(root: Value<'ctx>) -> HashSet<Value<'ctx>> {
     let mut seen: HashSet<Value> = HashSet::new();
     let mut globals: HashSet<Value> = HashSet::new();
     let mut work: Vec<Value> = vec![root];
     seen.insert(root);
     globals.insert(root);
-    let mut visit = |v: Option<Value>, work: &mut Vec<Value>, seen: &mut HashSet<Value>| {
+    let mut visit = |v: Option<Value<'ctx>>, work: &mut Vec<Value<'ctx>>, seen: &mut HashSet<Value<'ctx>>| {
         let Some(v) = v else { return };
         if !seen.insert(v) {
             return;
@@ -435,7 +435,7 @@ fn has_ret(f: Value) -> bool {
     f.blocks().into_iter().any(|bb| bb.terminator().is_some_and(|t| t.opcode() == LLVMOpcode::LLVMRet))
 }
 
-fn named_function(m: Module, name: &str) -> Option<Value> {
+fn named_function<'ctx>(m: Module<'ctx>, name: &str) -> Option<Value<'ctx>> {
     std::ffi::CString::new(name).ok()?;
     m.function(name)
 }

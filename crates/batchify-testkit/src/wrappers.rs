@@ -36,7 +36,7 @@ pub fn memory_type(t: Type) -> Type {
     }
 }
 
-fn load_scalar(b: &Builder, t: Type, base: Value, offset: usize) -> Value {
+fn load_scalar<'ctx>(b: &Builder<'ctx>, t: Type<'ctx>, base: Value<'ctx>, offset: usize) -> Value<'ctx> {
     let ctx = b.context();
     let p = b.gep(Type::int(ctx, 8), base, &[constant::int(Type::int(ctx, 64), offset as u64)], Default::default());
     let m = memory_type(t);
@@ -56,7 +56,12 @@ fn store_scalar(b: &Builder, v: Value, base: Value, offset: usize) {
     b.store(v, p, 1);
 }
 
-fn new_wrapper(module: Module, name: &str, like: Value, nparams: usize) -> (Value, Builder, Vec<Value>) {
+fn new_wrapper<'ctx>(
+    module: Module<'ctx>,
+    name: &str,
+    like: Value<'ctx>,
+    nparams: usize,
+) -> (Value<'ctx>, Builder<'ctx>, Vec<Value<'ctx>>) {
     let ctx = module.context();
     let ptr = Type::ptr(ctx);
     let f = module.add_function(name, Type::function(Type::void(ctx), &vec![ptr; nparams]));
@@ -113,7 +118,13 @@ pub fn add_scalar_wrapper(module: Module, scalar: Value, spec: &CloneSpec, name:
 }
 
 /// Adds `void name(ptr in, ptr out)` calling the clone once on all lanes.
-pub fn add_vector_wrapper(module: Module, scalar: Value, clone: Value, spec: &CloneSpec, name: &str) {
+pub fn add_vector_wrapper<'ctx>(
+    module: Module<'ctx>,
+    scalar: Value<'ctx>,
+    clone: Value<'ctx>,
+    spec: &CloneSpec,
+    name: &str,
+) {
     let (_, b, ps) = new_wrapper(module, name, clone, 2);
     emit_vector_call(&b, ps[0], ps[1], scalar.function_type(), clone, spec, &|_, _| None);
     b.ret(None);
@@ -121,9 +132,15 @@ pub fn add_vector_wrapper(module: Module, scalar: Value, clone: Value, spec: &Cl
 
 /// Where a pointer argument of the optimised caller points: its input slot
 /// holds an `i64` offset from `base` (`i64::MIN` for null).
-type PtrBase<'a> = &'a dyn Fn(usize, usize) -> Option<Value>;
+type PtrBase<'a, 'ctx> = &'a dyn Fn(usize, usize) -> Option<Value<'ctx>>;
 
-fn load_arg(b: &Builder, t: Type, inp: Value, at: usize, base: Option<Value>) -> Value {
+fn load_arg<'ctx>(
+    b: &Builder<'ctx>,
+    t: Type<'ctx>,
+    inp: Value<'ctx>,
+    at: usize,
+    base: Option<Value<'ctx>>,
+) -> Value<'ctx> {
     let Some(base) = base else { return load_scalar(b, t, inp, at) };
     let ctx = b.context();
     let i64t = Type::int(ctx, 64);
@@ -135,7 +152,15 @@ fn load_arg(b: &Builder, t: Type, inp: Value, at: usize, base: Option<Value>) ->
 
 /// Emits, at `b`, the clone's arguments read from `inp`, the call, and the
 /// stores of its lanes' results to `out`.
-fn emit_vector_call(b: &Builder, inp: Value, out: Value, sty: Type, clone: Value, spec: &CloneSpec, base: PtrBase) {
+fn emit_vector_call<'ctx>(
+    b: &Builder<'ctx>,
+    inp: Value<'ctx>,
+    out: Value<'ctx>,
+    sty: Type<'ctx>,
+    clone: Value<'ctx>,
+    spec: &CloneSpec,
+    base: PtrBase<'_, 'ctx>,
+) {
     let ctx = b.context();
     let n = spec.width as usize;
     let vty = clone.function_type();

@@ -104,7 +104,7 @@ pub fn is_lane_invariant_call(call: Value) -> bool {
 }
 
 /// Overloaded types of the vector form of an intrinsic call.
-pub fn vector_overloads(lw: LaneWise, ret: Type, args: &[Type]) -> Vec<Type> {
+pub fn vector_overloads<'ctx>(lw: LaneWise, ret: Type<'ctx>, args: &[Type<'ctx>]) -> Vec<Type<'ctx>> {
     match lw.overload {
         Overload::Ret => vec![ret],
         Overload::RetArg1 => vec![ret, args[1]],

@@ -6,21 +6,21 @@ use std::collections::{HashMap, HashSet};
 
 /// The CFG of one function.
 #[derive(Debug, Clone)]
-pub struct Cfg {
+pub struct Cfg<'ctx> {
     /// Reachable blocks in reverse post-order (entry first).
-    pub rpo: Vec<Block>,
+    pub rpo: Vec<Block<'ctx>>,
     /// Successors of each reachable block, in terminator order.
-    pub succs: HashMap<Block, Vec<Block>>,
+    pub succs: HashMap<Block<'ctx>, Vec<Block<'ctx>>>,
     /// Reachable predecessors of each reachable block (deduplicated).
-    pub preds: HashMap<Block, Vec<Block>>,
+    pub preds: HashMap<Block<'ctx>, Vec<Block<'ctx>>>,
 }
 
-impl Cfg {
+impl<'ctx> Cfg<'ctx> {
     /// Computes the CFG of a function with a body.
-    pub fn new(f: Value) -> Cfg {
+    pub fn new(f: Value<'ctx>) -> Cfg<'ctx> {
         let blocks = f.blocks();
         let entry = blocks[0];
-        let succ_of = |b: Block| b.terminator().map(|t| t.successors()).unwrap_or_default();
+        let succ_of = |b: Block<'ctx>| b.terminator().map(|t| t.successors()).unwrap_or_default();
         // Iterative DFS for post-order.
         let mut post = Vec::new();
         let mut seen = HashSet::from([entry]);

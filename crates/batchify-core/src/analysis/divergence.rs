@@ -27,22 +27,22 @@ use std::collections::{HashMap, HashSet};
 
 /// A node of a level's DAG.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Node {
+pub enum Node<'ctx> {
     /// A block of the level itself.
-    Block(Block),
+    Block(Block<'ctx>),
     /// A child loop.
     Loop(LoopId),
 }
 
 /// Where an edge out of a node goes, seen from the node's level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Target {
+pub enum Target<'ctx> {
     /// A node of the same level.
-    Node(Node),
+    Node(Node<'ctx>),
     /// The level's loop header (a back edge).
     Back,
     /// A block outside the level's loop.
-    Exit(Block),
+    Exit(Block<'ctx>),
 }
 
 /// A uniform branch inside a linear level whose region can keep real
@@ -50,32 +50,32 @@ pub enum Target {
 /// `blocks` (single entry `head`, single exit `join`, no divergent branch,
 /// no loop, no edge leaving the level), so no lane needs masking apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UniformRegion {
+pub struct UniformRegion<'ctx> {
     /// The blocks strictly between the branch and the join, in topological order.
-    pub blocks: Vec<Block>,
+    pub blocks: Vec<Block<'ctx>>,
     /// Where the paths meet again.
-    pub join: Block,
+    pub join: Block<'ctx>,
 }
 
 /// How one level is emitted.
 #[derive(Debug, Clone)]
-pub struct LevelPlan {
+pub struct LevelPlan<'ctx> {
     /// Linearized (true) or real control flow (false).
     pub linear: bool,
     /// The level's nodes in topological order, entry first.
-    pub nodes: Vec<Node>,
+    pub nodes: Vec<Node<'ctx>>,
     /// Linear levels: uniform branches that keep real control flow, by branch block.
-    pub regions: HashMap<Block, UniformRegion>,
+    pub regions: HashMap<Block<'ctx>, UniformRegion<'ctx>>,
 }
 
 /// The control plan of a function.
 #[derive(Debug, Clone)]
-pub struct ControlPlan {
+pub struct ControlPlan<'ctx> {
     /// Plan per level (`None`: the function body).
-    pub levels: HashMap<Option<LoopId>, LevelPlan>,
+    pub levels: HashMap<Option<LoopId>, LevelPlan<'ctx>>,
 }
 
-impl ControlPlan {
+impl<'ctx> ControlPlan<'ctx> {
     /// Whether a loop is divergent (its level is linear).
     pub fn is_divergent(&self, l: LoopId) -> bool {
         self.levels[&Some(l)].linear
@@ -83,11 +83,11 @@ impl ControlPlan {
 }
 
 /// Uniformity and control plan of a function.
-pub struct Divergence {
+pub struct Divergence<'ctx> {
     /// Value uniformity, sync dependence included.
-    pub uniformity: Uniformity,
+    pub uniformity: Uniformity<'ctx>,
     /// The control plan.
-    pub plan: ControlPlan,
+    pub plan: ControlPlan<'ctx>,
 }
 
 /// The condition a terminator branches on, if it is a two-way branch or a switch.
@@ -100,7 +100,7 @@ pub fn branch_condition(term: Value) -> Option<Value> {
 }
 
 /// Classifies a successor block as seen from `level`.
-pub fn classify(loops: &Loops, level: Option<LoopId>, s: Block) -> Target {
+pub fn classify<'ctx>(loops: &Loops<'ctx>, level: Option<LoopId>, s: Block<'ctx>) -> Target<'ctx> {
     if let Some(l) = level {
         if loops.loops[l.0].header == s {
             return Target::Back;
@@ -119,12 +119,17 @@ pub fn classify(loops: &Loops, level: Option<LoopId>, s: Block) -> Target {
 
 /// Exit blocks of a loop: blocks outside it with a predecessor inside, in
 /// a deterministic order.
-pub fn exit_blocks(_cfg: &Cfg, loops: &Loops, l: LoopId) -> Vec<Block> {
+pub fn exit_blocks<'ctx>(_cfg: &Cfg<'ctx>, loops: &Loops<'ctx>, l: LoopId) -> Vec<Block<'ctx>> {
     loops.loops[l.0].exits.clone()
 }
 
 /// Distinct targets of a node, in a deterministic order.
-pub fn node_targets(cfg: &Cfg, loops: &Loops, level: Option<LoopId>, n: Node) -> Vec<Target> {
+pub fn node_targets<'ctx>(
+    cfg: &Cfg<'ctx>,
+    loops: &Loops<'ctx>,
+    level: Option<LoopId>,
+    n: Node<'ctx>,
+) -> Vec<Target<'ctx>> {
     let succs: Vec<Block> = match n {
         Node::Block(b) => cfg.succs[&b].clone(),
         Node::Loop(l) => exit_blocks(cfg, loops, l),
@@ -141,7 +146,7 @@ pub fn node_targets(cfg: &Cfg, loops: &Loops, level: Option<LoopId>, n: Node) ->
 
 /// The nodes of every level, each in the function's reverse post-order
 /// (which orders a reducible level's nodes topologically), in one pass.
-fn level_nodes(cfg: &Cfg, loops: &Loops) -> HashMap<Option<LoopId>, Vec<Node>> {
+fn level_nodes<'ctx>(cfg: &Cfg<'ctx>, loops: &Loops<'ctx>) -> HashMap<Option<LoopId>, Vec<Node<'ctx>>> {
     let mut nodes: HashMap<Option<LoopId>, Vec<Node>> = HashMap::from([(None, Vec::new())]);
     for l in 0..loops.loops.len() {
         nodes.insert(Some(LoopId(l)), Vec::new());
@@ -180,9 +185,9 @@ fn splits(
     }
 }
 
-impl Divergence {
+impl<'ctx> Divergence<'ctx> {
     /// Computes uniformity and the control plan to a fixed point.
-    pub fn new(f: Value, cfg: &Cfg, loops: &Loops, params: &[ParamKind]) -> Divergence {
+    pub fn new(f: Value<'ctx>, cfg: &Cfg<'ctx>, loops: &Loops<'ctx>, params: &[ParamKind]) -> Divergence<'ctx> {
         let mut levels_list: Vec<Option<LoopId>> = vec![None];
         levels_list.extend((0..loops.loops.len()).map(|i| Some(LoopId(i))));
         let all_nodes = level_nodes(cfg, loops);
@@ -251,16 +256,16 @@ impl Divergence {
 /// real control flow (see [`UniformRegion`]). Regions do not overlap: a
 /// block inside one region does not head another (it is emitted as real
 /// control flow anyway).
-fn uniform_regions(
-    cfg: &Cfg,
-    loops: &Loops,
-    uni: &Uniformity,
+fn uniform_regions<'ctx>(
+    cfg: &Cfg<'ctx>,
+    loops: &Loops<'ctx>,
+    uni: &Uniformity<'ctx>,
     level: Option<LoopId>,
-    nodes: &[Node],
-) -> HashMap<Block, UniformRegion> {
+    nodes: &[Node<'ctx>],
+) -> HashMap<Block<'ctx>, UniformRegion<'ctx>> {
     let order: HashMap<Node, usize> = nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
-    let succs = |n: Node| -> Vec<Target> { node_targets(cfg, loops, level, n) };
-    let reach = |start: Node| -> HashSet<Node> {
+    let succs = |n: Node<'ctx>| -> Vec<Target<'ctx>> { node_targets(cfg, loops, level, n) };
+    let reach = |start: Node<'ctx>| -> HashSet<Node<'ctx>> {
         let mut seen = HashSet::from([start]);
         let mut work = vec![start];
         while let Some(n) = work.pop() {

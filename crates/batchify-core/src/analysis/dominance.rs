@@ -7,18 +7,18 @@ use std::collections::HashMap;
 
 /// Immediate dominators of the reachable blocks.
 #[derive(Debug, Clone)]
-pub struct Dominators {
-    idom: HashMap<Block, Block>,
-    order: HashMap<Block, usize>,
+pub struct Dominators<'ctx> {
+    idom: HashMap<Block<'ctx>, Block<'ctx>>,
+    order: HashMap<Block<'ctx>, usize>,
 }
 
-impl Dominators {
+impl<'ctx> Dominators<'ctx> {
     /// Computes the dominator tree of a CFG.
-    pub fn new(cfg: &Cfg) -> Dominators {
+    pub fn new(cfg: &Cfg<'ctx>) -> Dominators<'ctx> {
         let order: HashMap<Block, usize> = cfg.rpo.iter().enumerate().map(|(i, b)| (*b, i)).collect();
         let entry = cfg.rpo[0];
         let mut idom: HashMap<Block, Block> = HashMap::from([(entry, entry)]);
-        let intersect = |idom: &HashMap<Block, Block>, mut a: Block, mut b: Block| {
+        let intersect = |idom: &HashMap<Block<'ctx>, Block<'ctx>>, mut a: Block<'ctx>, mut b: Block<'ctx>| {
             while a != b {
                 while order[&a] > order[&b] {
                     a = idom[&a];
@@ -53,12 +53,12 @@ impl Dominators {
     }
 
     /// The immediate dominator of a reachable block (`None` for the entry).
-    pub fn idom(&self, b: Block) -> Option<Block> {
+    pub fn idom(&self, b: Block<'ctx>) -> Option<Block<'ctx>> {
         self.idom.get(&b).copied().filter(|d| *d != b)
     }
 
     /// Whether `a` dominates `b` (every block dominates itself).
-    pub fn dominates(&self, a: Block, mut b: Block) -> bool {
+    pub fn dominates(&self, a: Block<'ctx>, mut b: Block<'ctx>) -> bool {
         loop {
             if a == b {
                 return true;

@@ -17,39 +17,39 @@ pub struct LoopId(pub usize);
 
 /// One natural loop.
 #[derive(Debug, Clone)]
-pub struct Loop {
+pub struct Loop<'ctx> {
     /// The header: target of the back edges.
-    pub header: Block,
+    pub header: Block<'ctx>,
     /// Every block of the loop, nested loops included.
-    pub blocks: HashSet<Block>,
+    pub blocks: HashSet<Block<'ctx>>,
     /// Innermost enclosing loop.
     pub parent: Option<LoopId>,
     /// Depth: 1 for outermost loops.
     pub depth: u32,
     /// Exit blocks: blocks outside the loop with a predecessor inside, in
     /// reverse post-order of those predecessors, then successor order.
-    pub exits: Vec<Block>,
+    pub exits: Vec<Block<'ctx>>,
 }
 
 /// All loops of a function.
 #[derive(Debug, Clone, Default)]
-pub struct Loops {
+pub struct Loops<'ctx> {
     /// The loops, outer loops before inner ones.
-    pub loops: Vec<Loop>,
+    pub loops: Vec<Loop<'ctx>>,
     /// Innermost loop of each block (absent: not in a loop).
-    pub innermost: HashMap<Block, LoopId>,
+    pub innermost: HashMap<Block<'ctx>, LoopId>,
 }
 
 /// The CFG is irreducible: a cycle has more than one entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Irreducible {
+pub struct Irreducible<'ctx> {
     /// Target of the offending retreating edge.
-    pub block: Block,
+    pub block: Block<'ctx>,
 }
 
-impl Loops {
+impl<'ctx> Loops<'ctx> {
     /// Finds the loops of a reachable CFG.
-    pub fn new(cfg: &Cfg, dom: &Dominators) -> Result<Loops, Irreducible> {
+    pub fn new(cfg: &Cfg<'ctx>, dom: &Dominators<'ctx>) -> Result<Loops<'ctx>, Irreducible<'ctx>> {
         // Retreating edges via DFS colouring: an edge to a block on the stack.
         let order: HashMap<Block, usize> = cfg.rpo.iter().enumerate().map(|(i, b)| (*b, i)).collect();
         let mut headers: Vec<(Block, Vec<Block>)> = Vec::new();
@@ -112,18 +112,18 @@ impl Loops {
     }
 
     /// Whether `b` is the header of a loop.
-    pub fn is_header(&self, b: Block) -> bool {
+    pub fn is_header(&self, b: Block<'ctx>) -> bool {
         self.innermost.get(&b).is_some_and(|l| self.loops[l.0].header == b)
     }
 
     /// Whether `b` belongs to loop `l` (at any depth).
-    pub fn contains(&self, l: LoopId, b: Block) -> bool {
+    pub fn contains(&self, l: LoopId, b: Block<'ctx>) -> bool {
         self.loops[l.0].blocks.contains(&b)
     }
 
     /// The child of `level` (or a top-level loop for `None`) that contains `b`,
     /// if `b` is nested below `level`.
-    pub fn child_containing(&self, level: Option<LoopId>, b: Block) -> Option<LoopId> {
+    pub fn child_containing(&self, level: Option<LoopId>, b: Block<'ctx>) -> Option<LoopId> {
         let mut l = *self.innermost.get(&b)?;
         loop {
             let p = self.loops[l.0].parent;

@@ -18,14 +18,19 @@ use super::cfg::Cfg;
 
 /// Result: the set of varying values (arguments and instructions).
 #[derive(Debug, Clone, Default)]
-pub struct Uniformity {
-    varying: HashSet<Value>,
+pub struct Uniformity<'ctx> {
+    varying: HashSet<Value<'ctx>>,
 }
 
-impl Uniformity {
+impl<'ctx> Uniformity<'ctx> {
     /// Computes uniformity for `f` whose parameters have the given kinds,
     /// with `seeds` (sync-dependent phis) forced varying.
-    pub fn new(f: Value, cfg: &Cfg, params: &[ParamKind], seeds: &HashSet<Value>) -> Uniformity {
+    pub fn new(
+        f: Value<'ctx>,
+        cfg: &Cfg<'ctx>,
+        params: &[ParamKind],
+        seeds: &HashSet<Value<'ctx>>,
+    ) -> Uniformity<'ctx> {
         let mut varying: HashSet<Value> = seeds.clone();
         for (p, kind) in f.params().into_iter().zip(params) {
             if *kind != ParamKind::Uniform {
@@ -49,7 +54,7 @@ impl Uniformity {
         Uniformity { varying }
     }
 
-    fn is_varying_inst(i: Value, varying: &HashSet<Value>) -> bool {
+    fn is_varying_inst(i: Value<'ctx>, varying: &HashSet<Value<'ctx>>) -> bool {
         use LLVMOpcode::*;
         match i.opcode() {
             LLVMPHI => i.incoming().iter().any(|(v, _)| varying.contains(v)),
@@ -63,7 +68,7 @@ impl Uniformity {
     }
 
     /// Whether a value differs between lanes.
-    pub fn is_varying(&self, v: Value) -> bool {
+    pub fn is_varying(&self, v: Value<'ctx>) -> bool {
         self.varying.contains(&v)
     }
 

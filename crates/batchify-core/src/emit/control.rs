@@ -34,9 +34,9 @@ use crate::llvm::{constant, Block, Type, Value};
 use crate::vfabi::ParamKind;
 use std::collections::{HashMap, HashSet};
 
-impl Widener<'_> {
+impl<'ctx> Widener<'_, 'ctx> {
     /// Builds the whole clone body.
-    pub(crate) fn run(&mut self, scalar: Value) -> Result<()> {
+    pub(crate) fn run(&mut self, scalar: Value<'ctx>) -> Result<()> {
         let entry = self.clone.append_block("entry");
         self.entry = Some(entry);
         self.b.position_at_end(entry);
@@ -102,13 +102,13 @@ impl Widener<'_> {
     }
 
     /// The function's execution mask as `<N x i1>`.
-    fn entry_mask(&mut self) -> Value {
+    fn entry_mask(&mut self) -> Value<'ctx> {
         let Some(abi) = self.spec.mask else { return self.all_true() };
         let m = *self.clone.params().last().expect("masked clones have a mask parameter");
         abi::decode_mask(&self.b, abi, m, self.n)
     }
 
-    fn map_params(&mut self, scalar: Value) {
+    fn map_params(&mut self, scalar: Value<'ctx>) {
         let ctx = self.ctx();
         let cparams = self.clone.params();
         for (k, p) in scalar.params().into_iter().enumerate() {
@@ -132,12 +132,12 @@ impl Widener<'_> {
     }
 
     /// Reads a mask slot.
-    fn load_mask(&self, slot: Value) -> Value {
+    fn load_mask(&self, slot: Value<'ctx>) -> Value<'ctx> {
         self.b.load(self.mask_type(), slot, 0)
     }
 
     /// Writes a mask slot.
-    fn store_mask(&self, slot: Value, m: Value) {
+    fn store_mask(&self, slot: Value<'ctx>, m: Value<'ctx>) {
         self.b.store(m, slot, 0);
     }
 
@@ -175,7 +175,7 @@ impl Widener<'_> {
     /// local: no phis, and no liveness, for a slot across the loops the
     /// level runs before it or around it. The level's own header is left
     /// alone (its entry and back edges fill it).
-    fn slot_resets(&self, level: Option<LoopId>, nodes: &[Node]) -> Vec<Vec<Block>> {
+    fn slot_resets(&self, level: Option<LoopId>, nodes: &[Node<'ctx>]) -> Vec<Vec<Block<'ctx>>> {
         let plan = &self.an.plan.levels[&level];
         let mut at: Vec<Vec<Block>> = vec![Vec::new(); nodes.len()];
         let mut reset: HashSet<Block> = HashSet::new();
@@ -203,7 +203,7 @@ impl Widener<'_> {
     }
 
     /// Empties the mask slot of `b`; its phi slots read poison again.
-    fn reset_slots(&mut self, b: Block) {
+    fn reset_slots(&mut self, b: Block<'ctx>) {
         self.store_mask(self.flow.mask_slots[&b], self.all_false());
         for phi in b.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
             let ty = self.mapped_type(phi);
@@ -212,7 +212,7 @@ impl Widener<'_> {
     }
 
     /// Enters scalar block `b`: its mask and its phis.
-    fn begin_block(&mut self, b: Block) {
+    fn begin_block(&mut self, b: Block<'ctx>) {
         if self.flow.full {
             self.flow.mask = self.all_true();
         } else {
@@ -230,7 +230,7 @@ impl Widener<'_> {
     }
 
     /// Emits the non-phi, non-terminator instructions of `b`.
-    fn emit_body(&mut self, b: Block) -> Result<()> {
+    fn emit_body(&mut self, b: Block<'ctx>) -> Result<()> {
         for i in b.instructions() {
             let op = i.opcode();
             if op == LLVMPHI || is_terminator(op) {
@@ -242,7 +242,7 @@ impl Widener<'_> {
     }
 
     /// Takes the edge `from -> to` for the lanes in `em`.
-    fn write_edge(&mut self, from: Block, to: Block, em: Value) {
+    fn write_edge(&mut self, from: Block<'ctx>, to: Block<'ctx>, em: Value<'ctx>) {
         let all = em == self.all_true();
         // A loop header is entered by the lanes of one edge at a time (the
         // entry, then the back edge each iteration): lanes outside `em` are
@@ -276,7 +276,7 @@ impl Widener<'_> {
     }
 
     /// `select(em, a, b)` lane by lane, for vectors and lane arrays alike.
-    fn blend(&self, em: Value, a: Value, b: Value) -> Value {
+    fn blend(&self, em: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
         if a.ty().is_vector() {
             return self.b.select(em, a, b);
         }
@@ -291,21 +291,21 @@ impl Widener<'_> {
         acc
     }
 
-    fn and_mask(&self, m: Value, c: Value) -> Value {
+    fn and_mask(&self, m: Value<'ctx>, c: Value<'ctx>) -> Value<'ctx> {
         self.b.select(m, c, self.all_false())
     }
 
-    fn and_not_mask(&self, m: Value, c: Value) -> Value {
+    fn and_not_mask(&self, m: Value<'ctx>, c: Value<'ctx>) -> Value<'ctx> {
         let not_c = self.b.binop(LLVMXor, c, self.all_true());
         self.b.select(m, not_c, self.all_false())
     }
 
     /// Edge masks of `b`'s terminator, one per distinct successor.
-    fn edge_masks(&mut self, term: Value) -> Vec<(Block, Value)> {
+    fn edge_masks(&mut self, term: Value<'ctx>) -> Vec<(Block<'ctx>, Value<'ctx>)> {
         let m = self.flow.mask;
         let succs = term.successors();
         let mut out: Vec<(Block, Value)> = Vec::new();
-        let add = |out: &mut Vec<(Block, Value)>, w: &Self, s: Block, em: Value| match out
+        let add = |out: &mut Vec<(Block<'ctx>, Value<'ctx>)>, w: &Self, s: Block<'ctx>, em: Value<'ctx>| match out
             .iter_mut()
             .find(|(b, _)| *b == s)
         {
@@ -402,7 +402,12 @@ impl Widener<'_> {
 
     /// Emits the region of a uniform branch inside a linear level with real
     /// control flow; the chain continues in a fresh block where the paths meet.
-    fn emit_uniform_region(&mut self, level: Option<LoopId>, head: Block, region: &UniformRegion) -> Result<()> {
+    fn emit_uniform_region(
+        &mut self,
+        level: Option<LoopId>,
+        head: Block<'ctx>,
+        region: &UniformRegion<'ctx>,
+    ) -> Result<()> {
         let join = self.clone.append_block("uniform.join");
         let mut frame = Frame {
             level,
@@ -478,7 +483,7 @@ impl Widener<'_> {
     }
 
     /// Emits a real level: its blocks keep their (uniform) branches.
-    fn emit_real(&mut self, level: Option<LoopId>, after: Option<Block>) -> Result<()> {
+    fn emit_real(&mut self, level: Option<LoopId>, after: Option<Block<'ctx>>) -> Result<()> {
         let nodes = self.an.plan.levels[&level].nodes.clone();
         // A real level inside a linear one escapes to where the linear one
         // continues; one inside a real level escapes where its parent does.
@@ -545,7 +550,7 @@ impl Widener<'_> {
     }
 
     /// Clone block that an edge to scalar block `s` leads to, from the top frame (real).
-    fn dest(&self, s: Block) -> Block {
+    fn dest(&self, s: Block<'ctx>) -> Block<'ctx> {
         self.resolve_edge(s).0
     }
 
@@ -554,7 +559,7 @@ impl Widener<'_> {
     /// written `s`'s slots since `s` last ran. Edges to a linear level (out
     /// of a loop, or to the join of a uniform region, which the linear level
     /// runs later) may meet lanes from other edges there.
-    fn resolve_edge(&self, s: Block) -> (Block, bool) {
+    fn resolve_edge(&self, s: Block<'ctx>) -> (Block<'ctx>, bool) {
         let mut i = self.flow.frames.len() - 1;
         loop {
             let f = &self.flow.frames[i];
@@ -579,7 +584,7 @@ impl Widener<'_> {
         }
     }
 
-    fn emit_real_terminator(&mut self, b: Block) -> Result<()> {
+    fn emit_real_terminator(&mut self, b: Block<'ctx>) -> Result<()> {
         let term = b.terminator().expect("blocks have terminators");
         match term.opcode() {
             LLVMRet => {
@@ -626,7 +631,7 @@ impl Widener<'_> {
             edges.push((s, e));
         }
         self.b.position_at_end(from);
-        let edge_of = |s: Block| edges.iter().find(|(t, _)| *t == s).expect("edge exists").1;
+        let edge_of = |s: Block<'ctx>| edges.iter().find(|(t, _)| *t == s).expect("edge exists").1;
         // Without a known-full mask, no lane may be active here and the
         // uniform condition may be poison (computed for no lane): freeze it.
         let cond = branch_condition(term).map(|c| {

@@ -27,7 +27,13 @@ use state::{Flow, Values, Widener};
 use std::collections::HashMap;
 
 /// Builds the body of `clone` from the prepared scalar function `scalar`.
-pub fn emit(module: Module, scalar: Value, clone: Value, spec: &CloneSpec, an: &Analyses<'_>) -> Result<WidenStats> {
+pub fn emit(
+    module: Module,
+    scalar: Value,
+    clone: Value,
+    spec: &CloneSpec,
+    an: &Analyses<'_, '_>,
+) -> Result<WidenStats> {
     let ctx = module.context();
     let mut w = Widener {
         module,

@@ -41,8 +41,8 @@ pub(crate) fn is_deferrable(i: Value) -> bool {
         && i.num_operands() == i.num_arg_operands() + 1
 }
 
-impl Widener<'_> {
-    fn doom_slots(&mut self) -> (Value, Value) {
+impl<'ctx> Widener<'_, 'ctx> {
+    fn doom_slots(&mut self) -> (Value<'ctx>, Value<'ctx>) {
         if let (Some(d), Some(s)) = (self.doom.doomed_slot, self.doom.site_slot) {
             return (d, s);
         }
@@ -60,7 +60,7 @@ impl Widener<'_> {
     }
 
     /// Records the lanes of the current mask as doomed at call `i`.
-    pub(crate) fn defer_noreturn(&mut self, i: Value) {
+    pub(crate) fn defer_noreturn(&mut self, i: Value<'ctx>) {
         let (dslot, sslot) = self.doom_slots();
         let m = if self.flow.full { self.all_true() } else { self.flow.mask };
         let site = self.doom.sites.len() as u64;

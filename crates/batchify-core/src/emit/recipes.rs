@@ -24,40 +24,40 @@ use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{constant, copy_flags, Type, Value};
 
 /// A rule that builds the vector form of one varying instruction.
-pub(crate) type Recipe = fn(&mut Widener<'_>, Value) -> Option<Value>;
+pub(crate) type Recipe<'ctx> = for<'a> fn(&mut Widener<'a, 'ctx>, Value<'ctx>) -> Option<Value<'ctx>>;
 
 /// The recipe for a varying instruction, if it has one.
-pub(crate) fn recipe_for(i: Value) -> Option<Recipe> {
+pub(crate) fn recipe_for<'ctx>(i: Value<'ctx>) -> Option<Recipe<'ctx>> {
     let lane_result = i.ty().is_vector_element();
     let lane_operand = || i.num_operands() > 0 && i.operand(0).ty().is_vector_element();
-    let recipe: Recipe = match i.opcode() {
+    let recipe: Recipe<'ctx> = match i.opcode() {
         LLVMAdd | LLVMFAdd | LLVMSub | LLVMFSub | LLVMMul | LLVMFMul | LLVMFDiv | LLVMFRem | LLVMShl | LLVMLShr
         | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor
             if lane_result =>
         {
-            lane_wise_binop
+            lane_wise_binop as Recipe<'ctx>
         }
-        LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem if lane_result => guarded_division,
-        LLVMFNeg if lane_result => float_negation,
-        LLVMICmp | LLVMFCmp if lane_operand() => comparison,
+        LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem if lane_result => guarded_division as Recipe<'ctx>,
+        LLVMFNeg if lane_result => float_negation as Recipe<'ctx>,
+        LLVMICmp | LLVMFCmp if lane_operand() => comparison as Recipe<'ctx>,
         LLVMTrunc | LLVMZExt | LLVMSExt | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP | LLVMFPTrunc
         | LLVMFPExt | LLVMPtrToInt | LLVMIntToPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMPtrToAddr
             if lane_result && lane_operand() =>
         {
-            conversion
+            conversion as Recipe<'ctx>
         }
-        LLVMSelect if lane_result => selection,
-        LLVMFreeze if lane_result => freeze,
-        LLVMGetElementPtr if lane_result => address,
-        LLVMLoad if lane_result => gather,
-        LLVMStore if lane_operand() => scatter,
-        LLVMCall => lane_wise_intrinsic,
+        LLVMSelect if lane_result => selection as Recipe<'ctx>,
+        LLVMFreeze if lane_result => freeze as Recipe<'ctx>,
+        LLVMGetElementPtr if lane_result => address as Recipe<'ctx>,
+        LLVMLoad if lane_result => gather as Recipe<'ctx>,
+        LLVMStore if lane_operand() => scatter as Recipe<'ctx>,
+        LLVMCall => lane_wise_intrinsic as Recipe<'ctx>,
         _ => return None,
     };
     Some(recipe)
 }
 
-fn lane_wise_binop(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+fn lane_wise_binop<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
     let a = w.varying_value(i.operand(0));
     let c = w.varying_value(i.operand(1));
     let r = w.b.binop(i.opcode(), a, c);
@@ -73,7 +73,7 @@ fn lane_wise_binop(w: &mut Widener<'_>, i: Value) -> Option<Value> {
 /// "non-negative" for the dividend) to divide by the unselected divisor, or
 /// to skip the sign extension before `idiv` (both trapped; fuzz seeds
 /// 4030610 and 6046012).
-fn guarded_division(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+fn guarded_division<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
     let op = i.opcode();
     let mut a = w.varying_value(i.operand(0));
     let mut d = w.varying_value(i.operand(1));
@@ -88,14 +88,14 @@ fn guarded_division(w: &mut Widener<'_>, i: Value) -> Option<Value> {
     Some(r)
 }
 
-fn float_negation(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+fn float_negation<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
     let a = w.varying_value(i.operand(0));
     let r = w.b.fneg(a);
     copy_flags(i, r);
     Some(r)
 }
 
-fn comparison(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+fn comparison<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
     let a = w.varying_value(i.operand(0));
     let c = w.varying_value(i.operand(1));
     let r =
@@ -104,7 +104,7 @@ fn comparison(w: &mut Widener<'_>, i: Value) -> Option<Value> {
     Some(r)
 }
 
-fn conversion(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+fn conversion<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
     let a = w.varying_value(i.operand(0));
     let r = w.b.cast(i.opcode(), a, i.ty().vector_of(w.n));
     copy_flags(i, r);
@@ -112,7 +112,7 @@ fn conversion(w: &mut Widener<'_>, i: Value) -> Option<Value> {
 }
 
 /// A `select` on a vector condition (one per element) has no lane form here.
-fn selection(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+fn selection<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
     let c = i.operand(0);
     if c.ty().is_vector() {
         return None;
@@ -125,7 +125,7 @@ fn selection(w: &mut Widener<'_>, i: Value) -> Option<Value> {
     Some(r)
 }
 
-fn freeze(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+fn freeze<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
     let a = w.varying_value(i.operand(0));
     Some(w.b.freeze(a))
 }
@@ -133,7 +133,7 @@ fn freeze(w: &mut Widener<'_>, i: Value) -> Option<Value> {
 /// A `getelementptr` with scalar operands; uniform ones stay scalar and the
 /// result is a vector of addresses. Vector operands (already-vector input)
 /// are serialized.
-fn address(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+fn address<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
     let ops = i.operands();
     if ops.iter().any(|o| o.ty().is_vector()) {
         return None;
@@ -144,7 +144,7 @@ fn address(w: &mut Widener<'_>, i: Value) -> Option<Value> {
 }
 
 /// A load at varying addresses: a masked gather (inactive lanes read nothing).
-fn gather(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+fn gather<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
     let ptrs = w.varying_value(i.operand(0));
     let vty = i.ty().vector_of(w.n);
     let f = w.module.intrinsic("llvm.masked.gather", &[vty, ptrs.ty()]).expect("llvm.masked.gather exists");
@@ -156,7 +156,7 @@ fn gather(w: &mut Widener<'_>, i: Value) -> Option<Value> {
 
 /// A store of varying values or at varying addresses: a masked scatter
 /// (lanes in lane order where addresses collide, as LLVM defines it).
-fn scatter(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+fn scatter<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
     let vals = w.varying_value(i.operand(0));
     let ptrs = w.varying_value(i.operand(1));
     let f = w.module.intrinsic("llvm.masked.scatter", &[vals.ty(), ptrs.ty()]).expect("llvm.masked.scatter exists");
@@ -168,7 +168,7 @@ fn scatter(w: &mut Widener<'_>, i: Value) -> Option<Value> {
 
 /// A call of an intrinsic with a lane-wise vector form (`llvm.sqrt`,
 /// `llvm.fma`, ...); its scalar-only arguments must be uniform.
-fn lane_wise_intrinsic(w: &mut Widener<'_>, i: Value) -> Option<Value> {
+fn lane_wise_intrinsic<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
     let base = calls::called_intrinsic(i)?;
     let lw = calls::lane_wise_intrinsic(&base)?;
     let nargs = i.num_arg_operands();
@@ -197,7 +197,7 @@ fn lane_wise_intrinsic(w: &mut Widener<'_>, i: Value) -> Option<Value> {
 }
 
 /// The execution mask, or all lanes where the mask is known full.
-fn current_mask_or_true(w: &Widener<'_>) -> Value {
+fn current_mask_or_true<'ctx>(w: &Widener<'_, 'ctx>) -> Value<'ctx> {
     if w.flow.full {
         w.all_true()
     } else {

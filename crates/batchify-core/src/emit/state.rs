@@ -33,102 +33,102 @@ pub struct WidenStats {
 }
 
 /// The analyses the widener reads.
-pub struct Analyses<'a> {
+pub struct Analyses<'a, 'ctx> {
     /// CFG of the prepared scalar function.
-    pub cfg: &'a Cfg,
+    pub cfg: &'a Cfg<'ctx>,
     /// Its loops.
-    pub loops: &'a Loops,
+    pub loops: &'a Loops<'ctx>,
     /// Value uniformity.
-    pub uni: &'a Uniformity,
+    pub uni: &'a Uniformity<'ctx>,
     /// Control plan.
-    pub plan: &'a ControlPlan,
+    pub plan: &'a ControlPlan<'ctx>,
 }
 
 /// The emitter: what every rule reads (the module, the spec, the analyses,
 /// the builders, the clone), and the state of each group of rules in a
 /// part of its own: [`Values`] (the instruction rules), [`Flow`] (the
 /// control rules) and [`Doom`] (the deferred `noreturn` calls).
-pub(crate) struct Widener<'a> {
-    pub(crate) module: Module,
+pub(crate) struct Widener<'a, 'ctx> {
+    pub(crate) module: Module<'ctx>,
     pub(crate) spec: &'a CloneSpec,
     pub(crate) n: u32,
-    pub(crate) an: &'a Analyses<'a>,
+    pub(crate) an: &'a Analyses<'a, 'ctx>,
     /// Main builder.
-    pub(crate) b: Builder,
+    pub(crate) b: Builder<'ctx>,
     /// Builder for out-of-line insertions (splats, slots).
-    pub(crate) aux: Builder,
+    pub(crate) aux: Builder<'ctx>,
     pub(crate) stats: WidenStats,
     pub(crate) function_name: String,
-    pub(crate) clone: Value,
+    pub(crate) clone: Value<'ctx>,
     /// The clone's first block (allocas, parameter set-up).
-    pub(crate) entry: Option<Block>,
+    pub(crate) entry: Option<Block<'ctx>>,
     /// The clone's value of each scalar value.
-    pub(crate) values: Values,
+    pub(crate) values: Values<'ctx>,
     /// Masks, slots and the levels being emitted.
-    pub(crate) flow: Flow,
+    pub(crate) flow: Flow<'ctx>,
     /// Lanes that reached a deferred `noreturn` call (see `noreturn`).
-    pub(crate) doom: Doom,
+    pub(crate) doom: Doom<'ctx>,
 }
 
 /// The clone's value of each scalar value: uniform values map to a scalar
 /// copy, varying ones to their vector or lane-array form.
 #[derive(Default)]
-pub(crate) struct Values {
+pub(crate) struct Values<'ctx> {
     /// Scalar value to clone value.
-    pub(crate) vmap: HashMap<Value, Value>,
+    pub(crate) vmap: HashMap<Value<'ctx>, Value<'ctx>>,
     /// Uniform value to its splat, made once.
-    pub(crate) splats: HashMap<Value, Value>,
+    pub(crate) splats: HashMap<Value<'ctx>, Value<'ctx>>,
 }
 
 /// The control rules' state: the current execution mask and the slots
 /// that carry masks and phi values along edges.
-pub(crate) struct Flow {
+pub(crate) struct Flow<'ctx> {
     /// Execution mask of the block being emitted (`<N x i1>`).
-    pub(crate) mask: Value,
+    pub(crate) mask: Value<'ctx>,
     /// Whether every lane is known active (no masking needed).
     pub(crate) full: bool,
     /// Stack slot holding each scalar block's incoming mask.
-    pub(crate) mask_slots: HashMap<Block, Value>,
+    pub(crate) mask_slots: HashMap<Block<'ctx>, Value<'ctx>>,
     /// Stack slot holding each scalar phi's incoming value.
-    pub(crate) phi_slots: HashMap<Value, Value>,
+    pub(crate) phi_slots: HashMap<Value<'ctx>, Value<'ctx>>,
     /// Stack slot for the return value of a linearized function body.
-    pub(crate) ret_slot: Option<Value>,
+    pub(crate) ret_slot: Option<Value<'ctx>>,
     /// Emission frames of the levels being emitted (see `control`).
-    pub(crate) frames: Vec<Frame>,
+    pub(crate) frames: Vec<Frame<'ctx>>,
 }
 
 /// One level being emitted.
-pub(crate) struct Frame {
+pub(crate) struct Frame<'ctx> {
     pub(super) level: Option<LoopId>,
     pub(super) real: bool,
     /// Real levels: the clone block of each block node.
-    pub(super) blocks: HashMap<Block, Block>,
+    pub(super) blocks: HashMap<Block<'ctx>, Block<'ctx>>,
     /// Real levels: the block where each child loop node starts.
-    pub(super) loop_entry: HashMap<LoopId, Block>,
+    pub(super) loop_entry: HashMap<LoopId, Block<'ctx>>,
     /// Loop levels inside a linear parent: where the parent continues.
-    pub(super) after: Option<Block>,
+    pub(super) after: Option<Block<'ctx>>,
     /// Real levels: where control goes when every lane here is doomed by a
     /// deferred `noreturn` call and other lanes may be elsewhere (`None`:
     /// every live lane is here, so the call is made at once).
-    pub(super) escape: Option<Block>,
+    pub(super) escape: Option<Block<'ctx>>,
 }
 
 /// One deferred call site.
-pub(crate) struct DeferredSite {
+pub(crate) struct DeferredSite<'ctx> {
     /// The scalar call; the lane's call is a copy of it (same callee,
     /// calling convention, attributes and operand bundles).
-    pub(super) call: Value,
-    pub(super) fn_ty: Type,
+    pub(super) call: Value<'ctx>,
+    pub(super) fn_ty: Type<'ctx>,
     /// One slot per argument, holding each lane's argument (`<N x T>`).
-    pub(super) arg_slots: Vec<Value>,
+    pub(super) arg_slots: Vec<Value<'ctx>>,
 }
 
 /// The clone's record of doomed lanes.
 #[derive(Default)]
-pub(crate) struct Doom {
+pub(crate) struct Doom<'ctx> {
     /// `<N x i1>`: lanes that reached a deferred call.
-    pub(super) doomed_slot: Option<Value>,
+    pub(super) doomed_slot: Option<Value<'ctx>>,
     /// `<N x i32>`: the call site each doomed lane reached.
-    pub(super) site_slot: Option<Value>,
-    pub(super) sites: Vec<DeferredSite>,
+    pub(super) site_slot: Option<Value<'ctx>>,
+    pub(super) sites: Vec<DeferredSite<'ctx>>,
 }

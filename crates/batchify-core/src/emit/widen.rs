@@ -24,7 +24,7 @@ use crate::error::{Error, Result};
 use crate::llvm::LLVMOpcode::{self, *};
 use crate::llvm::{constant, Type, Value};
 
-impl Widener<'_> {
+impl<'ctx> Widener<'_, 'ctx> {
     /// An error for what [`crate::legality`] should have rejected.
     pub(crate) fn missed_by_legality(&self, what: impl Into<String>) -> Error {
         Error::Internal {
@@ -33,24 +33,24 @@ impl Widener<'_> {
         }
     }
 
-    pub(crate) fn ctx(&self) -> crate::llvm::Context {
+    pub(crate) fn ctx(&self) -> crate::llvm::Context<'ctx> {
         self.module.context()
     }
 
-    pub(crate) fn mask_type(&self) -> Type {
+    pub(crate) fn mask_type(&self) -> Type<'ctx> {
         Type::int(self.ctx(), 1).vector_of(self.n)
     }
 
-    pub(crate) fn all_true(&self) -> Value {
+    pub(crate) fn all_true(&self) -> Value<'ctx> {
         constant::all_ones(self.mask_type())
     }
 
-    pub(crate) fn all_false(&self) -> Value {
+    pub(crate) fn all_false(&self) -> Value<'ctx> {
         constant::null(self.mask_type())
     }
 
     /// Type of the clone's value for scalar value `v`.
-    pub(crate) fn mapped_type(&self, v: Value) -> Type {
+    pub(crate) fn mapped_type(&self, v: Value<'ctx>) -> Type<'ctx> {
         if self.an.uni.is_varying(v) {
             varying_type(v.ty(), self.n)
         } else {
@@ -59,7 +59,7 @@ impl Widener<'_> {
     }
 
     /// The clone's scalar value for a uniform operand.
-    pub(crate) fn uniform_value(&self, v: Value) -> Value {
+    pub(crate) fn uniform_value(&self, v: Value<'ctx>) -> Value<'ctx> {
         if let Some(m) = self.values.vmap.get(&v) {
             return *m;
         }
@@ -68,7 +68,7 @@ impl Widener<'_> {
     }
 
     /// The clone's value for an operand in its own shape (vector if varying).
-    pub(crate) fn mapped_value(&mut self, v: Value) -> Value {
+    pub(crate) fn mapped_value(&mut self, v: Value<'ctx>) -> Value<'ctx> {
         if self.an.uni.is_varying(v) {
             self.values.vmap[&v]
         } else {
@@ -77,7 +77,7 @@ impl Widener<'_> {
     }
 
     /// The clone's varying form of an operand (splatting uniform values).
-    pub(crate) fn varying_value(&mut self, v: Value) -> Value {
+    pub(crate) fn varying_value(&mut self, v: Value<'ctx>) -> Value<'ctx> {
         if self.an.uni.is_varying(v) {
             return self.values.vmap[&v];
         }
@@ -111,7 +111,7 @@ impl Widener<'_> {
     }
 
     /// Lane `k` of an operand, as a scalar.
-    fn lane_value(&mut self, v: Value, k: u32) -> Value {
+    fn lane_value(&mut self, v: Value<'ctx>, k: u32) -> Value<'ctx> {
         if !self.an.uni.is_varying(v) {
             return self.uniform_value(v);
         }
@@ -120,13 +120,13 @@ impl Widener<'_> {
     }
 
     /// `any(mask)` as an `i1`.
-    pub(crate) fn any(&self, m: Value) -> Value {
+    pub(crate) fn any(&self, m: Value<'ctx>) -> Value<'ctx> {
         let f = self.module.intrinsic("llvm.vector.reduce.or", &[m.ty()]).expect("llvm.vector.reduce.or exists");
         self.b.call(f.function_type(), f, &[m])
     }
 
     /// Emits a non-terminator instruction under the current mask.
-    pub(crate) fn emit_instruction(&mut self, i: Value) -> Result<()> {
+    pub(crate) fn emit_instruction(&mut self, i: Value<'ctx>) -> Result<()> {
         let op = i.opcode();
         if !self.an.uni.is_varying(i) {
             let c = self.emit_uniform(i);
@@ -164,7 +164,7 @@ impl Widener<'_> {
 
     /// Copies a uniform instruction with its operands remapped; guards it
     /// if it may trap or has effects and some lanes may be inactive.
-    fn emit_uniform(&mut self, i: Value) -> Value {
+    fn emit_uniform(&mut self, i: Value<'ctx>) -> Value<'ctx> {
         let op = i.opcode();
         let c = i.clone_instruction();
         for k in 0..c.num_operands() {
@@ -203,7 +203,11 @@ impl Widener<'_> {
 
     /// Runs `body` only when `cond` holds; returns its value (poison when
     /// skipped) if it produced a non-void one.
-    pub(crate) fn guarded(&mut self, cond: Value, body: impl FnOnce(&mut Self) -> Value) -> Option<Value> {
+    pub(crate) fn guarded(
+        &mut self,
+        cond: Value<'ctx>,
+        body: impl FnOnce(&mut Self) -> Value<'ctx>,
+    ) -> Option<Value<'ctx>> {
         let then_b = self.clone.append_block("guard.then");
         let cont = self.clone.append_block("guard.cont");
         let from = self.b.current_block();
@@ -224,13 +228,13 @@ impl Widener<'_> {
 
     /// The vector form of a varying instruction ([`super::recipes`]), or
     /// `None` if it must be serialized.
-    fn vector_form(&mut self, i: Value) -> Option<Value> {
+    fn vector_form(&mut self, i: Value<'ctx>) -> Option<Value<'ctx>> {
         super::recipes::recipe_for(i).and_then(|recipe| recipe(self, i))
     }
 
     /// Runs `i` once per lane, in lane order, and gathers the results.
     /// Lanes that are inactive skip it if it may trap or has effects.
-    fn serialize(&mut self, i: Value) -> Value {
+    fn serialize(&mut self, i: Value<'ctx>) -> Value<'ctx> {
         if is_deferrable(i) {
             self.defer_noreturn(i);
             return constant::poison(Type::int(self.ctx(), 1));

@@ -98,13 +98,13 @@ pub fn promote_slots(f: Value) -> usize {
 
 /// Where each slot is stored, and the blocks whose first access to it is a
 /// load (the slot is live into them), from one pass over the function.
-struct Accesses {
-    defs: Vec<HashSet<Block>>,
-    exposed_uses: Vec<Vec<Block>>,
+struct Accesses<'ctx> {
+    defs: Vec<HashSet<Block<'ctx>>>,
+    exposed_uses: Vec<Vec<Block<'ctx>>>,
 }
 
-impl Accesses {
-    fn of(cfg: &Cfg, index: &HashMap<Value, usize>, n: usize) -> Accesses {
+impl<'ctx> Accesses<'ctx> {
+    fn of(cfg: &Cfg<'ctx>, index: &HashMap<Value<'ctx>, usize>, n: usize) -> Accesses<'ctx> {
         let mut defs = vec![HashSet::new(); n];
         let mut exposed_uses = vec![Vec::new(); n];
         for &block in &cfg.rpo {
@@ -134,7 +134,7 @@ impl Accesses {
 
     /// Blocks on whose entry slot `k` holds a value some load may read:
     /// backwards from the exposed loads, up to the blocks that store it.
-    fn live_in(&self, cfg: &Cfg, k: usize) -> HashSet<Block> {
+    fn live_in(&self, cfg: &Cfg<'ctx>, k: usize) -> HashSet<Block<'ctx>> {
         let mut live: HashSet<Block> = self.exposed_uses[k].iter().copied().collect();
         let mut work: Vec<Block> = live.iter().copied().collect();
         while let Some(b) = work.pop() {
@@ -165,7 +165,7 @@ fn is_promotable(alloca: Value) -> bool {
 }
 
 /// Dominance frontier of every reachable block (Cooper, Harvey & Kennedy).
-fn dominance_frontiers(cfg: &Cfg, dom: &Dominators) -> HashMap<Block, Vec<Block>> {
+fn dominance_frontiers<'ctx>(cfg: &Cfg<'ctx>, dom: &Dominators<'ctx>) -> HashMap<Block<'ctx>, Vec<Block<'ctx>>> {
     let mut df: HashMap<Block, Vec<Block>> = HashMap::new();
     for &join in &cfg.rpo {
         let preds = &cfg.preds[&join];
@@ -209,8 +209,8 @@ fn rename(
     }
     // A slot read before any store reads poison.
     let mut current: Vec<Vec<Value>> = slots.iter().map(|s| vec![constant::poison(s.allocated_type())]).collect();
-    enum Step {
-        Enter(Block),
+    enum Step<'ctx> {
+        Enter(Block<'ctx>),
         Leave(Vec<usize>),
     }
     let mut stack = vec![Step::Enter(cfg.rpo[0])];

@@ -5,15 +5,67 @@
 //! data layout), `values.rs` further value queries and edits (globals,
 //! instruction kinds, metadata), and `jit.rs` the ORC JIT, for the test kit.
 //!
-//! Contract: a [`Value`], [`Type`] or [`Block`] is a plain handle into an
-//! LLVM context owned elsewhere (by the caller's `inkwell::context::Context`
-//! and module). Handles are only valid while that module is alive; every
-//! public entry point of this crate takes the module by `&mut` borrow for
-//! the duration of the transform, which upholds this. Null handles never
-//! escape: functions that may yield "nothing" return `Option`. Handle fields
-//! are private: code outside this folder gets a [`Module`] from an inkwell
-//! module ([`Module::from_inkwell`]) or an [`OwnedModule`], and every other
-//! handle from those, never from a raw pointer.
+//! Contract: a [`Value`], [`Type`], [`Block`], [`Module`], [`Context`] or
+//! [`Attribute`] is a plain `Copy` handle into an LLVM context owned
+//! elsewhere (by the caller's `inkwell::context::Context` and module); a
+//! [`Builder`] owns an LLVM builder in such a context (the [`jit::Jit`]
+//! parses its own copy of a module and hands out no handles).
+//! Null handles never escape: functions that may yield "nothing" return
+//! `Option`. Handle fields are private: code outside this folder gets a
+//! [`Module`] from an inkwell module ([`Module::from_inkwell`]) or an
+//! [`OwnedModule`], and every other handle from those, never from a raw
+//! pointer.
+//!
+//! # The lifetime brand
+//!
+//! Every handle carries a lifetime, `'ctx` (as inkwell's do): a
+//! `Module<'ctx>` made by [`Module::from_inkwell`] borrows the inkwell module
+//! for `'ctx`, one from [`OwnedModule::module`] borrows the owned module, and
+//! every handle reached from a module (its functions, their blocks,
+//! instructions and types, the module's context, builders and attributes
+//! made in it) has the same `'ctx`. So the borrow checker rejects any use
+//! of a handle after its module (and with it the inkwell context, which
+//! inkwell keeps alive as long as the module) is dropped, or after an
+//! [`OwnedModule`] is disposed or linked into another module:
+//!
+//! ```compile_fail,E0597
+//! use batchify_core::llvm::Module;
+//!
+//! let context = inkwell::context::Context::create();
+//! let function = {
+//!     let module = context.create_module("m");
+//!     module.add_function("f", context.void_type().fn_type(&[], false), None);
+//!     Module::from_inkwell(&module).function("f").unwrap()
+//! }; // `module` is dropped here, so its handles may not be used any more
+//! println!("{}", function.name());
+//! ```
+//!
+//! while the same code with the handle used inside the module's scope
+//! compiles and runs:
+//!
+//! ```
+//! # extern crate batchify_llvm_link; // links libLLVM into the doc test
+//! use batchify_core::llvm::Module;
+//!
+//! let context = inkwell::context::Context::create();
+//! let module = context.create_module("m");
+//! module.add_function("f", context.void_type().fn_type(&[], false), None);
+//! let function = Module::from_inkwell(&module).function("f").unwrap();
+//! assert_eq!(function.name(), "f");
+//! ```
+//!
+//! What the brand does not guarantee: it ties a handle to its module, not
+//! to the object it names inside the module. A handle to an instruction,
+//! block or function that was erased or deleted ([`Value::erase`],
+//! [`Value::delete_function`], [`Block::delete`]) still type-checks and
+//! dangles; keeping such handles unused stays the code's job, as before.
+//! The brand is covariant (like inkwell's), so it does not tell two live
+//! modules apart: a handle of one module passed to an edit of another
+//! module of the same context compiles (the module verifier reports
+//! references across modules). The inkwell module is only borrowed shared (inkwell changes
+//! modules through shared references), so inkwell calls on the same module
+//! while handles are alive are not excluded either; every public entry
+//! point of this crate works on the module alone for the whole transform.
 
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
@@ -33,31 +85,32 @@ pub use llvm_sys::{
 /// The attribute index of the function itself (`LLVMAttributeFunctionIndex`).
 pub const FUNCTION_INDEX: u32 = llvm_sys::LLVMAttributeFunctionIndex;
 use std::ffi::{CStr, CString};
+use std::marker::PhantomData;
 
 /// An LLVM value (instruction, argument, constant, function, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Value(LLVMValueRef);
+pub struct Value<'ctx>(LLVMValueRef, PhantomData<&'ctx ()>);
 
 /// An LLVM type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Type(LLVMTypeRef);
+pub struct Type<'ctx>(LLVMTypeRef, PhantomData<&'ctx ()>);
 
 /// An LLVM basic block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Block(LLVMBasicBlockRef);
+pub struct Block<'ctx>(LLVMBasicBlockRef, PhantomData<&'ctx ()>);
 
 /// An LLVM module (get one with [`Module::from_inkwell`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Module(LLVMModuleRef);
+pub struct Module<'ctx>(LLVMModuleRef, PhantomData<&'ctx ()>);
 
 /// An LLVM context.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Context(LLVMContextRef);
+pub struct Context<'ctx>(LLVMContextRef, PhantomData<&'ctx ()>);
 
 /// An attribute (enum, integer, type or string) of a function, parameter,
 /// return value or call site.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Attribute(LLVMAttributeRef);
+pub struct Attribute<'ctx>(LLVMAttributeRef, PhantomData<&'ctx ()>);
 
 fn cstring(s: &str) -> CString {
     CString::new(s.replace('\0', "")).expect("NUL bytes were removed")
@@ -75,16 +128,16 @@ fn owned_message(ptr: *mut std::os::raw::c_char) -> String {
     }
 }
 
-impl Module {
+impl<'ctx> Module<'ctx> {
     /// The module's context.
-    pub fn context(self) -> Context {
-        Context(unsafe { LLVMGetModuleContext(self.0) })
+    pub fn context(self) -> Context<'ctx> {
+        Context(unsafe { LLVMGetModuleContext(self.0) }, PhantomData)
     }
     /// Looks up a function by name.
-    pub fn function(self, name: &str) -> Option<Value> {
+    pub fn function(self, name: &str) -> Option<Value<'ctx>> {
         let c = cstring(name);
         let f = unsafe { LLVMGetNamedFunction(self.0, c.as_ptr()) };
-        (!f.is_null()).then_some(Value(f))
+        (!f.is_null()).then_some(Value(f, PhantomData))
     }
     /// Whether a global variable or alias has this name.
     pub fn has_global_named(self, name: &str) -> bool {
@@ -95,42 +148,42 @@ impl Module {
         }
     }
     /// Adds a function with the given name and type.
-    pub fn add_function(self, name: &str, ty: Type) -> Value {
+    pub fn add_function(self, name: &str, ty: Type<'ctx>) -> Value<'ctx> {
         let c = cstring(name);
-        Value(unsafe { LLVMAddFunction(self.0, c.as_ptr(), ty.0) })
+        Value(unsafe { LLVMAddFunction(self.0, c.as_ptr(), ty.0) }, PhantomData)
     }
     /// All functions of the module, in order.
-    pub fn functions(self) -> Vec<Value> {
+    pub fn functions(self) -> Vec<Value<'ctx>> {
         let mut out = Vec::new();
         let mut f = unsafe { LLVMGetFirstFunction(self.0) };
         while !f.is_null() {
-            out.push(Value(f));
+            out.push(Value(f, PhantomData));
             f = unsafe { LLVMGetNextFunction(f) };
         }
         out
     }
     /// Global variables, in module order.
-    pub fn global_variables(self) -> Vec<Value> {
+    pub fn global_variables(self) -> Vec<Value<'ctx>> {
         let mut out = Vec::new();
         let mut g = unsafe { LLVMGetFirstGlobal(self.0) };
         while !g.is_null() {
-            out.push(Value(g));
+            out.push(Value(g, PhantomData));
             g = unsafe { LLVMGetNextGlobal(g) };
         }
         out
     }
     /// Every global value: functions, variables, aliases and ifuncs.
-    pub fn global_values(self) -> Vec<Value> {
+    pub fn global_values(self) -> Vec<Value<'ctx>> {
         let mut out = self.functions();
         out.extend(self.global_variables());
         let mut a = unsafe { LLVMGetFirstGlobalAlias(self.0) };
         while !a.is_null() {
-            out.push(Value(a));
+            out.push(Value(a, PhantomData));
             a = unsafe { LLVMGetNextGlobalAlias(a) };
         }
         let mut i = unsafe { LLVMGetFirstGlobalIFunc(self.0) };
         while !i.is_null() {
-            out.push(Value(i));
+            out.push(Value(i, PhantomData));
             i = unsafe { LLVMGetNextGlobalIFunc(i) };
         }
         out
@@ -153,11 +206,11 @@ impl Module {
         }
     }
     /// Declaration of an overloaded (or plain) intrinsic.
-    pub fn intrinsic(self, name: &str, overloads: &[Type]) -> Option<Value> {
+    pub fn intrinsic(self, name: &str, overloads: &[Type<'ctx>]) -> Option<Value<'ctx>> {
         let id = intrinsic_id(name)?;
         let mut tys: Vec<LLVMTypeRef> = overloads.iter().map(|t| t.0).collect();
         let f = unsafe { LLVMGetIntrinsicDeclaration(self.0, id, tys.as_mut_ptr(), tys.len()) };
-        (!f.is_null()).then_some(Value(f))
+        (!f.is_null()).then_some(Value(f, PhantomData))
     }
 }
 
@@ -179,7 +232,7 @@ pub fn intrinsic_base_name(id: u32) -> String {
 }
 
 /// Runs a textual new-pass-manager *function* pipeline on one function.
-pub fn run_function_passes(f: Value, pipeline: &str) -> Result<(), String> {
+pub fn run_function_passes(f: Value<'_>, pipeline: &str) -> Result<(), String> {
     let c = cstring(pipeline);
     pass_result(|opts| unsafe {
         llvm_sys::transforms::pass_builder::LLVMRunPassesOnFunction(f.0, c.as_ptr(), std::ptr::null_mut(), opts)
@@ -188,7 +241,7 @@ pub fn run_function_passes(f: Value, pipeline: &str) -> Result<(), String> {
 
 /// Runs a textual new-pass-manager pipeline (`default<O2>`, `globaldce`, ...)
 /// on a whole module, without a target machine.
-pub fn run_module_passes(m: Module, pipeline: &str) -> Result<(), String> {
+pub fn run_module_passes(m: Module<'_>, pipeline: &str) -> Result<(), String> {
     let c = cstring(pipeline);
     pass_result(|opts| unsafe {
         llvm_sys::transforms::pass_builder::LLVMRunPasses(m.0, c.as_ptr(), std::ptr::null_mut(), opts)
@@ -216,7 +269,7 @@ fn pass_result(
     }
 }
 
-impl Type {
+impl<'ctx> Type<'ctx> {
     /// The type's kind. A kind this build does not know reads as a token
     /// type, which no clone can hold (legality then rejects it).
     pub fn kind(self) -> LLVMTypeKind {
@@ -258,7 +311,9 @@ impl Type {
             LLVMTypeKind::LLVMArrayTypeKind => self.element().contains_scalable_vector(),
             LLVMTypeKind::LLVMStructTypeKind => {
                 let n = unsafe { LLVMCountStructElementTypes(self.0) };
-                (0..n).any(|i| Type(unsafe { LLVMStructGetTypeAtIndex(self.0, i) }).contains_scalable_vector())
+                (0..n).any(|i| {
+                    Type(unsafe { LLVMStructGetTypeAtIndex(self.0, i) }, PhantomData).contains_scalable_vector()
+                })
             }
             LLVMTypeKind::LLVMFunctionTypeKind => {
                 self.return_type().contains_scalable_vector()
@@ -276,56 +331,56 @@ impl Type {
         self.kind() == LLVMTypeKind::LLVMVectorTypeKind
     }
     /// `<n x self>`.
-    pub fn vector_of(self, n: u32) -> Type {
-        Type(unsafe { LLVMVectorType(self.0, n) })
+    pub fn vector_of(self, n: u32) -> Type<'ctx> {
+        Type(unsafe { LLVMVectorType(self.0, n) }, PhantomData)
     }
     /// `[n x self]`.
-    pub fn array_of(self, n: u32) -> Type {
-        Type(unsafe { LLVMArrayType2(self.0, n as u64) })
+    pub fn array_of(self, n: u32) -> Type<'ctx> {
+        Type(unsafe { LLVMArrayType2(self.0, n as u64) }, PhantomData)
     }
     /// Element type of a vector or array.
-    pub fn element(self) -> Type {
-        Type(unsafe { LLVMGetElementType(self.0) })
+    pub fn element(self) -> Type<'ctx> {
+        Type(unsafe { LLVMGetElementType(self.0) }, PhantomData)
     }
     /// Number of elements of a fixed vector.
     pub fn vector_len(self) -> u32 {
         unsafe { LLVMGetVectorSize(self.0) }
     }
     /// Return type of a function type.
-    pub fn return_type(self) -> Type {
-        Type(unsafe { LLVMGetReturnType(self.0) })
+    pub fn return_type(self) -> Type<'ctx> {
+        Type(unsafe { LLVMGetReturnType(self.0) }, PhantomData)
     }
     /// Parameter types of a function type.
-    pub fn param_types(self) -> Vec<Type> {
+    pub fn param_types(self) -> Vec<Type<'ctx>> {
         let n = unsafe { LLVMCountParamTypes(self.0) } as usize;
         let mut v = vec![std::ptr::null_mut(); n];
         unsafe { LLVMGetParamTypes(self.0, v.as_mut_ptr()) };
-        v.into_iter().map(Type).collect()
+        v.into_iter().map(|t| Type(t, PhantomData)).collect()
     }
     /// Whether a function type is variadic.
     pub fn is_var_arg(self) -> bool {
         unsafe { LLVMIsFunctionVarArg(self.0) != 0 }
     }
     /// A function type.
-    pub fn function(ret: Type, params: &[Type]) -> Type {
+    pub fn function(ret: Type<'ctx>, params: &[Type<'ctx>]) -> Type<'ctx> {
         let mut p: Vec<LLVMTypeRef> = params.iter().map(|t| t.0).collect();
-        Type(unsafe { LLVMFunctionType(ret.0, p.as_mut_ptr(), p.len() as u32, 0) })
+        Type(unsafe { LLVMFunctionType(ret.0, p.as_mut_ptr(), p.len() as u32, 0) }, PhantomData)
     }
     /// `iN` in a context.
-    pub fn int(ctx: Context, bits: u32) -> Type {
-        Type(unsafe { LLVMIntTypeInContext(ctx.0, bits) })
+    pub fn int(ctx: Context<'ctx>, bits: u32) -> Type<'ctx> {
+        Type(unsafe { LLVMIntTypeInContext(ctx.0, bits) }, PhantomData)
     }
     /// `ptr` (address space 0) in a context.
-    pub fn ptr(ctx: Context) -> Type {
-        Type(unsafe { LLVMPointerTypeInContext(ctx.0, 0) })
+    pub fn ptr(ctx: Context<'ctx>) -> Type<'ctx> {
+        Type(unsafe { LLVMPointerTypeInContext(ctx.0, 0) }, PhantomData)
     }
     /// `void` in a context.
-    pub fn void(ctx: Context) -> Type {
-        Type(unsafe { LLVMVoidTypeInContext(ctx.0) })
+    pub fn void(ctx: Context<'ctx>) -> Type<'ctx> {
+        Type(unsafe { LLVMVoidTypeInContext(ctx.0) }, PhantomData)
     }
     /// The type's context.
-    pub fn context(self) -> Context {
-        Context(unsafe { LLVMGetTypeContext(self.0) })
+    pub fn context(self) -> Context<'ctx> {
+        Context(unsafe { LLVMGetTypeContext(self.0) }, PhantomData)
     }
     /// Textual form, e.g. `<8 x float>`.
     pub fn print(self) -> String {
@@ -333,10 +388,10 @@ impl Type {
     }
 }
 
-impl Value {
+impl<'ctx> Value<'ctx> {
     /// The value's type.
-    pub fn ty(self) -> Type {
-        Type(unsafe { LLVMTypeOf(self.0) })
+    pub fn ty(self) -> Type<'ctx> {
+        Type(unsafe { LLVMTypeOf(self.0) }, PhantomData)
     }
     /// The value's name (may be empty).
     pub fn name(self) -> String {
@@ -383,8 +438,8 @@ impl Value {
         unsafe { !LLVMIsAInlineAsm(self.0).is_null() }
     }
     /// The block a basic-block value stands for.
-    pub fn as_block(self) -> Block {
-        Block(unsafe { LLVMValueAsBasicBlock(self.0) })
+    pub fn as_block(self) -> Block<'ctx> {
+        Block(unsafe { LLVMValueAsBasicBlock(self.0) }, PhantomData)
     }
     /// Instruction opcode. An opcode this build does not know reads as
     /// `LLVMUserOp1`, which legality rejects.
@@ -396,36 +451,36 @@ impl Value {
         unsafe { LLVMGetNumOperands(self.0) as u32 }
     }
     /// Operand `i`.
-    pub fn operand(self, i: u32) -> Value {
-        Value(unsafe { LLVMGetOperand(self.0, i) })
+    pub fn operand(self, i: u32) -> Value<'ctx> {
+        Value(unsafe { LLVMGetOperand(self.0, i) }, PhantomData)
     }
     /// All operands.
-    pub fn operands(self) -> Vec<Value> {
+    pub fn operands(self) -> Vec<Value<'ctx>> {
         (0..self.num_operands()).map(|i| self.operand(i)).collect()
     }
     /// Replaces operand `i`.
-    pub fn set_operand(self, i: u32, v: Value) {
+    pub fn set_operand(self, i: u32, v: Value<'ctx>) {
         unsafe { LLVMSetOperand(self.0, i, v.0) }
     }
     /// Parent block of an instruction.
-    pub fn parent_block(self) -> Block {
-        Block(unsafe { LLVMGetInstructionParent(self.0) })
+    pub fn parent_block(self) -> Block<'ctx> {
+        Block(unsafe { LLVMGetInstructionParent(self.0) }, PhantomData)
     }
     /// Next instruction in the block.
-    pub fn next_instruction(self) -> Option<Value> {
+    pub fn next_instruction(self) -> Option<Value<'ctx>> {
         let n = unsafe { LLVMGetNextInstruction(self.0) };
-        (!n.is_null()).then_some(Value(n))
+        (!n.is_null()).then_some(Value(n, PhantomData))
     }
     /// Copies an instruction (no parent, same operands).
-    pub fn clone_instruction(self) -> Value {
-        Value(unsafe { LLVMInstructionClone(self.0) })
+    pub fn clone_instruction(self) -> Value<'ctx> {
+        Value(unsafe { LLVMInstructionClone(self.0) }, PhantomData)
     }
     /// Removes an instruction from its block and deletes it.
     pub fn erase(self) {
         unsafe { LLVMInstructionEraseFromParent(self.0) }
     }
     /// Replaces all uses of self by `v`.
-    pub fn replace_all_uses_with(self, v: Value) {
+    pub fn replace_all_uses_with(self, v: Value<'ctx>) {
         unsafe { LLVMReplaceAllUsesWith(self.0, v.0) }
     }
     /// Removes the `!dbg` location of an instruction.
@@ -433,33 +488,38 @@ impl Value {
         unsafe { llvm_sys::debuginfo::LLVMInstructionSetDebugLoc(self.0, std::ptr::null_mut()) }
     }
     /// Incoming (value, block) pairs of a phi.
-    pub fn incoming(self) -> Vec<(Value, Block)> {
+    pub fn incoming(self) -> Vec<(Value<'ctx>, Block<'ctx>)> {
         let n = unsafe { LLVMCountIncoming(self.0) };
         (0..n)
-            .map(|i| unsafe { (Value(LLVMGetIncomingValue(self.0, i)), Block(LLVMGetIncomingBlock(self.0, i))) })
+            .map(|i| unsafe {
+                (
+                    Value(LLVMGetIncomingValue(self.0, i), PhantomData),
+                    Block(LLVMGetIncomingBlock(self.0, i), PhantomData),
+                )
+            })
             .collect()
     }
     /// Adds an incoming pair to a phi.
-    pub fn add_incoming(self, v: Value, b: Block) {
+    pub fn add_incoming(self, v: Value<'ctx>, b: Block<'ctx>) {
         let mut vs = [v.0];
         let mut bs = [b.0];
         unsafe { LLVMAddIncoming(self.0, vs.as_mut_ptr(), bs.as_mut_ptr(), 1) }
     }
     /// Function: parameters.
-    pub fn params(self) -> Vec<Value> {
+    pub fn params(self) -> Vec<Value<'ctx>> {
         let n = unsafe { LLVMCountParams(self.0) };
-        (0..n).map(|i| Value(unsafe { LLVMGetParam(self.0, i) })).collect()
+        (0..n).map(|i| Value(unsafe { LLVMGetParam(self.0, i) }, PhantomData)).collect()
     }
     /// Function: its function type.
-    pub fn function_type(self) -> Type {
-        Type(unsafe { LLVMGlobalGetValueType(self.0) })
+    pub fn function_type(self) -> Type<'ctx> {
+        Type(unsafe { LLVMGlobalGetValueType(self.0) }, PhantomData)
     }
     /// Function: basic blocks in layout order.
-    pub fn blocks(self) -> Vec<Block> {
+    pub fn blocks(self) -> Vec<Block<'ctx>> {
         let mut out = Vec::new();
         let mut b = unsafe { LLVMGetFirstBasicBlock(self.0) };
         while !b.is_null() {
-            out.push(Block(b));
+            out.push(Block(b, PhantomData));
             b = unsafe { LLVMGetNextBasicBlock(b) };
         }
         out
@@ -469,9 +529,12 @@ impl Value {
         unsafe { LLVMIsDeclaration(self.0) != 0 }
     }
     /// Function: appends a new block.
-    pub fn append_block(self, name: &str) -> Block {
+    pub fn append_block(self, name: &str) -> Block<'ctx> {
         let c = cstring(name);
-        Block(unsafe { LLVMAppendBasicBlockInContext(LLVMGetTypeContext(LLVMTypeOf(self.0)), self.0, c.as_ptr()) })
+        Block(
+            unsafe { LLVMAppendBasicBlockInContext(LLVMGetTypeContext(LLVMTypeOf(self.0)), self.0, c.as_ptr()) },
+            PhantomData,
+        )
     }
     /// Function: deletes it.
     pub fn delete_function(self) {
@@ -486,12 +549,12 @@ impl Value {
         unsafe { LLVMGetIntrinsicID(self.0) }
     }
     /// Call: the called operand.
-    pub fn called_value(self) -> Value {
-        Value(unsafe { LLVMGetCalledValue(self.0) })
+    pub fn called_value(self) -> Value<'ctx> {
+        Value(unsafe { LLVMGetCalledValue(self.0) }, PhantomData)
     }
     /// Call: the callee's function type.
-    pub fn called_function_type(self) -> Type {
-        Type(unsafe { LLVMGetCalledFunctionType(self.0) })
+    pub fn called_function_type(self) -> Type<'ctx> {
+        Type(unsafe { LLVMGetCalledFunctionType(self.0) }, PhantomData)
     }
     /// Call: number of argument operands.
     pub fn num_arg_operands(self) -> u32 {
@@ -502,18 +565,20 @@ impl Value {
         unsafe { LLVMIsConditional(self.0) != 0 }
     }
     /// Terminator: successor blocks.
-    pub fn successors(self) -> Vec<Block> {
+    pub fn successors(self) -> Vec<Block<'ctx>> {
         let n = unsafe { LLVMGetNumSuccessors(self.0) };
-        (0..n).map(|i| Block(unsafe { LLVMGetSuccessor(self.0, i) })).collect()
+        (0..n).map(|i| Block(unsafe { LLVMGetSuccessor(self.0, i) }, PhantomData)).collect()
     }
     /// Switch: `(case value, destination)` pairs, default excluded.
-    pub fn switch_cases(self) -> Vec<(Value, Block)> {
+    pub fn switch_cases(self) -> Vec<(Value<'ctx>, Block<'ctx>)> {
         let succs = self.successors();
-        (1..succs.len()).map(|i| (Value(unsafe { LLVMGetSwitchCaseValue(self.0, i as u32) }), succs[i])).collect()
+        (1..succs.len())
+            .map(|i| (Value(unsafe { LLVMGetSwitchCaseValue(self.0, i as u32) }, PhantomData), succs[i]))
+            .collect()
     }
     /// Switch: the default destination.
-    pub fn switch_default(self) -> Block {
-        Block(unsafe { LLVMGetSwitchDefaultDest(self.0) })
+    pub fn switch_default(self) -> Block<'ctx> {
+        Block(unsafe { LLVMGetSwitchDefaultDest(self.0) }, PhantomData)
     }
     /// Load/store: volatile flag.
     pub fn is_volatile(self) -> bool {
@@ -528,8 +593,8 @@ impl Value {
         unsafe { LLVMGetAlignment(self.0) }
     }
     /// GEP: source element type.
-    pub fn gep_source_type(self) -> Type {
-        Type(unsafe { LLVMGetGEPSourceElementType(self.0) })
+    pub fn gep_source_type(self) -> Type<'ctx> {
+        Type(unsafe { LLVMGetGEPSourceElementType(self.0) }, PhantomData)
     }
     /// GEP: no-wrap flags.
     pub fn gep_flags(self) -> llvm_sys::LLVMGEPNoWrapFlags {
@@ -588,12 +653,12 @@ impl Value {
         }
     }
     /// The instructions that use this value (each once, in use-list order).
-    pub fn users(self) -> Vec<Value> {
+    pub fn users(self) -> Vec<Value<'ctx>> {
         let mut out: Vec<Value> = Vec::new();
         let mut seen = std::collections::HashSet::new();
         let mut u = unsafe { LLVMGetFirstUse(self.0) };
         while !u.is_null() {
-            let user = Value(unsafe { LLVMGetUser(u) });
+            let user = Value(unsafe { LLVMGetUser(u) }, PhantomData);
             if seen.insert(user) {
                 out.push(user);
             }
@@ -617,7 +682,7 @@ impl Value {
     /// Global: copies visibility, DLL storage class, `unnamed_addr` and
     /// section from another global (linkage and comdat are decided by the
     /// caller, see `shell::linkage`).
-    pub fn copy_global_properties_from(self, other: Value) {
+    pub fn copy_global_properties_from(self, other: Value<'ctx>) {
         unsafe {
             LLVMSetVisibility(self.0, LLVMGetVisibility(other.0));
             LLVMSetDLLStorageClass(self.0, LLVMGetDLLStorageClass(other.0));
@@ -637,7 +702,7 @@ impl Value {
     }
     /// Global: puts it into the comdat named like itself (created if needed)
     /// with the given selection kind.
-    pub fn set_own_comdat(self, module: Module, kind: llvm_sys::comdat::LLVMComdatSelectionKind) {
+    pub fn set_own_comdat(self, module: Module<'ctx>, kind: llvm_sys::comdat::LLVMComdatSelectionKind) {
         let name = cstring(&self.name());
         unsafe {
             let c = llvm_sys::comdat::LLVMGetOrInsertComdat(module.0, name.as_ptr());
@@ -661,7 +726,7 @@ impl Value {
     }
     /// Call: adds an attribute at an index (0 return, `i + 1` argument `i`,
     /// `LLVMAttributeFunctionIndex` the function).
-    pub fn add_call_site_attribute(self, index: u32, a: Attribute) {
+    pub fn add_call_site_attribute(self, index: u32, a: Attribute<'ctx>) {
         unsafe { LLVMAddCallSiteAttribute(self.0, index, a.0) }
     }
     /// Call: whether it is marked `musttail`.
@@ -669,11 +734,11 @@ impl Value {
         unsafe { LLVMGetTailCallKind(self.0) == llvm_sys::LLVMTailCallKind::LLVMTailCallKindMustTail }
     }
     /// Function: all attributes at an index (function, return, or param).
-    pub fn attributes(self, index: u32) -> Vec<Attribute> {
+    pub fn attributes(self, index: u32) -> Vec<Attribute<'ctx>> {
         let n = unsafe { LLVMGetAttributeCountAtIndex(self.0, index) } as usize;
         let mut v = vec![std::ptr::null_mut(); n];
         unsafe { LLVMGetAttributesAtIndex(self.0, index, v.as_mut_ptr()) };
-        v.into_iter().map(Attribute).collect()
+        v.into_iter().map(|a| Attribute(a, PhantomData)).collect()
     }
     /// Function: whether an enum attribute of this name is at an index.
     pub fn has_attribute_at(self, index: u32, name: &str) -> bool {
@@ -681,7 +746,7 @@ impl Value {
         kind != 0 && unsafe { !LLVMGetEnumAttributeAtIndex(self.0, index, kind).is_null() }
     }
     /// Function: adds an attribute at an index.
-    pub fn add_attribute(self, index: u32, a: Attribute) {
+    pub fn add_attribute(self, index: u32, a: Attribute<'ctx>) {
         unsafe { LLVMAddAttributeAtIndex(self.0, index, a.0) }
     }
     /// Function: removes an enum attribute by name.
@@ -694,7 +759,7 @@ impl Value {
     /// Function: value of a string attribute.
     pub fn string_attribute(self, index: u32, key: &str) -> Option<String> {
         let a = unsafe { LLVMGetStringAttributeAtIndex(self.0, index, key.as_ptr() as *const _, key.len() as u32) };
-        (!a.is_null()).then(|| attribute_string_value(Attribute(a)))
+        (!a.is_null()).then(|| attribute_string_value(Attribute(a, PhantomData)))
     }
     /// Function: sets a string attribute.
     pub fn set_string_attribute(self, index: u32, key: &str, value: &str) {
@@ -707,7 +772,7 @@ impl Value {
                 value.len() as u32,
             )
         };
-        self.add_attribute(index, Attribute(a));
+        self.add_attribute(index, Attribute(a, PhantomData));
     }
     /// Integer constant value, zero-extended, if this is a `ConstantInt` of at most 64 bits.
     pub fn const_int_value(self) -> Option<u64> {
@@ -721,29 +786,29 @@ impl Value {
     }
 }
 
-impl Block {
+impl<'ctx> Block<'ctx> {
     /// Instructions in order.
-    pub fn instructions(self) -> Vec<Value> {
+    pub fn instructions(self) -> Vec<Value<'ctx>> {
         let mut out = Vec::new();
         let mut i = unsafe { LLVMGetFirstInstruction(self.0) };
         while !i.is_null() {
-            out.push(Value(i));
+            out.push(Value(i, PhantomData));
             i = unsafe { LLVMGetNextInstruction(i) };
         }
         out
     }
     /// The terminator, if the block has one.
-    pub fn terminator(self) -> Option<Value> {
+    pub fn terminator(self) -> Option<Value<'ctx>> {
         let t = unsafe { LLVMGetBasicBlockTerminator(self.0) };
-        (!t.is_null()).then_some(Value(t))
+        (!t.is_null()).then_some(Value(t, PhantomData))
     }
     /// First instruction that is not a phi.
-    pub fn first_non_phi(self) -> Option<Value> {
+    pub fn first_non_phi(self) -> Option<Value<'ctx>> {
         self.instructions().into_iter().find(|i| i.opcode() != LLVMOpcode::LLVMPHI)
     }
     /// The block as a value (for branch operands).
-    pub fn as_value(self) -> Value {
-        Value(unsafe { LLVMBasicBlockAsValue(self.0) })
+    pub fn as_value(self) -> Value<'ctx> {
+        Value(unsafe { LLVMBasicBlockAsValue(self.0) }, PhantomData)
     }
     /// The block's name.
     pub fn name(self) -> String {
@@ -755,8 +820,8 @@ impl Block {
         }
     }
     /// The function holding the block.
-    pub fn parent(self) -> Value {
-        Value(unsafe { LLVMGetBasicBlockParent(self.0) })
+    pub fn parent(self) -> Value<'ctx> {
+        Value(unsafe { LLVMGetBasicBlockParent(self.0) }, PhantomData)
     }
 }
 
@@ -766,12 +831,12 @@ pub fn enum_attribute_kind(name: &str) -> u32 {
 }
 
 /// Whether an attribute is a string attribute.
-pub fn attribute_is_string(a: Attribute) -> bool {
+pub fn attribute_is_string(a: Attribute<'_>) -> bool {
     unsafe { LLVMIsStringAttribute(a.0) != 0 }
 }
 
 /// Key of a string attribute.
-pub fn attribute_string_key(a: Attribute) -> String {
+pub fn attribute_string_key(a: Attribute<'_>) -> String {
     let mut len = 0u32;
     let p = unsafe { LLVMGetStringAttributeKind(a.0, &mut len) };
     let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len as usize) };
@@ -779,7 +844,7 @@ pub fn attribute_string_key(a: Attribute) -> String {
 }
 
 /// Value of a string attribute.
-pub fn attribute_string_value(a: Attribute) -> String {
+pub fn attribute_string_value(a: Attribute<'_>) -> String {
     let mut len = 0u32;
     let p = unsafe { LLVMGetStringAttributeValue(a.0, &mut len) };
     if p.is_null() {
@@ -790,17 +855,17 @@ pub fn attribute_string_value(a: Attribute) -> String {
 }
 
 /// Integer value of an enum attribute (`memory`, `align`, ...).
-pub fn attribute_enum_value(a: Attribute) -> u64 {
+pub fn attribute_enum_value(a: Attribute<'_>) -> u64 {
     unsafe { LLVMGetEnumAttributeValue(a.0) }
 }
 
 /// A new enum attribute with an integer value.
-pub fn create_enum_attribute(ctx: Context, name: &str, value: u64) -> Attribute {
-    Attribute(unsafe { LLVMCreateEnumAttribute(ctx.0, enum_attribute_kind(name), value) })
+pub fn create_enum_attribute<'ctx>(ctx: Context<'ctx>, name: &str, value: u64) -> Attribute<'ctx> {
+    Attribute(unsafe { LLVMCreateEnumAttribute(ctx.0, enum_attribute_kind(name), value) }, PhantomData)
 }
 
 /// Kind id of an enum attribute.
-pub fn attribute_enum_kind(a: Attribute) -> u32 {
+pub fn attribute_enum_kind(a: Attribute<'_>) -> u32 {
     unsafe { LLVMGetEnumAttributeKind(a.0) }
 }
 
@@ -808,12 +873,12 @@ pub fn attribute_enum_kind(a: Attribute) -> u32 {
 pub mod constant {
     use super::*;
     /// Integer constant.
-    pub fn int(ty: Type, v: u64) -> Value {
-        Value(unsafe { LLVMConstInt(ty.0, v, 0) })
+    pub fn int<'ctx>(ty: Type<'ctx>, v: u64) -> Value<'ctx> {
+        Value(unsafe { LLVMConstInt(ty.0, v, 0) }, PhantomData)
     }
     /// The constant 1 of an integer type, or of every element of an
     /// integer vector type.
-    pub fn one(ty: Type) -> Value {
+    pub fn one<'ctx>(ty: Type<'ctx>) -> Value<'ctx> {
         if ty.is_vector() {
             vector(&vec![int(ty.element(), 1); ty.vector_len() as usize])
         } else {
@@ -821,41 +886,41 @@ pub mod constant {
         }
     }
     /// `i32` constant in a context.
-    pub fn i32(ctx: Context, v: u32) -> Value {
+    pub fn i32<'ctx>(ctx: Context<'ctx>, v: u32) -> Value<'ctx> {
         int(Type::int(ctx, 32), v as u64)
     }
     /// Vector constant from elements.
-    pub fn vector(elems: &[Value]) -> Value {
+    pub fn vector<'ctx>(elems: &[Value<'ctx>]) -> Value<'ctx> {
         let mut e: Vec<LLVMValueRef> = elems.iter().map(|v| v.0).collect();
-        Value(unsafe { LLVMConstVector(e.as_mut_ptr(), e.len() as u32) })
+        Value(unsafe { LLVMConstVector(e.as_mut_ptr(), e.len() as u32) }, PhantomData)
     }
     /// `poison` of a type.
-    pub fn poison(ty: Type) -> Value {
-        Value(unsafe { LLVMGetPoison(ty.0) })
+    pub fn poison<'ctx>(ty: Type<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMGetPoison(ty.0) }, PhantomData)
     }
     /// All-zero constant of a type.
-    pub fn null(ty: Type) -> Value {
-        Value(unsafe { LLVMConstNull(ty.0) })
+    pub fn null<'ctx>(ty: Type<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMConstNull(ty.0) }, PhantomData)
     }
     /// All-ones constant of an integer (vector) type.
-    pub fn all_ones(ty: Type) -> Value {
-        Value(unsafe { LLVMConstAllOnes(ty.0) })
+    pub fn all_ones<'ctx>(ty: Type<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMConstAllOnes(ty.0) }, PhantomData)
     }
     /// Constant array of `elem` values.
-    pub fn array(elem: Type, values: &[Value]) -> Value {
+    pub fn array<'ctx>(elem: Type<'ctx>, values: &[Value<'ctx>]) -> Value<'ctx> {
         let mut v: Vec<LLVMValueRef> = values.iter().map(|x| x.0).collect();
-        Value(unsafe { LLVMConstArray2(elem.0, v.as_mut_ptr(), v.len() as u64) })
+        Value(unsafe { LLVMConstArray2(elem.0, v.as_mut_ptr(), v.len() as u64) }, PhantomData)
     }
 }
 
 /// An instruction builder positioned somewhere in a function. Owns the
 /// LLVM builder and disposes it on drop.
-pub struct Builder {
+pub struct Builder<'ctx> {
     raw: LLVMBuilderRef,
-    ctx: Context,
+    ctx: Context<'ctx>,
 }
 
-impl Drop for Builder {
+impl Drop for Builder<'_> {
     fn drop(&mut self) {
         unsafe { LLVMDisposeBuilder(self.raw) }
     }
@@ -863,25 +928,25 @@ impl Drop for Builder {
 
 const NO_NAME: *const std::os::raw::c_char = c"".as_ptr();
 
-impl Builder {
+impl<'ctx> Builder<'ctx> {
     /// A new builder in a context.
-    pub fn new(ctx: Context) -> Builder {
+    pub fn new(ctx: Context<'ctx>) -> Builder<'ctx> {
         Builder { raw: unsafe { LLVMCreateBuilderInContext(ctx.0) }, ctx }
     }
     /// The builder's context.
-    pub fn context(&self) -> Context {
+    pub fn context(&self) -> Context<'ctx> {
         self.ctx
     }
     /// Positions at the end of a block.
-    pub fn position_at_end(&self, b: Block) {
+    pub fn position_at_end(&self, b: Block<'ctx>) {
         unsafe { LLVMPositionBuilderAtEnd(self.raw, b.0) }
     }
     /// Positions before an instruction.
-    pub fn position_before(&self, i: Value) {
+    pub fn position_before(&self, i: Value<'ctx>) {
         unsafe { LLVMPositionBuilderBefore(self.raw, i.0) }
     }
     /// Positions right after `i` (after all phis if `i` is a phi).
-    pub fn position_after(&self, i: Value) {
+    pub fn position_after(&self, i: Value<'ctx>) {
         let block = i.parent_block();
         let next = if i.opcode() == LLVMOpcode::LLVMPHI { block.first_non_phi() } else { i.next_instruction() };
         match next {
@@ -890,137 +955,152 @@ impl Builder {
         }
     }
     /// Current insertion block.
-    pub fn current_block(&self) -> Block {
-        Block(unsafe { LLVMGetInsertBlock(self.raw) })
+    pub fn current_block(&self) -> Block<'ctx> {
+        Block(unsafe { LLVMGetInsertBlock(self.raw) }, PhantomData)
     }
     /// Inserts a detached instruction (from [`Value::clone_instruction`]).
-    pub fn insert(&self, i: Value) {
+    pub fn insert(&self, i: Value<'ctx>) {
         unsafe { LLVMInsertIntoBuilder(self.raw, i.0) }
     }
     /// Binary operation by opcode.
-    pub fn binop(&self, op: LLVMOpcode, a: Value, b: Value) -> Value {
-        Value(unsafe { LLVMBuildBinOp(self.raw, op, a.0, b.0, NO_NAME) })
+    pub fn binop(&self, op: LLVMOpcode, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildBinOp(self.raw, op, a.0, b.0, NO_NAME) }, PhantomData)
     }
     /// `fneg`.
-    pub fn fneg(&self, a: Value) -> Value {
-        Value(unsafe { LLVMBuildFNeg(self.raw, a.0, NO_NAME) })
+    pub fn fneg(&self, a: Value<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildFNeg(self.raw, a.0, NO_NAME) }, PhantomData)
     }
     /// Cast by opcode.
-    pub fn cast(&self, op: LLVMOpcode, v: Value, ty: Type) -> Value {
-        Value(unsafe { LLVMBuildCast(self.raw, op, v.0, ty.0, NO_NAME) })
+    pub fn cast(&self, op: LLVMOpcode, v: Value<'ctx>, ty: Type<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildCast(self.raw, op, v.0, ty.0, NO_NAME) }, PhantomData)
     }
     /// `icmp`.
-    pub fn icmp(&self, p: llvm_sys::LLVMIntPredicate, a: Value, b: Value) -> Value {
-        Value(unsafe { LLVMBuildICmp(self.raw, p, a.0, b.0, NO_NAME) })
+    pub fn icmp(&self, p: llvm_sys::LLVMIntPredicate, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildICmp(self.raw, p, a.0, b.0, NO_NAME) }, PhantomData)
     }
     /// `fcmp`.
-    pub fn fcmp(&self, p: llvm_sys::LLVMRealPredicate, a: Value, b: Value) -> Value {
-        Value(unsafe { LLVMBuildFCmp(self.raw, p, a.0, b.0, NO_NAME) })
+    pub fn fcmp(&self, p: llvm_sys::LLVMRealPredicate, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildFCmp(self.raw, p, a.0, b.0, NO_NAME) }, PhantomData)
     }
     /// `select`.
-    pub fn select(&self, c: Value, a: Value, b: Value) -> Value {
-        Value(unsafe { LLVMBuildSelect(self.raw, c.0, a.0, b.0, NO_NAME) })
+    pub fn select(&self, c: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildSelect(self.raw, c.0, a.0, b.0, NO_NAME) }, PhantomData)
     }
     /// `freeze`.
-    pub fn freeze(&self, v: Value) -> Value {
-        Value(unsafe { LLVMBuildFreeze(self.raw, v.0, NO_NAME) })
+    pub fn freeze(&self, v: Value<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildFreeze(self.raw, v.0, NO_NAME) }, PhantomData)
     }
     /// `phi`.
-    pub fn phi(&self, ty: Type) -> Value {
-        Value(unsafe { LLVMBuildPhi(self.raw, ty.0, NO_NAME) })
+    pub fn phi(&self, ty: Type<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildPhi(self.raw, ty.0, NO_NAME) }, PhantomData)
     }
     /// `extractelement` with a constant index.
-    pub fn extract_element(&self, v: Value, lane: u32) -> Value {
+    pub fn extract_element(&self, v: Value<'ctx>, lane: u32) -> Value<'ctx> {
         let idx = constant::i32(self.ctx, lane);
-        Value(unsafe { LLVMBuildExtractElement(self.raw, v.0, idx.0, NO_NAME) })
+        Value(unsafe { LLVMBuildExtractElement(self.raw, v.0, idx.0, NO_NAME) }, PhantomData)
     }
     /// `extractelement` with a variable index.
-    pub fn extract_element_dyn(&self, v: Value, idx: Value) -> Value {
-        Value(unsafe { LLVMBuildExtractElement(self.raw, v.0, idx.0, NO_NAME) })
+    pub fn extract_element_dyn(&self, v: Value<'ctx>, idx: Value<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildExtractElement(self.raw, v.0, idx.0, NO_NAME) }, PhantomData)
     }
     /// `insertelement` with a constant index.
-    pub fn insert_element(&self, v: Value, x: Value, lane: u32) -> Value {
+    pub fn insert_element(&self, v: Value<'ctx>, x: Value<'ctx>, lane: u32) -> Value<'ctx> {
         let idx = constant::i32(self.ctx, lane);
-        Value(unsafe { LLVMBuildInsertElement(self.raw, v.0, x.0, idx.0, NO_NAME) })
+        Value(unsafe { LLVMBuildInsertElement(self.raw, v.0, x.0, idx.0, NO_NAME) }, PhantomData)
     }
     /// `extractvalue`.
-    pub fn extract_value(&self, v: Value, i: u32) -> Value {
-        Value(unsafe { LLVMBuildExtractValue(self.raw, v.0, i, NO_NAME) })
+    pub fn extract_value(&self, v: Value<'ctx>, i: u32) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildExtractValue(self.raw, v.0, i, NO_NAME) }, PhantomData)
     }
     /// `insertvalue`.
-    pub fn insert_value(&self, agg: Value, x: Value, i: u32) -> Value {
-        Value(unsafe { LLVMBuildInsertValue(self.raw, agg.0, x.0, i, NO_NAME) })
+    pub fn insert_value(&self, agg: Value<'ctx>, x: Value<'ctx>, i: u32) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildInsertValue(self.raw, agg.0, x.0, i, NO_NAME) }, PhantomData)
     }
     /// `shufflevector`.
-    pub fn shuffle(&self, a: Value, b: Value, mask: Value) -> Value {
-        Value(unsafe { LLVMBuildShuffleVector(self.raw, a.0, b.0, mask.0, NO_NAME) })
+    pub fn shuffle(&self, a: Value<'ctx>, b: Value<'ctx>, mask: Value<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildShuffleVector(self.raw, a.0, b.0, mask.0, NO_NAME) }, PhantomData)
     }
     /// `getelementptr` with no-wrap flags.
-    pub fn gep(&self, ty: Type, ptr: Value, idx: &[Value], flags: llvm_sys::LLVMGEPNoWrapFlags) -> Value {
+    pub fn gep(
+        &self,
+        ty: Type<'ctx>,
+        ptr: Value<'ctx>,
+        idx: &[Value<'ctx>],
+        flags: llvm_sys::LLVMGEPNoWrapFlags,
+    ) -> Value<'ctx> {
         let mut i: Vec<LLVMValueRef> = idx.iter().map(|v| v.0).collect();
-        Value(unsafe {
-            LLVMBuildGEPWithNoWrapFlags(self.raw, ty.0, ptr.0, i.as_mut_ptr(), i.len() as u32, NO_NAME, flags)
-        })
+        Value(
+            unsafe {
+                LLVMBuildGEPWithNoWrapFlags(self.raw, ty.0, ptr.0, i.as_mut_ptr(), i.len() as u32, NO_NAME, flags)
+            },
+            PhantomData,
+        )
     }
     /// `load`.
-    pub fn load(&self, ty: Type, ptr: Value, align: u32) -> Value {
-        let l = Value(unsafe { LLVMBuildLoad2(self.raw, ty.0, ptr.0, NO_NAME) });
+    pub fn load(&self, ty: Type<'ctx>, ptr: Value<'ctx>, align: u32) -> Value<'ctx> {
+        let l = Value(unsafe { LLVMBuildLoad2(self.raw, ty.0, ptr.0, NO_NAME) }, PhantomData);
         if align > 0 {
             unsafe { LLVMSetAlignment(l.0, align) };
         }
         l
     }
     /// `store`.
-    pub fn store(&self, v: Value, ptr: Value, align: u32) -> Value {
-        let s = Value(unsafe { LLVMBuildStore(self.raw, v.0, ptr.0) });
+    pub fn store(&self, v: Value<'ctx>, ptr: Value<'ctx>, align: u32) -> Value<'ctx> {
+        let s = Value(unsafe { LLVMBuildStore(self.raw, v.0, ptr.0) }, PhantomData);
         if align > 0 {
             unsafe { LLVMSetAlignment(s.0, align) };
         }
         s
     }
     /// `call`.
-    pub fn call(&self, fn_ty: Type, callee: Value, args: &[Value]) -> Value {
+    pub fn call(&self, fn_ty: Type<'ctx>, callee: Value<'ctx>, args: &[Value<'ctx>]) -> Value<'ctx> {
         let mut a: Vec<LLVMValueRef> = args.iter().map(|v| v.0).collect();
-        Value(unsafe { LLVMBuildCall2(self.raw, fn_ty.0, callee.0, a.as_mut_ptr(), a.len() as u32, NO_NAME) })
+        Value(
+            unsafe { LLVMBuildCall2(self.raw, fn_ty.0, callee.0, a.as_mut_ptr(), a.len() as u32, NO_NAME) },
+            PhantomData,
+        )
     }
     /// `ret` (None: `ret void`).
-    pub fn ret(&self, v: Option<Value>) -> Value {
-        Value(unsafe {
-            match v {
-                Some(v) => LLVMBuildRet(self.raw, v.0),
-                None => LLVMBuildRetVoid(self.raw),
-            }
-        })
+    pub fn ret(&self, v: Option<Value<'ctx>>) -> Value<'ctx> {
+        Value(
+            unsafe {
+                match v {
+                    Some(v) => LLVMBuildRet(self.raw, v.0),
+                    None => LLVMBuildRetVoid(self.raw),
+                }
+            },
+            PhantomData,
+        )
     }
     /// Unconditional `br`.
-    pub fn br(&self, dest: Block) -> Value {
-        Value(unsafe { LLVMBuildBr(self.raw, dest.0) })
+    pub fn br(&self, dest: Block<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildBr(self.raw, dest.0) }, PhantomData)
     }
     /// Conditional `br`.
-    pub fn cond_br(&self, c: Value, t: Block, f: Block) -> Value {
-        Value(unsafe { LLVMBuildCondBr(self.raw, c.0, t.0, f.0) })
+    pub fn cond_br(&self, c: Value<'ctx>, t: Block<'ctx>, f: Block<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildCondBr(self.raw, c.0, t.0, f.0) }, PhantomData)
     }
     /// `switch` with a default destination; add cases with [`Builder::add_case`].
-    pub fn switch(&self, v: Value, default: Block, cases: u32) -> Value {
-        Value(unsafe { LLVMBuildSwitch(self.raw, v.0, default.0, cases) })
+    pub fn switch(&self, v: Value<'ctx>, default: Block<'ctx>, cases: u32) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildSwitch(self.raw, v.0, default.0, cases) }, PhantomData)
     }
     /// Adds a case to a `switch`.
-    pub fn add_case(&self, switch: Value, on: Value, dest: Block) {
+    pub fn add_case(&self, switch: Value<'ctx>, on: Value<'ctx>, dest: Block<'ctx>) {
         unsafe { LLVMAddCase(switch.0, on.0, dest.0) }
     }
     /// `unreachable`.
-    pub fn unreachable(&self) -> Value {
-        Value(unsafe { LLVMBuildUnreachable(self.raw) })
+    pub fn unreachable(&self) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildUnreachable(self.raw) }, PhantomData)
     }
     /// `alloca` (placed at the builder's position).
-    pub fn alloca(&self, ty: Type) -> Value {
-        Value(unsafe { LLVMBuildAlloca(self.raw, ty.0, NO_NAME) })
+    pub fn alloca(&self, ty: Type<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildAlloca(self.raw, ty.0, NO_NAME) }, PhantomData)
     }
 }
 
 /// Instruction flags that survive widening: they are copied from the
 /// scalar instruction to its vector counterpart.
-pub fn copy_flags(from: Value, to: Value) {
+pub fn copy_flags(from: Value<'_>, to: Value<'_>) {
     use LLVMOpcode::*;
     if !to.is_instruction() {
         return; // constant-folded
@@ -1046,7 +1126,7 @@ pub fn copy_flags(from: Value, to: Value) {
 }
 
 /// Fast-math flags of an instruction that can have them (0 otherwise).
-pub fn fast_math_flags(v: Value) -> u32 {
+pub fn fast_math_flags(v: Value<'_>) -> u32 {
     unsafe {
         if v.is_instruction() && LLVMCanValueUseFastMathFlags(v.0) != 0 {
             LLVMGetFastMathFlags(v.0)
@@ -1059,7 +1139,7 @@ pub fn fast_math_flags(v: Value) -> u32 {
 /// Adds fast-math flags to a new instruction that can have them. LLVM's
 /// `LLVMSetFastMathFlags` only ever adds flags, so a flag is removed by
 /// building a new instruction (see `prepare::unfuse_for_fma_target`).
-pub fn add_fast_math_flags(v: Value, flags: u32) {
+pub fn add_fast_math_flags(v: Value<'_>, flags: u32) {
     unsafe {
         if v.is_instruction() && LLVMCanValueUseFastMathFlags(v.0) != 0 {
             LLVMSetFastMathFlags(v.0, flags);

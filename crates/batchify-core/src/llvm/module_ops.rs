@@ -8,12 +8,13 @@ use super::{cstring, Context, Module, Type, Value};
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use std::ffi::CStr;
+use std::marker::PhantomData;
 
-impl Module {
+impl<'ctx> Module<'ctx> {
     /// The handle of an inkwell module. It is valid while `module` lives
     /// (inkwell modules are changed through shared references, as here).
-    pub fn from_inkwell(module: &inkwell::module::Module<'_>) -> Module {
-        Module(module.as_mut_ptr())
+    pub fn from_inkwell(module: &'ctx inkwell::module::Module<'_>) -> Module<'ctx> {
+        Module(module.as_mut_ptr(), PhantomData)
     }
 
     /// The module's bitcode.
@@ -45,7 +46,7 @@ impl Module {
     }
 
     /// Gives this module the target triple and data layout of `other`.
-    pub fn copy_target_from(self, other: Module) {
+    pub fn copy_target_from(self, other: Module<'ctx>) {
         unsafe {
             LLVMSetTarget(self.0, LLVMGetTarget(other.0));
             LLVMSetDataLayout(self.0, LLVMGetDataLayoutStr(other.0));
@@ -53,47 +54,62 @@ impl Module {
     }
 
     /// ABI size in bytes of a sized type, by the module's data layout.
-    pub fn abi_size_of(self, ty: Type) -> u64 {
+    pub fn abi_size_of(self, ty: Type<'ctx>) -> u64 {
         unsafe { llvm_sys::target::LLVMABISizeOfType(llvm_sys::target::LLVMGetModuleDataLayout(self.0), ty.0) }
     }
 
     /// ABI alignment in bytes of a type, by the module's data layout.
-    pub fn abi_alignment_of(self, ty: Type) -> u32 {
+    pub fn abi_alignment_of(self, ty: Type<'ctx>) -> u32 {
         unsafe { llvm_sys::target::LLVMABIAlignmentOfType(llvm_sys::target::LLVMGetModuleDataLayout(self.0), ty.0) }
     }
 
     /// Adds a global variable (a declaration until it gets an initializer).
-    pub fn add_global(self, ty: Type, name: &str) -> Value {
+    pub fn add_global(self, ty: Type<'ctx>, name: &str) -> Value<'ctx> {
         let c = cstring(name);
-        Value(unsafe { LLVMAddGlobal(self.0, ty.0, c.as_ptr()) })
+        Value(unsafe { LLVMAddGlobal(self.0, ty.0, c.as_ptr()) }, PhantomData)
     }
 
     /// A copy of the whole module, in the same context.
-    pub fn clone_module(self) -> OwnedModule {
-        OwnedModule { raw: unsafe { LLVMCloneModule(self.0) } }
+    pub fn clone_module(self) -> OwnedModule<'ctx> {
+        OwnedModule { raw: unsafe { LLVMCloneModule(self.0) }, ctx: PhantomData }
     }
 }
 
 /// A module owned by Rust code (not by an inkwell wrapper): disposed on
 /// drop unless it is linked into another module.
-pub struct OwnedModule {
+pub struct OwnedModule<'ctx> {
     raw: LLVMModuleRef,
+    ctx: PhantomData<&'ctx ()>,
 }
 
-impl OwnedModule {
+impl<'ctx> OwnedModule<'ctx> {
     /// A new empty module in a context.
-    pub fn new_in(ctx: Context, name: &str) -> OwnedModule {
+    pub fn new_in(ctx: Context<'ctx>, name: &str) -> OwnedModule<'ctx> {
         let c = cstring(name);
-        OwnedModule { raw: unsafe { LLVMModuleCreateWithNameInContext(c.as_ptr(), ctx.0) } }
+        OwnedModule { raw: unsafe { LLVMModuleCreateWithNameInContext(c.as_ptr(), ctx.0) }, ctx: PhantomData }
     }
 
-    /// The module's handle, valid while `self` lives.
-    pub fn module(&self) -> Module {
-        Module(self.raw)
+    /// The module's handle, branded with the borrow of `self`: neither it
+    /// nor any handle reached from it can be used once `self` is dropped or
+    /// linked away.
+    ///
+    /// ```compile_fail,E0505
+    /// use batchify_core::llvm::Module;
+    ///
+    /// let context = inkwell::context::Context::create();
+    /// let module = context.create_module("m");
+    /// module.add_function("f", context.void_type().fn_type(&[], false), None);
+    /// let copy = Module::from_inkwell(&module).clone_module();
+    /// let function = copy.module().function("f").unwrap();
+    /// drop(copy); // disposes the copy
+    /// println!("{}", function.name());
+    /// ```
+    pub fn module(&self) -> Module<'_> {
+        Module(self.raw, PhantomData)
     }
 
     /// Links this module into `dest` (LLVM's linker consumes it either way).
-    pub fn link_into(self, dest: Module) -> Result<(), String> {
+    pub fn link_into(self, dest: Module<'ctx>) -> Result<(), String> {
         let raw = self.raw;
         std::mem::forget(self);
         if unsafe { llvm_sys::linker::LLVMLinkModules2(dest.0, raw) } != 0 {
@@ -103,7 +119,7 @@ impl OwnedModule {
     }
 }
 
-impl Drop for OwnedModule {
+impl Drop for OwnedModule<'_> {
     fn drop(&mut self) {
         unsafe { LLVMDisposeModule(self.raw) }
     }

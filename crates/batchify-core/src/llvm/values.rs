@@ -8,13 +8,14 @@ use super::{Attribute, Block, Type, Value};
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use std::ffi::CStr;
+use std::marker::PhantomData;
 
 /// `Some` handle unless LLVM returned null.
-fn value(raw: LLVMValueRef) -> Option<Value> {
-    (!raw.is_null()).then_some(Value(raw))
+fn value<'ctx>(raw: LLVMValueRef) -> Option<Value<'ctx>> {
+    (!raw.is_null()).then_some(Value(raw, PhantomData))
 }
 
-impl Value {
+impl<'ctx> Value<'ctx> {
     /// Whether this is a `call` instruction.
     pub fn is_call(self) -> bool {
         unsafe { !LLVMIsACallInst(self.0).is_null() }
@@ -62,12 +63,12 @@ impl Value {
     }
     /// The operands that are present (an operand slot may be empty), in
     /// order.
-    pub fn present_operands(self) -> Vec<Value> {
+    pub fn present_operands(self) -> Vec<Value<'ctx>> {
         let n = unsafe { LLVMGetNumOperands(self.0) }.max(0) as u32;
         (0..n).filter_map(|i| value(unsafe { LLVMGetOperand(self.0, i) })).collect()
     }
     /// Instruction: the previous instruction in the block.
-    pub fn previous_instruction(self) -> Option<Value> {
+    pub fn previous_instruction(self) -> Option<Value<'ctx>> {
         value(unsafe { LLVMGetPreviousInstruction(self.0) })
     }
     /// Integer instruction: whether it has the `nsw` flag.
@@ -87,12 +88,12 @@ impl Value {
         unsafe { LLVMSetAlignment(self.0, align) }
     }
     /// Alloca: the allocated type.
-    pub fn allocated_type(self) -> Type {
-        Type(unsafe { LLVMGetAllocatedType(self.0) })
+    pub fn allocated_type(self) -> Type<'ctx> {
+        Type(unsafe { LLVMGetAllocatedType(self.0) }, PhantomData)
     }
     /// Instruction: the operands of its `!kind` metadata node (`None` if
     /// it has none), as values (`None` for an operand that is not one).
-    pub fn metadata_operands(self, kind: &str) -> Option<Vec<Option<Value>>> {
+    pub fn metadata_operands(self, kind: &str) -> Option<Vec<Option<Value<'ctx>>>> {
         unsafe {
             let ctx = LLVMGetTypeContext(LLVMTypeOf(self.0));
             let id = LLVMGetMDKindIDInContext(ctx, kind.as_ptr() as *const _, kind.len() as u32);
@@ -106,7 +107,7 @@ impl Value {
         }
     }
     /// Function: its personality function, if it has one.
-    pub fn personality(self) -> Option<Value> {
+    pub fn personality(self) -> Option<Value<'ctx>> {
         unsafe { (LLVMHasPersonalityFn(self.0) != 0).then(|| value(LLVMGetPersonalityFn(self.0))).flatten() }
     }
     /// Function: removes its personality function, if it has one.
@@ -123,23 +124,23 @@ impl Value {
     }
     /// Function or global: the type of what it defines (the function type,
     /// or the variable's type).
-    pub fn global_value_type(self) -> Type {
-        Type(unsafe { LLVMGlobalGetValueType(self.0) })
+    pub fn global_value_type(self) -> Type<'ctx> {
+        Type(unsafe { LLVMGlobalGetValueType(self.0) }, PhantomData)
     }
     /// Global variable: its initializer, if it has one.
-    pub fn initializer(self) -> Option<Value> {
+    pub fn initializer(self) -> Option<Value<'ctx>> {
         value(unsafe { LLVMGetInitializer(self.0) })
     }
     /// Global variable: sets its initializer.
-    pub fn set_initializer(self, init: Value) {
+    pub fn set_initializer(self, init: Value<'ctx>) {
         unsafe { LLVMSetInitializer(self.0, init.0) }
     }
     /// Alias: what it stands for.
-    pub fn aliasee(self) -> Option<Value> {
+    pub fn aliasee(self) -> Option<Value<'ctx>> {
         value(unsafe { LLVMAliasGetAliasee(self.0) })
     }
     /// Ifunc: its resolver function.
-    pub fn ifunc_resolver(self) -> Option<Value> {
+    pub fn ifunc_resolver(self) -> Option<Value<'ctx>> {
         value(unsafe { LLVMGetGlobalIFuncResolver(self.0) })
     }
     /// Global: its section, if it has one.
@@ -170,28 +171,28 @@ impl Value {
     }
     /// Function or call: the enum attribute of this name at an index, if
     /// present.
-    pub fn enum_attribute(self, index: u32, name: &str) -> Option<Attribute> {
+    pub fn enum_attribute(self, index: u32, name: &str) -> Option<Attribute<'ctx>> {
         let kind = super::enum_attribute_kind(name);
         let a = unsafe { LLVMGetEnumAttributeAtIndex(self.0, index, kind) };
-        (!a.is_null()).then_some(Attribute(a))
+        (!a.is_null()).then_some(Attribute(a, PhantomData))
     }
 }
 
-impl Type {
+impl<'ctx> Type<'ctx> {
     /// Pointer type: its address space.
     pub fn address_space(self) -> u32 {
         unsafe { LLVMGetPointerAddressSpace(self.0) }
     }
 }
 
-impl Block {
+impl<'ctx> Block<'ctx> {
     /// Deletes the block (its instructions must be gone or unused).
     pub fn delete(self) {
         unsafe { LLVMDeleteBasicBlock(self.0) }
     }
 }
 
-impl Attribute {
+impl<'ctx> Attribute<'ctx> {
     /// Whether this is an enum (or integer) attribute.
     pub fn is_enum(self) -> bool {
         unsafe { LLVMIsEnumAttribute(self.0) != 0 }
@@ -201,7 +202,7 @@ impl Attribute {
         unsafe { LLVMIsTypeAttribute(self.0) != 0 }
     }
     /// Type attribute: its type.
-    pub fn type_value(self) -> Type {
-        Type(unsafe { LLVMGetTypeAttributeValue(self.0) })
+    pub fn type_value(self) -> Type<'ctx> {
+        Type(unsafe { LLVMGetTypeAttributeValue(self.0) }, PhantomData)
     }
 }

@@ -33,7 +33,12 @@ pub fn check_clone_name(module: Module, spec: &CloneSpec, fty: Type) -> Result<(
 
 /// Adds the clone's (empty) function to the module, replacing a
 /// declaration of the same name if the module has one.
-pub fn create_clone_function(module: Module, scalar: Value, spec: &CloneSpec, fty: Type) -> Value {
+pub fn create_clone_function<'ctx>(
+    module: Module<'ctx>,
+    scalar: Value<'ctx>,
+    spec: &CloneSpec,
+    fty: Type<'ctx>,
+) -> Value<'ctx> {
     let existing = module.function(&spec.vector_name);
     let clone = module.add_function(&spec.vector_name, fty);
     if let Some(decl) = existing {
