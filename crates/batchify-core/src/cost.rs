@@ -20,7 +20,7 @@ pub enum Plan {
     PerLane(String),
 }
 
-/// The plan for the prepared function `f` with uniformity `uni`.
-pub fn decide(_f: Value, _uni: &Uniformity) -> Plan {
+/// The plan for the prepared function `f` with its uniformity.
+pub fn decide(_f: Value, _uniformity: &Uniformity) -> Plan {
     Plan::Vectorize
 }

@@ -239,7 +239,7 @@ fn vectorize(
     if let cost::Plan::PerLane(why) = cost::decide(f, &div.uniformity) {
         return Err(legality::unsupported(&spec.scalar_name, why));
     }
-    let analyses = emit::Analyses { cfg: &cfg, loops: &loops, uni: &div.uniformity, plan: &div.plan };
+    let analyses = emit::Analyses { cfg: &cfg, loops: &loops, uniformity: &div.uniformity, plan: &div.plan };
     let stats = emit::emit(module, f, clone, spec, &analyses)?;
     printer.after(PrintAfter::Emit, "emit", clone);
     Ok(stats)

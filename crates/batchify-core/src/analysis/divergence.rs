@@ -167,7 +167,7 @@ fn level_nodes<'ctx>(cfg: &Cfg<'ctx>, loops: &Loops<'ctx>) -> HashMap<Option<Loo
 fn splits(
     cfg: &Cfg,
     loops: &Loops,
-    uni: &Uniformity,
+    uniformity: &Uniformity,
     divergent: &HashSet<LoopId>,
     level: Option<LoopId>,
     n: Node,
@@ -179,7 +179,7 @@ fn splits(
     match n {
         Node::Block(b) => {
             let term = b.terminator().expect("blocks have terminators");
-            branch_condition(term).is_some_and(|c| uni.is_varying(c))
+            branch_condition(term).is_some_and(|c| uniformity.is_varying(c))
         }
         Node::Loop(l) => divergent.contains(&l),
     }
@@ -193,7 +193,7 @@ impl<'ctx> Divergence<'ctx> {
         let all_nodes = level_nodes(cfg, loops);
         let mut seeds: HashSet<Value> = HashSet::new();
         loop {
-            let uni = Uniformity::new(f, cfg, params, &seeds);
+            let uniformity = Uniformity::new(f, cfg, params, &seeds);
             // Innermost loops first, so a child's divergence is known to its parent.
             let mut divergent: HashSet<LoopId> = HashSet::new();
             let mut linear: HashMap<Option<LoopId>, bool> = HashMap::new();
@@ -201,7 +201,7 @@ impl<'ctx> Divergence<'ctx> {
             order.sort_by_key(|l| std::cmp::Reverse(l.map_or(0, |l| loops.loops[l.0].depth)));
             for level in &order {
                 let nodes = &all_nodes[level];
-                let lin = nodes.iter().any(|n| splits(cfg, loops, &uni, &divergent, *level, *n));
+                let lin = nodes.iter().any(|n| splits(cfg, loops, &uniformity, &divergent, *level, *n));
                 if lin {
                     if let Some(l) = level {
                         divergent.insert(*l);
@@ -240,12 +240,15 @@ impl<'ctx> Divergence<'ctx> {
                     .iter()
                     .map(|l| {
                         let nodes = all_nodes[l].clone();
-                        let regions =
-                            if linear[l] { uniform_regions(cfg, loops, &uni, *l, &nodes) } else { HashMap::new() };
+                        let regions = if linear[l] {
+                            uniform_regions(cfg, loops, &uniformity, *l, &nodes)
+                        } else {
+                            HashMap::new()
+                        };
                         (*l, LevelPlan { linear: linear[l], nodes, regions })
                     })
                     .collect();
-                return Divergence { uniformity: uni, plan: ControlPlan { levels } };
+                return Divergence { uniformity, plan: ControlPlan { levels } };
             }
             seeds = new_seeds;
         }
@@ -259,7 +262,7 @@ impl<'ctx> Divergence<'ctx> {
 fn uniform_regions<'ctx>(
     cfg: &Cfg<'ctx>,
     loops: &Loops<'ctx>,
-    uni: &Uniformity<'ctx>,
+    uniformity: &Uniformity<'ctx>,
     level: Option<LoopId>,
     nodes: &[Node<'ctx>],
 ) -> HashMap<Block<'ctx>, UniformRegion<'ctx>> {
@@ -289,7 +292,7 @@ fn uniform_regions<'ctx>(
         let term = head.terminator().expect("blocks have terminators");
         let Some(cond) = branch_condition(term) else { continue };
         let targets = succs(*n);
-        if uni.is_varying(cond) || targets.len() < 2 {
+        if uniformity.is_varying(cond) || targets.len() < 2 {
             continue;
         }
         let mut tnodes = Vec::new();
@@ -321,7 +324,7 @@ fn uniform_regions<'ctx>(
             !ts.is_empty()
                 && matches!(t.opcode(), LLVMOpcode::LLVMBr | LLVMOpcode::LLVMSwitch)
                 && ts.iter().all(|x| matches!(x, Target::Node(y) if members.contains(y) || *y == join))
-                && (ts.len() < 2 || branch_condition(t).is_some_and(|c| !uni.is_varying(c)))
+                && (ts.len() < 2 || branch_condition(t).is_some_and(|c| !uniformity.is_varying(c)))
                 && cfg.preds[&b].iter().all(|p| *p == head || members.contains(&Node::Block(*p)))
         }) && matches!(join, Node::Block(_));
         if !ok {

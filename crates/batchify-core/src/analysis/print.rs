@@ -20,7 +20,7 @@ pub fn render(
     params: &[ParamKind],
     cfg: &Cfg,
     loops: &Loops,
-    uni: &Uniformity,
+    uniformity: &Uniformity,
     plan: &ControlPlan,
 ) -> String {
     let block_name = |b: Block| -> String {
@@ -42,7 +42,7 @@ pub fn render(
     for &b in &cfg.rpo {
         let _ = writeln!(out, "  {}:", block_name(b));
         for i in b.instructions() {
-            let class = if uni.is_varying(i) { "varying" } else { "uniform" };
+            let class = if uniformity.is_varying(i) { "varying" } else { "uniform" };
             let _ = writeln!(out, "    {class:<8}{}", i.print().trim());
         }
     }

@@ -45,7 +45,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         let m0 = self.entry_mask();
         self.flow.full = self.spec.mask.is_none();
         self.flow.mask = m0;
-        let scalar_entry = self.an.cfg.rpo[0];
+        let scalar_entry = self.analyses.cfg.rpo[0];
         let slot = self.flow.mask_slots[&scalar_entry];
         self.store_mask(slot, m0);
         if self.spec.mask.is_some() {
@@ -58,7 +58,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             self.return_poison();
             self.b.position_at_end(start);
         }
-        let top = &self.an.plan.levels[&None];
+        let top = &self.analyses.plan.levels[&None];
         if top.linear {
             self.stats.linearized_levels += 1;
             let body = self.clone.append_block("body");
@@ -144,7 +144,7 @@ impl<'ctx> Widener<'_, 'ctx> {
     /// One mask slot per block, one value slot per phi, all in the entry block.
     fn create_slots(&mut self) {
         let mt = self.mask_type();
-        for b in self.an.cfg.rpo.clone() {
+        for b in self.analyses.cfg.rpo.clone() {
             let s = self.b.alloca(mt);
             s.set_name(&format!("mask.{}", b.name()));
             self.b.store(constant::null(mt), s, 0);
@@ -158,7 +158,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             }
         }
         let ret = self.clone.function_type().return_type();
-        if !ret.is_void() && self.an.plan.levels[&None].linear {
+        if !ret.is_void() && self.analyses.plan.levels[&None].linear {
             let s = self.b.alloca(ret);
             s.set_name("ret.slot");
             self.b.store(constant::poison(ret), s, 0);
@@ -176,7 +176,7 @@ impl<'ctx> Widener<'_, 'ctx> {
     /// level runs before it or around it. The level's own header is left
     /// alone (its entry and back edges fill it).
     fn slot_resets(&self, level: Option<LoopId>, nodes: &[Node<'ctx>]) -> Vec<Vec<Block<'ctx>>> {
-        let plan = &self.an.plan.levels[&level];
+        let plan = &self.analyses.plan.levels[&level];
         let mut at: Vec<Vec<Block>> = vec![Vec::new(); nodes.len()];
         let mut reset: HashSet<Block> = HashSet::new();
         let mut emitted_with: HashMap<Block, usize> = HashMap::new();
@@ -188,10 +188,10 @@ impl<'ctx> Widener<'_, 'ctx> {
                     emitted_with.extend(region.blocks.iter().map(|m| (*m, here)));
                 }
             }
-            for t in node_targets(self.an.cfg, self.an.loops, level, *node) {
+            for t in node_targets(self.analyses.cfg, self.analyses.loops, level, *node) {
                 let entry = match t {
                     Target::Node(Node::Block(b)) => b,
-                    Target::Node(Node::Loop(l)) => self.an.loops.loops[l.0].header,
+                    Target::Node(Node::Loop(l)) => self.analyses.loops.loops[l.0].header,
                     Target::Back | Target::Exit(_) => continue,
                 };
                 if reset.insert(entry) {
@@ -247,7 +247,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         // A loop header is entered by the lanes of one edge at a time (the
         // entry, then the back edge each iteration): lanes outside `em` are
         // inactive there, so its phis take the value without a blend.
-        let header = self.an.loops.is_header(to);
+        let header = self.analyses.loops.is_header(to);
         let slot = self.flow.mask_slots[&to];
         if all {
             self.store_mask(slot, em);
@@ -259,7 +259,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         for phi in to.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
             let Some((v, _)) = phi.incoming().into_iter().find(|(_, p)| *p == from) else { continue };
             let pslot = self.flow.phi_slots[&phi];
-            if self.an.uni.is_varying(phi) {
+            if self.analyses.uniformity.is_varying(phi) {
                 let val = self.varying_value(v);
                 if all || header {
                     self.b.store(val, pslot, 0);
@@ -315,7 +315,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         match term.opcode() {
             LLVMBr if term.is_conditional() && succs[0] != succs[1] => {
                 let c = term.operand(0);
-                let (t, f) = if self.an.uni.is_varying(c) {
+                let (t, f) = if self.analyses.uniformity.is_varying(c) {
                     let cv = self.values.vmap[&c];
                     (self.and_mask(m, cv), self.and_not_mask(m, cv))
                 } else {
@@ -327,7 +327,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             }
             LLVMSwitch => {
                 let x = term.operand(0);
-                let varying = self.an.uni.is_varying(x);
+                let varying = self.analyses.uniformity.is_varying(x);
                 let xv = if varying { self.values.vmap[&x] } else { self.b.freeze(self.uniform_value(x)) };
                 let mut any_case = self.all_false();
                 for (val, dest) in term.switch_cases() {
@@ -357,7 +357,7 @@ impl<'ctx> Widener<'_, 'ctx> {
 
     /// Emits a linear level: nodes in topological order under masks.
     fn emit_linear(&mut self, level: Option<LoopId>) -> Result<()> {
-        let plan = &self.an.plan.levels[&level];
+        let plan = &self.analyses.plan.levels[&level];
         let nodes = plan.nodes.clone();
         let inits = self.slot_resets(level, &nodes);
         let mut emitted_real: HashSet<Block> = HashSet::new();
@@ -370,7 +370,7 @@ impl<'ctx> Widener<'_, 'ctx> {
                 Node::Block(b) => {
                     self.begin_block(b);
                     self.emit_body(b)?;
-                    if let Some(region) = self.an.plan.levels[&level].regions.get(&b).cloned() {
+                    if let Some(region) = self.analyses.plan.levels[&level].regions.get(&b).cloned() {
                         self.emit_uniform_region(level, b, &region)?;
                         emitted_real.extend(region.blocks.iter().copied());
                         continue;
@@ -439,8 +439,8 @@ impl<'ctx> Widener<'_, 'ctx> {
     /// Emits a child loop. In a linear parent (or for divergent loops) the
     /// emission ends at a fresh block where the parent continues.
     fn emit_loop(&mut self, l: LoopId, parent_real: bool) -> Result<()> {
-        let header = self.an.loops.loops[l.0].header;
-        let divergent = self.an.plan.is_divergent(l);
+        let header = self.analyses.loops.loops[l.0].header;
+        let divergent = self.analyses.plan.is_divergent(l);
         if !divergent && parent_real {
             return self.emit_real(Some(l), None);
         }
@@ -484,7 +484,7 @@ impl<'ctx> Widener<'_, 'ctx> {
 
     /// Emits a real level: its blocks keep their (uniform) branches.
     fn emit_real(&mut self, level: Option<LoopId>, after: Option<Block<'ctx>>) -> Result<()> {
-        let nodes = self.an.plan.levels[&level].nodes.clone();
+        let nodes = self.analyses.plan.levels[&level].nodes.clone();
         // A real level inside a linear one escapes to where the linear one
         // continues; one inside a real level escapes where its parent does.
         let escape = after.or_else(|| self.flow.frames.last().and_then(|f| f.escape));
@@ -517,13 +517,13 @@ impl<'ctx> Widener<'_, 'ctx> {
                 Node::Loop(l) => {
                     let start = self.flow.frames.last().expect("frame").loop_entry[&l];
                     self.b.position_at_end(start);
-                    let divergent = self.an.plan.is_divergent(l);
+                    let divergent = self.analyses.plan.is_divergent(l);
                     if divergent {
                         // The exit's slots are empty; the loop's lanes gather there.
-                        for t in node_targets(self.an.cfg, self.an.loops, level, Node::Loop(l)) {
+                        for t in node_targets(self.analyses.cfg, self.analyses.loops, level, Node::Loop(l)) {
                             match t {
                                 Target::Node(Node::Block(x)) => self.reset_slots(x),
-                                Target::Node(Node::Loop(m)) => self.reset_slots(self.an.loops.loops[m.0].header),
+                                Target::Node(Node::Loop(m)) => self.reset_slots(self.analyses.loops.loops[m.0].header),
                                 Target::Back | Target::Exit(_) => {}
                             }
                         }
@@ -531,7 +531,7 @@ impl<'ctx> Widener<'_, 'ctx> {
                     self.emit_loop(l, true)?;
                     if divergent {
                         // A divergent loop in a real level has one target (else the level would split).
-                        let exits = exit_blocks(self.an.cfg, self.an.loops, l);
+                        let exits = exit_blocks(self.analyses.cfg, self.analyses.loops, l);
                         match exits.first() {
                             Some(x) => {
                                 let d = self.dest(*x);
@@ -563,14 +563,14 @@ impl<'ctx> Widener<'_, 'ctx> {
         let mut i = self.flow.frames.len() - 1;
         loop {
             let f = &self.flow.frames[i];
-            match classify(self.an.loops, f.level, s) {
+            match classify(self.analyses.loops, f.level, s) {
                 Target::Node(Node::Block(b)) => {
                     let d = f.blocks[&b];
                     return (d, f.escape != Some(d));
                 }
                 Target::Node(Node::Loop(l)) => return (f.loop_entry[&l], true),
                 Target::Back => {
-                    let h = self.an.loops.loops[f.level.expect("back edges are in loops").0].header;
+                    let h = self.analyses.loops.loops[f.level.expect("back edges are in loops").0].header;
                     return (f.blocks[&h], true);
                 }
                 Target::Exit(_) => {

@@ -32,14 +32,14 @@ pub fn emit(
     scalar: Value,
     clone: Value,
     spec: &CloneSpec,
-    an: &Analyses<'_, '_>,
+    analyses: &Analyses<'_, '_>,
 ) -> Result<WidenStats> {
     let ctx = module.context();
     let mut w = Widener {
         module,
         spec,
         n: spec.width,
-        an,
+        analyses,
         b: Builder::new(ctx),
         aux: Builder::new(ctx),
         stats: WidenStats::default(),
@@ -55,7 +55,7 @@ pub fn emit(
             ret_slot: None,
             frames: Vec::new(),
         },
-        doom: Default::default(),
+        deferred: Default::default(),
     };
     w.run(scalar)?;
     Ok(w.stats)

@@ -43,7 +43,7 @@ pub(crate) fn is_deferrable(i: Value) -> bool {
 
 impl<'ctx> Widener<'_, 'ctx> {
     fn doom_slots(&mut self) -> (Value<'ctx>, Value<'ctx>) {
-        if let (Some(d), Some(s)) = (self.doom.doomed_slot, self.doom.site_slot) {
+        if let (Some(d), Some(s)) = (self.deferred.doomed_slot, self.deferred.site_slot) {
             return (d, s);
         }
         self.position_aux_in_entry();
@@ -54,8 +54,8 @@ impl<'ctx> Widener<'_, 'ctx> {
         let s = self.aux.alloca(ity);
         s.set_name("doomed.site");
         self.aux.store(constant::null(ity), s, 0);
-        self.doom.doomed_slot = Some(d);
-        self.doom.site_slot = Some(s);
+        self.deferred.doomed_slot = Some(d);
+        self.deferred.site_slot = Some(s);
         (d, s)
     }
 
@@ -63,7 +63,7 @@ impl<'ctx> Widener<'_, 'ctx> {
     pub(crate) fn defer_noreturn(&mut self, i: Value<'ctx>) {
         let (dslot, sslot) = self.doom_slots();
         let m = if self.flow.full { self.all_true() } else { self.flow.mask };
-        let site = self.doom.sites.len() as u64;
+        let site = self.deferred.sites.len() as u64;
         let mut arg_slots = Vec::new();
         for k in 0..i.num_arg_operands() {
             let a = i.operand(k);
@@ -85,13 +85,13 @@ impl<'ctx> Widener<'_, 'ctx> {
         let here = constant::vector(&vec![constant::int(Type::int(self.ctx(), 32), site); self.n as usize]);
         let ids = self.b.select(m, here, ids);
         self.b.store(ids, sslot, 0);
-        self.doom.sites.push(DeferredSite { call: i, fn_ty: i.called_function_type(), arg_slots });
+        self.deferred.sites.push(DeferredSite { call: i, fn_ty: i.called_function_type(), arg_slots });
     }
 
     /// If some lane is doomed, makes the lowest doomed lane's call (which
     /// does not return); otherwise continues at the builder's position.
     pub(crate) fn resolve_doomed(&mut self) {
-        let (Some(dslot), Some(sslot)) = (self.doom.doomed_slot, self.doom.site_slot) else { return };
+        let (Some(dslot), Some(sslot)) = (self.deferred.doomed_slot, self.deferred.site_slot) else { return };
         let ctx = self.ctx();
         let d = self.b.load(self.mask_type(), dslot, 0);
         let any = self.any(d);
@@ -108,8 +108,8 @@ impl<'ctx> Widener<'_, 'ctx> {
         let ids = self.b.load(ity, sslot, 0);
         let site = self.b.extract_element_dyn(ids, lane32);
         let nowhere = self.clone.append_block("doomed.none");
-        let sw = self.b.switch(site, nowhere, self.doom.sites.len() as u32);
-        for (k, s) in self.doom.sites.iter().enumerate() {
+        let sw = self.b.switch(site, nowhere, self.deferred.sites.len() as u32);
+        for (k, s) in self.deferred.sites.iter().enumerate() {
             let bb = self.clone.append_block("doomed.call");
             self.b.add_case(sw, constant::int(Type::int(ctx, 32), k as u64), bb);
             self.b.position_at_end(bb);

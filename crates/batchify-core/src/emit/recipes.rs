@@ -179,7 +179,7 @@ fn lane_wise_intrinsic<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Optio
     let mut vargs = Vec::new();
     for (k, a) in args.iter().enumerate() {
         if lw.scalar_args.contains(&(k as u32)) {
-            if w.an.uni.is_varying(*a) {
+            if w.analyses.uniformity.is_varying(*a) {
                 return None; // e.g. a varying powi exponent
             }
             vargs.push(w.uniform_value(*a));

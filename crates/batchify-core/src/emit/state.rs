@@ -1,6 +1,6 @@
 //! The emitter's shared state: the clone being built, the value map, the
 //! current execution mask, the mask and phi slots, the stack of levels being
-//! emitted ([`Frame`]) and the record of doomed lanes ([`Doom`]). The rules
+//! emitted ([`Frame`]) and the record of doomed lanes ([`DeferredNoreturn`]). The rules
 //! that change it live in [`super::widen`] (instructions),
 //! [`super::control`] (blocks, masks, loops) and [`super::noreturn`]
 //! (deferred `noreturn` calls); this module imports none of them.
@@ -39,7 +39,7 @@ pub struct Analyses<'a, 'ctx> {
     /// Its loops.
     pub loops: &'a Loops<'ctx>,
     /// Value uniformity.
-    pub uni: &'a Uniformity<'ctx>,
+    pub uniformity: &'a Uniformity<'ctx>,
     /// Control plan.
     pub plan: &'a ControlPlan<'ctx>,
 }
@@ -47,12 +47,12 @@ pub struct Analyses<'a, 'ctx> {
 /// The emitter: what every rule reads (the module, the spec, the analyses,
 /// the builders, the clone), and the state of each group of rules in a
 /// part of its own: [`Values`] (the instruction rules), [`Flow`] (the
-/// control rules) and [`Doom`] (the deferred `noreturn` calls).
+/// control rules) and [`DeferredNoreturn`] (the deferred `noreturn` calls).
 pub(crate) struct Widener<'a, 'ctx> {
     pub(crate) module: Module<'ctx>,
     pub(crate) spec: &'a CloneSpec,
     pub(crate) n: u32,
-    pub(crate) an: &'a Analyses<'a, 'ctx>,
+    pub(crate) analyses: &'a Analyses<'a, 'ctx>,
     /// Main builder.
     pub(crate) b: Builder<'ctx>,
     /// Builder for out-of-line insertions (splats, slots).
@@ -67,7 +67,7 @@ pub(crate) struct Widener<'a, 'ctx> {
     /// Masks, slots and the levels being emitted.
     pub(crate) flow: Flow<'ctx>,
     /// Lanes that reached a deferred `noreturn` call (see `noreturn`).
-    pub(crate) doom: Doom<'ctx>,
+    pub(crate) deferred: DeferredNoreturn<'ctx>,
 }
 
 /// The clone's value of each scalar value: uniform values map to a scalar
@@ -125,7 +125,7 @@ pub(crate) struct DeferredSite<'ctx> {
 
 /// The clone's record of doomed lanes.
 #[derive(Default)]
-pub(crate) struct Doom<'ctx> {
+pub(crate) struct DeferredNoreturn<'ctx> {
     /// `<N x i1>`: lanes that reached a deferred call.
     pub(super) doomed_slot: Option<Value<'ctx>>,
     /// `<N x i32>`: the call site each doomed lane reached.

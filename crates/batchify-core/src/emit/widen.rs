@@ -51,7 +51,7 @@ impl<'ctx> Widener<'_, 'ctx> {
 
     /// Type of the clone's value for scalar value `v`.
     pub(crate) fn mapped_type(&self, v: Value<'ctx>) -> Type<'ctx> {
-        if self.an.uni.is_varying(v) {
+        if self.analyses.uniformity.is_varying(v) {
             varying_type(v.ty(), self.n)
         } else {
             v.ty()
@@ -69,7 +69,7 @@ impl<'ctx> Widener<'_, 'ctx> {
 
     /// The clone's value for an operand in its own shape (vector if varying).
     pub(crate) fn mapped_value(&mut self, v: Value<'ctx>) -> Value<'ctx> {
-        if self.an.uni.is_varying(v) {
+        if self.analyses.uniformity.is_varying(v) {
             self.values.vmap[&v]
         } else {
             self.uniform_value(v)
@@ -78,7 +78,7 @@ impl<'ctx> Widener<'_, 'ctx> {
 
     /// The clone's varying form of an operand (splatting uniform values).
     pub(crate) fn varying_value(&mut self, v: Value<'ctx>) -> Value<'ctx> {
-        if self.an.uni.is_varying(v) {
+        if self.analyses.uniformity.is_varying(v) {
             return self.values.vmap[&v];
         }
         if let Some(s) = self.values.splats.get(&v) {
@@ -112,7 +112,7 @@ impl<'ctx> Widener<'_, 'ctx> {
 
     /// Lane `k` of an operand, as a scalar.
     fn lane_value(&mut self, v: Value<'ctx>, k: u32) -> Value<'ctx> {
-        if !self.an.uni.is_varying(v) {
+        if !self.analyses.uniformity.is_varying(v) {
             return self.uniform_value(v);
         }
         let vv = self.values.vmap[&v];
@@ -128,7 +128,7 @@ impl<'ctx> Widener<'_, 'ctx> {
     /// Emits a non-terminator instruction under the current mask.
     pub(crate) fn emit_instruction(&mut self, i: Value<'ctx>) -> Result<()> {
         let op = i.opcode();
-        if !self.an.uni.is_varying(i) {
+        if !self.analyses.uniformity.is_varying(i) {
             let c = self.emit_uniform(i);
             self.stats.uniform += 1;
             self.values.vmap.insert(i, c);

@@ -450,16 +450,21 @@ impl<'ctx> Value<'ctx> {
     pub fn num_operands(self) -> u32 {
         unsafe { LLVMGetNumOperands(self.0) as u32 }
     }
-    /// Operand `i`.
+    /// Operand `i`. Panics if there is no operand `i` (reading past the
+    /// operand list is undefined behaviour in LLVM, so it is checked here).
     pub fn operand(self, i: u32) -> Value<'ctx> {
+        let n = self.num_operands();
+        assert!(i < n, "operand {i} of a value with {n} operands");
         Value(unsafe { LLVMGetOperand(self.0, i) }, PhantomData)
     }
     /// All operands.
     pub fn operands(self) -> Vec<Value<'ctx>> {
         (0..self.num_operands()).map(|i| self.operand(i)).collect()
     }
-    /// Replaces operand `i`.
+    /// Replaces operand `i`. Panics if there is no operand `i`.
     pub fn set_operand(self, i: u32, v: Value<'ctx>) {
+        let n = self.num_operands();
+        assert!(i < n, "operand {i} of a value with {n} operands");
         unsafe { LLVMSetOperand(self.0, i, v.0) }
     }
     /// Parent block of an instruction.
@@ -1288,5 +1293,49 @@ mod checked_enum_tests {
         assert_eq!(checked_opcode(9999), None);
         // 15 was the X86_MMX kind, removed from LLVM.
         assert_eq!(checked_type_kind(15), None);
+    }
+}
+
+#[cfg(test)]
+mod operand_access_tests {
+    use super::Module;
+    // Links libLLVM into the test binary.
+    use batchify_llvm_link as _;
+
+    /// `f`'s first instruction: `%r = add i32 %a, 1`.
+    fn with_add(check: impl FnOnce(super::Value<'_>)) {
+        let context = inkwell::context::Context::create();
+        let module = context.create_module("m");
+        let i32t = context.i32_type();
+        let f = module.add_function("f", i32t.fn_type(&[i32t.into()], false), None);
+        let b = context.create_builder();
+        b.position_at_end(context.append_basic_block(f, "entry"));
+        let a = f.get_nth_param(0).unwrap().into_int_value();
+        let r = b.build_int_add(a, i32t.const_int(1, false), "r").unwrap();
+        b.build_return(Some(&r)).unwrap();
+        let add = Module::from_inkwell(&module).function("f").unwrap().blocks()[0].instructions()[0];
+        check(add);
+    }
+
+    #[test]
+    fn operands_in_range_are_read() {
+        with_add(|add| {
+            assert_eq!(add.num_operands(), 2);
+            assert_eq!(add.operand(1).const_int_value(), Some(1));
+        });
+    }
+
+    #[test]
+    #[should_panic(expected = "operand 2 of a value with 2 operands")]
+    fn reading_past_the_operands_panics() {
+        with_add(|add| {
+            add.operand(2);
+        });
+    }
+
+    #[test]
+    #[should_panic(expected = "operand 5 of a value with 2 operands")]
+    fn writing_past_the_operands_panics() {
+        with_add(|add| add.set_operand(5, add.operand(0)));
     }
 }
