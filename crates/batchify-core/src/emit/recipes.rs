@@ -20,7 +20,7 @@
 
 use super::state::Widener;
 use crate::analysis::calls;
-use crate::llvm::LLVMOpcode::*;
+use crate::llvm::LLVMOpcode::{self, *};
 use crate::llvm::{constant, copy_flags, Type, Value};
 
 /// A rule that builds the vector form of one varying instruction.
@@ -77,7 +77,7 @@ fn guarded_division<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<V
     let op = i.opcode();
     let mut a = w.varying_value(i.operand(0));
     let mut d = w.varying_value(i.operand(1));
-    if !w.flow.full && !super::widen::is_safe_divisor(op, i.operand(1)) {
+    if !w.flow.full && !is_safe_divisor(op, i.operand(1)) {
         let ones = constant::vector(&vec![constant::int(i.ty(), 1); w.n as usize]);
         a = w.b.freeze(a);
         let frozen = w.b.freeze(d);
@@ -150,7 +150,7 @@ fn gather<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>
     let f = w.module.intrinsic("llvm.masked.gather", &[vty, ptrs.ty()]).expect("llvm.masked.gather exists");
     let m = current_mask_or_true(w);
     let r = w.b.call(f.function_type(), f, &[ptrs, m, constant::null(vty)]);
-    super::widen::set_param_align(r, 0, i.alignment());
+    set_param_align(r, 0, i.alignment());
     Some(r)
 }
 
@@ -162,7 +162,7 @@ fn scatter<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx
     let f = w.module.intrinsic("llvm.masked.scatter", &[vals.ty(), ptrs.ty()]).expect("llvm.masked.scatter exists");
     let m = current_mask_or_true(w);
     let r = w.b.call(f.function_type(), f, &[vals, ptrs, m]);
-    super::widen::set_param_align(r, 1, i.alignment());
+    set_param_align(r, 1, i.alignment());
     Some(r)
 }
 
@@ -202,5 +202,20 @@ fn current_mask_or_true<'ctx>(w: &Widener<'_, 'ctx>) -> Value<'ctx> {
         w.all_true()
     } else {
         w.flow.mask
+    }
+}
+
+/// Whether a divisor is a constant that cannot trap whatever the dividend:
+/// nonzero, and for signed division not -1 (`INT_MIN / -1` overflows).
+pub(super) fn is_safe_divisor(op: LLVMOpcode, d: Value) -> bool {
+    let Some(v) = d.const_int_value() else { return false };
+    let width = d.ty().int_width();
+    let minus_one = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+    v != 0 && (matches!(op, LLVMUDiv | LLVMURem) || v != minus_one)
+}
+
+fn set_param_align(call: Value, arg: u32, align: u32) {
+    if align > 0 {
+        call.add_call_arg_attribute(arg, "align", align as u64);
     }
 }

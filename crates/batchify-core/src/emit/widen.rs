@@ -17,11 +17,12 @@
 //! Control flow (masks, linearization, loops) is in [`super::control`].
 
 use super::noreturn::is_deferrable;
+use super::recipes::is_safe_divisor;
 use super::state::Widener;
 use crate::abi::{extract_lane, insert_lane, splat, varying_type};
 use crate::analysis::calls;
 use crate::error::{Error, Result};
-use crate::llvm::LLVMOpcode::{self, *};
+use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{constant, Type, Value};
 
 impl<'ctx> Widener<'_, 'ctx> {
@@ -268,15 +269,6 @@ impl<'ctx> Widener<'_, 'ctx> {
     }
 }
 
-/// Whether a divisor is a constant that cannot trap whatever the dividend:
-/// nonzero, and for signed division not -1 (`INT_MIN / -1` overflows).
-pub(super) fn is_safe_divisor(op: LLVMOpcode, d: Value) -> bool {
-    let Some(v) = d.const_int_value() else { return false };
-    let width = d.ty().int_width();
-    let minus_one = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
-    v != 0 && (matches!(op, LLVMUDiv | LLVMURem) || v != minus_one)
-}
-
 /// Whether an instruction may trap or has side effects, so that it must not
 /// run for lanes that are inactive.
 fn may_trap_or_write(i: Value) -> bool {
@@ -289,12 +281,6 @@ fn may_trap_or_write(i: Value) -> bool {
                     || (i.called_value().is_function() && i.called_value().has_fn_attribute("speculatable"))))
         }
         _ => false,
-    }
-}
-
-pub(super) fn set_param_align(call: Value, arg: u32, align: u32) {
-    if align > 0 {
-        call.add_call_arg_attribute(arg, "align", align as u64);
     }
 }
 
