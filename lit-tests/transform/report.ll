@@ -7,8 +7,9 @@
 ;   batchify: <scalar> -> <clone>: <N> lanes, per-lane fallback: <reason>
 ;
 ; `sel` has one divergent if/else (1 linearized level, no loop); `loop` a
-; divergent loop with a divergent if/else in it; `nested` a divergent loop
-; inside another one; `ext` a divergent branch around a call that runs per
+; divergent loop with a divergent if/else in it; `nested` a loop inside a
+; divergent loop whose bound is the outer counter (the same in every lane
+; still in the outer loop, so the inner loop is uniform); `ext` a divergent branch around a call that runs per
 ; lane; `ubl` a uniform branch kept inside a divergent loop; `plain` no
 ; control flow at all; `irr` the per-lane fallback, which also warns.
 ;
@@ -19,8 +20,8 @@
 
 ; CHECK:      batchify: warning: `irr` -> `_ZGV_LLVM_N4vv_irr` is a per-lane loop over the scalar function: irreducible control flow (a cycle entered at `a` has several entries)
 ; CHECK-NEXT: batchify: sel -> _ZGV_LLVM_N4v_sel: 4 lanes, {{[0-9]+}} vector instruction(s), 0 uniform, 0 per-lane, 0 divergent loop(s), 1 linearized level(s), 0 uniform branch region(s) kept
-; CHECK-NEXT: batchify: loop -> _ZGV_LLVM_N8v_loop: 8 lanes, {{[0-9]+}} vector instruction(s), 0 uniform, 0 per-lane, 1 divergent loop(s), {{[1-9]}} linearized level(s), 0 uniform branch region(s) kept
-; CHECK-NEXT: batchify: nested -> _ZGV_LLVM_N4vv_nested: 4 lanes, {{[0-9]+}} vector instruction(s), 0 uniform, 0 per-lane, 2 divergent loop(s), {{[1-9]}} linearized level(s), 0 uniform branch region(s) kept
+; CHECK-NEXT: batchify: loop -> _ZGV_LLVM_N8v_loop: 8 lanes, {{[0-9]+}} vector instruction(s), 2 uniform, 0 per-lane, 1 divergent loop(s), {{[1-9]}} linearized level(s), 0 uniform branch region(s) kept
+; CHECK-NEXT: batchify: nested -> _ZGV_LLVM_N4vv_nested: 4 lanes, {{[0-9]+}} vector instruction(s), 3 uniform, 0 per-lane, 1 divergent loop(s), {{[1-9]}} linearized level(s), 0 uniform branch region(s) kept
 ; CHECK-NEXT: batchify: ext -> _ZGV_LLVM_N4v_ext: 4 lanes, {{[0-9]+}} vector instruction(s), 0 uniform, 1 per-lane, 0 divergent loop(s), 1 linearized level(s), 0 uniform branch region(s) kept
 ; CHECK-NEXT: batchify:   per-lane: call to `sink`
 ; CHECK-NEXT: batchify: ubl -> _ZGV_LLVM_N8vu_ubl: 8 lanes, {{[0-9]+}} vector instruction(s), {{[1-9][0-9]*}} uniform, 0 per-lane, 1 divergent loop(s), 1 linearized level(s), 1 uniform branch region(s) kept

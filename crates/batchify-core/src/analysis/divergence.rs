@@ -214,7 +214,16 @@ impl<'ctx> Divergence<'ctx> {
                 if linear[level] {
                     for &n in &all_nodes[level] {
                         if let Node::Block(b) = n {
-                            if cfg.preds[&b].len() >= 2 {
+                            // A divergent loop's header is no join of lanes
+                            // that went different ways: every lane still in
+                            // the loop comes round the one back edge together,
+                            // and lanes that left are inactive there. So a
+                            // value computed in the loop from uniform values
+                            // (a counter, an index into a uniform table) stays
+                            // uniform in the loop; its uses after the loop
+                            // read it through exit phis, which are varying.
+                            let own_header = level.is_some_and(|l| loops.loops[l.0].header == b);
+                            if cfg.preds[&b].len() >= 2 && !own_header {
                                 for phi in
                                     b.instructions().into_iter().take_while(|i| i.opcode() == LLVMOpcode::LLVMPHI)
                                 {
