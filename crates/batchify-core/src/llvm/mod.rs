@@ -112,6 +112,18 @@ pub struct Context<'ctx>(LLVMContextRef, PhantomData<&'ctx ()>);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Attribute<'ctx>(LLVMAttributeRef, PhantomData<&'ctx ()>);
 
+/// The values of an LLVM list (functions, globals, instructions, ...), from
+/// its first element and LLVM's "next" function; a null pointer ends it.
+fn value_list<'ctx>(first: LLVMValueRef, next: unsafe extern "C" fn(LLVMValueRef) -> LLVMValueRef) -> Vec<Value<'ctx>> {
+    let mut out = Vec::new();
+    let mut v = first;
+    while !v.is_null() {
+        out.push(Value(v, PhantomData));
+        v = unsafe { next(v) };
+    }
+    out
+}
+
 fn cstring(s: &str) -> CString {
     CString::new(s.replace('\0', "")).expect("NUL bytes were removed")
 }
@@ -154,38 +166,18 @@ impl<'ctx> Module<'ctx> {
     }
     /// All functions of the module, in order.
     pub fn functions(self) -> Vec<Value<'ctx>> {
-        let mut out = Vec::new();
-        let mut f = unsafe { LLVMGetFirstFunction(self.0) };
-        while !f.is_null() {
-            out.push(Value(f, PhantomData));
-            f = unsafe { LLVMGetNextFunction(f) };
-        }
-        out
+        value_list(unsafe { LLVMGetFirstFunction(self.0) }, LLVMGetNextFunction)
     }
     /// Global variables, in module order.
     pub fn global_variables(self) -> Vec<Value<'ctx>> {
-        let mut out = Vec::new();
-        let mut g = unsafe { LLVMGetFirstGlobal(self.0) };
-        while !g.is_null() {
-            out.push(Value(g, PhantomData));
-            g = unsafe { LLVMGetNextGlobal(g) };
-        }
-        out
+        value_list(unsafe { LLVMGetFirstGlobal(self.0) }, LLVMGetNextGlobal)
     }
     /// Every global value: functions, variables, aliases and ifuncs.
     pub fn global_values(self) -> Vec<Value<'ctx>> {
         let mut out = self.functions();
         out.extend(self.global_variables());
-        let mut a = unsafe { LLVMGetFirstGlobalAlias(self.0) };
-        while !a.is_null() {
-            out.push(Value(a, PhantomData));
-            a = unsafe { LLVMGetNextGlobalAlias(a) };
-        }
-        let mut i = unsafe { LLVMGetFirstGlobalIFunc(self.0) };
-        while !i.is_null() {
-            out.push(Value(i, PhantomData));
-            i = unsafe { LLVMGetNextGlobalIFunc(i) };
-        }
+        out.extend(value_list(unsafe { LLVMGetFirstGlobalAlias(self.0) }, LLVMGetNextGlobalAlias));
+        out.extend(value_list(unsafe { LLVMGetFirstGlobalIFunc(self.0) }, LLVMGetNextGlobalIFunc));
         out
     }
     /// Verifies the whole module; `Err` holds LLVM's message.
@@ -794,13 +786,7 @@ impl<'ctx> Value<'ctx> {
 impl<'ctx> Block<'ctx> {
     /// Instructions in order.
     pub fn instructions(self) -> Vec<Value<'ctx>> {
-        let mut out = Vec::new();
-        let mut i = unsafe { LLVMGetFirstInstruction(self.0) };
-        while !i.is_null() {
-            out.push(Value(i, PhantomData));
-            i = unsafe { LLVMGetNextInstruction(i) };
-        }
-        out
+        value_list(unsafe { LLVMGetFirstInstruction(self.0) }, LLVMGetNextInstruction)
     }
     /// The terminator, if the block has one.
     pub fn terminator(self) -> Option<Value<'ctx>> {
