@@ -122,6 +122,9 @@ impl<'ctx> Widener<'_, 'ctx> {
                     let step64 = abi::step_as_i64(&self.b, cparams[param]);
                     abi::linear_lanes(&self.b, q, step64, self.n)
                 }
+                ParamKind::Vector if super::vector_input::is_plain_vector(p.ty()) => {
+                    super::vector_input::from_abi(&self.b, q, p.ty(), self.n)
+                }
                 _ => q,
             };
             self.values.vmap.insert(p, mapped);
@@ -275,9 +278,12 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
     }
 
-    /// `select(em, a, b)` lane by lane, for vectors and lane arrays alike.
+    /// `select(em, a, b)` lane by lane, for vectors, element-major vectors
+    /// of vectors ([`super::vector_input`]) and lane arrays alike.
     fn blend(&self, em: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
         if a.ty().is_vector() {
+            let k = a.ty().vector_len() / self.n;
+            let em = if k > 1 { super::vector_input::broadcast_lanes(&self.b, em, k) } else { em };
             return self.b.select(em, a, b);
         }
         let mut acc = b;
@@ -379,7 +385,7 @@ impl<'ctx> Widener<'_, 'ctx> {
                     match term.opcode() {
                         LLVMRet => {
                             if term.num_operands() > 0 {
-                                let v = self.varying_value(term.operand(0));
+                                let v = self.abi_value(term.operand(0));
                                 let slot = self.flow.ret_slot.expect("non-void linear functions have a return slot");
                                 // The one return block (mergereturn) runs once.
                                 self.b.store(v, slot, 0);
@@ -588,7 +594,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         let term = b.terminator().expect("blocks have terminators");
         match term.opcode() {
             LLVMRet => {
-                let v = (term.num_operands() > 0).then(|| self.varying_value(term.operand(0)));
+                let v = (term.num_operands() > 0).then(|| self.abi_value(term.operand(0)));
                 self.resolve_doomed();
                 self.b.ret(v);
                 return Ok(());
