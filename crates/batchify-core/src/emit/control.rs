@@ -216,6 +216,7 @@ impl<'ctx> Widener<'_, 'ctx> {
 
     /// Enters scalar block `b`: its mask and its phis.
     fn begin_block(&mut self, b: Block<'ctx>) {
+        self.flow.nonempty = self.flow.full;
         if self.flow.full {
             self.flow.mask = self.all_true();
         } else {
@@ -375,6 +376,11 @@ impl<'ctx> Widener<'_, 'ctx> {
                 Node::Block(b) if emitted_real.contains(&b) => {}
                 Node::Block(b) => {
                     self.begin_block(b);
+                    // A divergent loop's header runs only while some lane
+                    // is in the loop (`emit_loop` tests its mask first).
+                    if level.is_some_and(|l| self.analyses.loops.loops[l.0].header == b) {
+                        self.flow.nonempty = true;
+                    }
                     self.emit_body(b)?;
                     if let Some(region) = self.analyses.plan.levels[&level].regions.get(&b).cloned() {
                         self.emit_uniform_region(level, b, &region)?;

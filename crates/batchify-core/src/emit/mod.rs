@@ -56,6 +56,7 @@ pub fn emit(
         flow: Flow {
             mask: constant::null(Type::int(ctx, 1).vector_of(spec.width)),
             full: true,
+            nonempty: true,
             mask_slots: HashMap::new(),
             phi_slots: HashMap::new(),
             ret_slot: None,

@@ -191,7 +191,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             c.set_operand(k, self.uniform_value(o));
         }
         c.clear_debug_location();
-        if !self.flow.full
+        if !self.flow.nonempty
             && matches!(op, LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem)
             && !is_safe_divisor(op, i.operand(1))
         {
@@ -205,7 +205,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             let d = self.b.select(any, frozen, one);
             c.set_operand(1, d);
         }
-        let needs_guard = !self.flow.full && may_trap_or_write(i);
+        let needs_guard = !self.flow.nonempty && may_trap_or_write(i);
         if needs_guard {
             let any = self.any(self.flow.mask);
             let r = self.guarded(any, |w| {
