@@ -20,7 +20,7 @@
 ; RUN: %{fails} --function al 2> %t.err
 ; RUN: FileCheck %s --check-prefix=ALLOCA < %t.err
 ; RUN: %{clean}
-; ALLOCA: {{^}}batchify: error: cannot batchify `al`: stack memory (`%a = alloca i32, align 4`) that mem2reg cannot remove is not supported yet{{$}}
+; ALLOCA: {{^}}batchify: error: cannot batchify `al`: stack memory of a computed size or outside the entry block (`%a = alloca i32, i32 %x, align 4`) is not supported yet{{$}}
 ;
 ; RUN: %{fails} --function at 2> %t.err
 ; RUN: FileCheck %s --check-prefix=ATOMIC < %t.err
@@ -48,7 +48,7 @@
 ; RUN: count 1 < %t.err
 ; RUN: FileCheck %s --check-prefix=WALLOCA < %t.err
 ; RUN: FileCheck %s --check-prefix=FBALLOCA < %t.fb.ll
-; WALLOCA: {{^}}batchify: warning: `al` -> `_ZGV_LLVM_N4v_al` is a per-lane loop over the scalar function: stack memory (`%a = alloca i32, align 4`) that mem2reg cannot remove is not supported yet{{$}}
+; WALLOCA: {{^}}batchify: warning: `al` -> `_ZGV_LLVM_N4v_al` is a per-lane loop over the scalar function: stack memory of a computed size or outside the entry block (`%a = alloca i32, i32 %x, align 4`) is not supported yet{{$}}
 ; FBALLOCA-LABEL: define <4 x i32> @_ZGV_LLVM_N4v_al(
 ; FBALLOCA-COUNT-4: call i32 @al(i32
 ; FBALLOCA-NOT:     call
@@ -130,9 +130,11 @@ define i32 @two(i32 %a, i32 %b) {
   ret i32 %r
 }
 
+declare void @al_sink(ptr)
+
 define i32 @al(i32 %x) {
-  %a = alloca i32
-  store volatile i32 %x, ptr %a
+  %a = alloca i32, i32 %x
+  call void @al_sink(ptr %a)
   %v = load i32, ptr %a
   ret i32 %v
 }

@@ -6,7 +6,8 @@
 //! Checked here, in this order: `byval` parameters (each call needs a
 //! private copy), irreducible control flow (found by the loop analysis and
 //! passed in), and then, block by block in reverse post-order, instruction
-//! by instruction: stack memory that `mem2reg` could not remove, atomics,
+//! by instruction: stack memory of a computed size or outside the entry
+//! block (fixed-size allocas become private memory), atomics,
 //! volatile accesses, `va_arg`, landing pads, inline assembly, `musttail`
 //! calls, token and scalable-vector values, and terminators other than
 //! `ret`, `br`, `switch` and `unreachable`.
@@ -56,8 +57,11 @@ fn obstacle(i: Value) -> Option<String> {
     if matches!(op, LLVMUserOp1 | LLVMUserOp2) {
         return Some(format!("`{}` is an instruction this build of batchify does not know", i.print()));
     }
-    if op == LLVMAlloca {
-        return Some(format!("stack memory (`{}`) that mem2reg cannot remove is not supported yet", i.print()));
+    if op == LLVMAlloca && !(crate::analysis::private::is_static(i) && is_in_entry_block(i)) {
+        return Some(format!(
+            "stack memory of a computed size or outside the entry block (`{}`) is not supported yet",
+            i.print()
+        ));
     }
     if matches!(op, LLVMAtomicRMW | LLVMAtomicCmpXchg | LLVMFence | LLVMVAArg | LLVMLandingPad)
         || (matches!(op, LLVMLoad | LLVMStore) && (i.is_volatile() || i.is_atomic()))
@@ -78,6 +82,12 @@ fn obstacle(i: Value) -> Option<String> {
         return Some(format!("terminator `{}` is not supported", i.print()));
     }
     None
+}
+
+/// Whether `i` is in its function's entry block.
+fn is_in_entry_block(i: Value) -> bool {
+    let b = i.parent_block();
+    b.parent().blocks().first() == Some(&b)
 }
 
 /// Whether values of this type cannot be batched (tokens, scalable vectors).

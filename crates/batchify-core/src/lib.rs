@@ -229,7 +229,8 @@ fn vectorize(
         )
     })?;
     let div = Divergence::new(f, &cfg, &loops, &spec.params);
-    let shapes = analysis::shape::Shapes::new(module, f, &cfg, &spec.params, &div.uniformity);
+    let private = analysis::private::PrivateMemory::new(module, &cfg);
+    let shapes = analysis::shape::Shapes::new(module, f, &cfg, &spec.params, &div.uniformity, &private, spec.width);
     if printer.opts.print_analysis {
         let text = analysis::print::render(f, &spec.params, &cfg, &loops, &div.uniformity, &shapes, &div.plan);
         printer.texts.push(format!(
@@ -243,8 +244,14 @@ fn vectorize(
     if let cost::Plan::PerLane(why) = cost::decide(f, &div.uniformity) {
         return Err(legality::unsupported(&spec.scalar_name, why));
     }
-    let analyses =
-        emit::Analyses { cfg: &cfg, loops: &loops, uniformity: &div.uniformity, plan: &div.plan, shapes: &shapes };
+    let analyses = emit::Analyses {
+        cfg: &cfg,
+        loops: &loops,
+        uniformity: &div.uniformity,
+        plan: &div.plan,
+        shapes: &shapes,
+        private: &private,
+    };
     let stats = emit::emit(module, f, clone, spec, &analyses)?;
     printer.after(PrintAfter::Emit, "emit", clone);
     Ok(stats)

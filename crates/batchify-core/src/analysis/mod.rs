@@ -8,5 +8,6 @@ pub mod divergence;
 pub mod dominance;
 pub mod loops;
 pub mod print;
+pub mod private;
 pub mod shape;
 pub mod uniformity;

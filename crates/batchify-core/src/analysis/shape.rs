@@ -19,12 +19,15 @@
 //! (a truncation followed by a zero extension),
 //! `getelementptr` (index steps scaled by the indexed type's allocation
 //! size), `freeze`, pointer casts, and phis and `select`s on a uniform
-//! condition whose inputs share one stride. A sync-dependent phi (lanes came
+//! condition whose inputs share one stride; private allocations and the
+//! addresses into them, by their layout ([`super::private`]). A
+//! sync-dependent phi (lanes came
 //! by different paths or left a loop at different iterations) has none.
 //!
 //! Part of the analyses: reads the prepared function, changes nothing.
 
 use super::cfg::Cfg;
+use super::private::{ElementIndex, Layout, PrivateMemory};
 use super::uniformity::Uniformity;
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{LLVMTypeKind, Module, Type, Value};
@@ -55,16 +58,19 @@ enum State {
 }
 
 impl<'ctx> Shapes<'ctx> {
-    /// Computes the strides of `f`'s varying values, given its parameters'
-    /// kinds and its uniformity; `module` gives type sizes.
+    /// Computes the strides of `f`'s varying values at width `n`, given its
+    /// parameters' kinds, its uniformity and the layout of its private
+    /// memory; `module` gives type sizes.
     pub fn new(
         module: Module<'ctx>,
         f: Value<'ctx>,
         cfg: &Cfg<'ctx>,
         params: &[ParamKind],
         uniformity: &Uniformity<'ctx>,
+        private: &PrivateMemory<'ctx>,
+        n: u32,
     ) -> Shapes<'ctx> {
-        let mut ctx = Solver { module, uniformity, states: HashMap::new() };
+        let mut ctx = Solver { module, uniformity, private, n, states: HashMap::new() };
         for (p, kind) in f.params().into_iter().zip(params) {
             let state = match kind {
                 ParamKind::Linear { step } if is_int_or_ptr(p.ty()) => {
@@ -148,6 +154,8 @@ fn wrap(v: i64, width: u32) -> i64 {
 struct Solver<'a, 'ctx> {
     module: Module<'ctx>,
     uniformity: &'a Uniformity<'ctx>,
+    private: &'a PrivateMemory<'ctx>,
+    n: u32,
     states: HashMap<Value<'ctx>, State>,
 }
 
@@ -237,8 +245,34 @@ impl<'ctx> Solver<'_, 'ctx> {
             },
             LLVMFreeze | LLVMBitCast | LLVMAddrSpaceCast => op(0),
             LLVMPtrToInt | LLVMIntToPtr if width_of(ty) == 64 && width_of(i.operand(0).ty()) == 64 => op(0),
-            LLVMGetElementPtr => self.address(i),
+            LLVMAlloca => match self.private.layout(i) {
+                Some(Layout::Interleaved { size, .. }) => State::Known(Stride { step: size as i64, checked: false }),
+                Some(Layout::PerLane { stride }) => State::Known(Stride { step: stride as i64, checked: false }),
+                None => State::Varying,
+            },
+            LLVMGetElementPtr => match self.private.interleaved_address(i) {
+                Some((a, idx)) => self.interleaved(a, idx),
+                None => self.address(i),
+            },
             _ => State::Varying,
+        }
+    }
+
+    /// An address into interleaved private memory: element `e` of lane `j`
+    /// is at `(e·N + j)·size`, so lanes are `size` apart plus `N·size`
+    /// times the index's stride.
+    fn interleaved(&self, a: Value<'ctx>, idx: ElementIndex<'ctx>) -> State {
+        let Some(Layout::Interleaved { size, .. }) = self.private.layout(a) else { return State::Varying };
+        let base = Stride { step: size as i64, checked: false };
+        let ElementIndex::Value(v) = idx else { return State::Known(base) };
+        match self.state(v) {
+            State::Known(s) if s.step == 0 => State::Known(base),
+            State::Known(s) => {
+                let checked = s.checked || width_of(v.ty()) < 64;
+                let scaled = Stride { step: s.step.wrapping_mul(self.n as i64 * size as i64), checked };
+                combine(base, scaled, base.step.wrapping_add(scaled.step)).map_or(State::Varying, State::Known)
+            }
+            other => other,
         }
     }
 

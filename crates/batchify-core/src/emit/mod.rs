@@ -9,6 +9,8 @@
 //!   arithmetic, guarded division, casts, gathers and scatters, intrinsics);
 //! * [`memory`]: varying loads and stores by the address's shape
 //!   (contiguous, strided, uniform, or gather/scatter);
+//! * [`private`]: the lanes' copies of private memory (allocas) and the
+//!   accesses that depend on their interleaved layout;
 //! * [`vector_input`]: values that are vectors already (`<k x T>`), held
 //!   element-major as `<N·k x T>`;
 //! * [`control`]: blocks, edge masks, linearized levels and divergent loops;
@@ -20,6 +22,7 @@
 pub mod control;
 pub mod memory;
 pub mod noreturn;
+pub mod private;
 pub mod recipes;
 pub mod state;
 pub mod vector_input;

@@ -17,6 +17,7 @@
 //! | `address` | `getelementptr` (a vector of addresses) |
 //! | [`super::memory`] | `load` / `store` at varying addresses, by the address's shape |
 //! | `lane_wise_intrinsic` | calls of intrinsics with a vector form |
+//! | [`super::private`] | `alloca` (and accesses that depend on its layout, first) |
 //! | [`super::vector_input`] | anything whose result or operand is a vector already |
 
 use super::state::Widener;
@@ -56,6 +57,7 @@ pub(crate) fn recipe_for<'ctx>(i: Value<'ctx>) -> Option<Recipe<'ctx>> {
         LLVMLoad if lane_result => super::memory::load as Recipe<'ctx>,
         LLVMStore => super::memory::store as Recipe<'ctx>,
         LLVMCall => lane_wise_intrinsic as Recipe<'ctx>,
+        LLVMAlloca => super::private::alloca as Recipe<'ctx>,
         _ => return None,
     };
     Some(recipe)

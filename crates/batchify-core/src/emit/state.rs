@@ -8,6 +8,7 @@
 use crate::analysis::cfg::Cfg;
 use crate::analysis::divergence::ControlPlan;
 use crate::analysis::loops::{LoopId, Loops};
+use crate::analysis::private::PrivateMemory;
 use crate::analysis::shape::Shapes;
 use crate::analysis::uniformity::Uniformity;
 use crate::llvm::{Block, Builder, Module, Type, Value};
@@ -48,6 +49,8 @@ pub struct Analyses<'a, 'ctx> {
     pub plan: &'a ControlPlan<'ctx>,
     /// Strides of varying integers and pointers.
     pub shapes: &'a Shapes<'ctx>,
+    /// Layout of private memory (allocas).
+    pub private: &'a PrivateMemory<'ctx>,
 }
 
 /// The emitter: what every rule reads (the module, the spec, the analyses,

@@ -248,6 +248,9 @@ impl<'ctx> Widener<'_, 'ctx> {
     /// The vector form of a varying instruction ([`super::recipes`]), or
     /// `None` if it must be serialized.
     fn vector_form(&mut self, i: Value<'ctx>) -> Option<Value<'ctx>> {
+        if let Some(v) = super::private::interleaved_form(self, i) {
+            return Some(v);
+        }
         super::recipes::recipe_for(i).and_then(|recipe| recipe(self, i))
     }
 
