@@ -54,15 +54,15 @@ define i32 @varstep(i32 %i, i32 %s) {
 ; CHECK-NEXT:    ret <8 x i64> [[R]]
 
 ; A linear pointer is a vector of addresses 4 bytes apart; the load through
-; it is one `llvm.masked.gather` with an all-true mask for now (not a
-; contiguous vector load).
+; it is one contiguous vector load from lane 0's address (not a gather).
 ; CHECK-LABEL: define <4 x float> @_ZGV_LLVM_N4l4_ld(
 ; CHECK-SAME:    ptr [[P:%[^)]+]])
 ; CHECK-NEXT:  {{^}}entry:
 ; CHECK-NEXT:    [[PS:%.*]] = getelementptr i8, ptr [[P]], <4 x i64> <i64 0, i64 4, i64 8, i64 12>
-; CHECK-NOT:     load
-; CHECK:         [[V:%.*]] = call <4 x float> @llvm.masked.gather.v4f32.v4p0(<4 x ptr> align 4 [[PS]], <4 x i1> splat (i1 true), <4 x float> {{.*}})
-; CHECK-NOT:     load
+; CHECK-NOT:     gather
+; CHECK:         [[B:%.*]] = extractelement <4 x ptr> [[PS]], i32 0
+; CHECK-NEXT:    [[V:%.*]] = load <4 x float>, ptr [[B]], align 4
+; CHECK-NOT:     gather
 ; CHECK:         ret <4 x float> [[V]]
 
 ; The variable step is sign-extended and multiplied by the lane numbers.

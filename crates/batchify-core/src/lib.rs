@@ -140,6 +140,9 @@ impl CloneReport {
         for what in &s.serialized_what {
             out.push(format!("  per-lane: {what}"));
         }
+        for what in &s.memory_what {
+            out.push(format!("  memory: {what}"));
+        }
         out
     }
 }
@@ -226,8 +229,9 @@ fn vectorize(
         )
     })?;
     let div = Divergence::new(f, &cfg, &loops, &spec.params);
+    let shapes = analysis::shape::Shapes::new(module, f, &cfg, &spec.params, &div.uniformity);
     if printer.opts.print_analysis {
-        let text = analysis::print::render(f, &spec.params, &cfg, &loops, &div.uniformity, &div.plan);
+        let text = analysis::print::render(f, &spec.params, &cfg, &loops, &div.uniformity, &shapes, &div.plan);
         printer.texts.push(format!(
             "; *** analysis of `{}` for `{}` ***\n{}",
             spec.scalar_name,
@@ -239,7 +243,8 @@ fn vectorize(
     if let cost::Plan::PerLane(why) = cost::decide(f, &div.uniformity) {
         return Err(legality::unsupported(&spec.scalar_name, why));
     }
-    let analyses = emit::Analyses { cfg: &cfg, loops: &loops, uniformity: &div.uniformity, plan: &div.plan };
+    let analyses =
+        emit::Analyses { cfg: &cfg, loops: &loops, uniformity: &div.uniformity, plan: &div.plan, shapes: &shapes };
     let stats = emit::emit(module, f, clone, spec, &analyses)?;
     printer.after(PrintAfter::Emit, "emit", clone);
     Ok(stats)

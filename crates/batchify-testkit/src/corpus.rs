@@ -3,12 +3,13 @@
 //! clone specs.
 //!
 //! Directives, anywhere in a file (C `//` or IR `;` comments):
-//! * `VARIANT-PARAMS: <function> <tokens>`: one letter per parameter
-//!   (`v` varying, `u` uniform, `l` linear step 1); functions without one
-//!   get every parameter varying;
+//! * `VARIANT-PARAMS: <function> <tokens>`: the parameters in VFABI form
+//!   (`v` varying, `u` uniform, `l` linear step 1, `l4` linear step 4,
+//!   `ls1` linear with the step in parameter 1, ...); functions without
+//!   one get every parameter varying;
 //! * `O0-SKIP: <function>`: not tested at `-O0`.
 
-use batchify_core::vfabi::{Isa, Param, ParamKind, VariantName};
+use batchify_core::vfabi::{Isa, Param, VariantName};
 use batchify_core::CloneSpec;
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -252,17 +253,14 @@ pub fn specs_for_module(
         let spec = match dirs.params.get(&name) {
             None => CloneSpec::all_varying(&name, n, width, isa, masked),
             Some(tokens) => {
-                let params: Vec<Param> = tokens
-                    .chars()
-                    .map(|c| Param {
-                        kind: match c {
-                            'u' => ParamKind::Uniform,
-                            'l' => ParamKind::Linear { step: 1 },
-                            _ => ParamKind::Vector,
-                        },
-                        align: None,
+                // The tokens are a VFABI parameter list (`v`, `u`, `l`, `l4`,
+                // `ls1`, ...), read by the VFABI parser itself.
+                let probe = format!("_ZGV_LLVM_N{width}{tokens}_{name}");
+                let params: Vec<Param> = VariantName::parse(&probe)
+                    .unwrap_or_else(|e| {
+                        panic!("VARIANT-PARAMS of `{name}`: `{tokens}` is no VFABI parameter list: {e:?}")
                     })
-                    .collect();
+                    .params;
                 let mangled = VariantName::mangle(isa, masked, width, &params, &name);
                 let v = VariantName::parse(&mangled).expect("mangled names parse");
                 CloneSpec::from_variant(&v).expect("corpus directives are valid")

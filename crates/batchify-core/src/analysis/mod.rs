@@ -8,4 +8,5 @@ pub mod divergence;
 pub mod dominance;
 pub mod loops;
 pub mod print;
+pub mod shape;
 pub mod uniformity;

@@ -1,6 +1,8 @@
 //! A stable text form of the analyses of one function, for
 //! `--print-analysis` and the lit tests that check the analyses: the
-//! parameters' kinds, every instruction's uniformity, the loops (with
+//! parameters' kinds, every instruction's uniformity (with the stride of
+//! strided values, `; stride S`, `checked` when it holds only if no wrap is
+//! seen at run time; see [`super::shape`]), the loops (with
 //! whether lanes leave them together), and the control plan of each level.
 //!
 //! Blocks are named by their IR name, or `#<index in reverse post-order>`
@@ -9,6 +11,7 @@
 use super::cfg::Cfg;
 use super::divergence::{ControlPlan, Node};
 use super::loops::{LoopId, Loops};
+use super::shape::Shapes;
 use super::uniformity::Uniformity;
 use crate::llvm::{Block, Value};
 use crate::vfabi::ParamKind;
@@ -21,6 +24,7 @@ pub fn render(
     cfg: &Cfg,
     loops: &Loops,
     uniformity: &Uniformity,
+    shapes: &Shapes,
     plan: &ControlPlan,
 ) -> String {
     let block_name = |b: Block| -> String {
@@ -43,7 +47,12 @@ pub fn render(
         let _ = writeln!(out, "  {}:", block_name(b));
         for i in b.instructions() {
             let class = if uniformity.is_varying(i) { "varying" } else { "uniform" };
-            let _ = writeln!(out, "    {class:<8}{}", i.print().trim());
+            let stride = match shapes.stride(i) {
+                Some(s) if s.checked => format!("  ; stride {} checked", s.step),
+                Some(s) => format!("  ; stride {}", s.step),
+                None => String::new(),
+            };
+            let _ = writeln!(out, "    {class:<8}{}{stride}", i.print().trim());
         }
     }
     let _ = writeln!(out, "loops:");

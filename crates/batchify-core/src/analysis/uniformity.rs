@@ -20,6 +20,7 @@ use super::cfg::Cfg;
 #[derive(Debug, Clone, Default)]
 pub struct Uniformity<'ctx> {
     varying: HashSet<Value<'ctx>>,
+    sync_dependent: HashSet<Value<'ctx>>,
 }
 
 impl<'ctx> Uniformity<'ctx> {
@@ -51,7 +52,7 @@ impl<'ctx> Uniformity<'ctx> {
                 break;
             }
         }
-        Uniformity { varying }
+        Uniformity { varying, sync_dependent: seeds.clone() }
     }
 
     fn is_varying_inst(i: Value<'ctx>, varying: &HashSet<Value<'ctx>>) -> bool {
@@ -70,6 +71,13 @@ impl<'ctx> Uniformity<'ctx> {
     /// Whether a value differs between lanes.
     pub fn is_varying(&self, v: Value<'ctx>) -> bool {
         self.varying.contains(&v)
+    }
+
+    /// Whether `phi` is sync-dependent: lanes reach it along different
+    /// paths or leave a loop at different iterations, so its lanes are not
+    /// computed by one rule (see [`super::shape`]).
+    pub fn is_sync_dependent(&self, phi: Value<'ctx>) -> bool {
+        self.sync_dependent.contains(&phi)
     }
 
     /// Number of varying values (for the fixed point in [`super::divergence`]).

@@ -7,6 +7,8 @@
 //!   execution), choosing a vector recipe where one applies;
 //! * [`recipes`]: one small rule per kind of varying instruction (lane-wise
 //!   arithmetic, guarded division, casts, gathers and scatters, intrinsics);
+//! * [`memory`]: varying loads and stores by the address's shape
+//!   (contiguous, strided, uniform, or gather/scatter);
 //! * [`control`]: blocks, edge masks, linearized levels and divergent loops;
 //! * [`noreturn`]: `noreturn` calls deferred to the lowest doomed lane.
 //!
@@ -14,6 +16,7 @@
 //! [`crate::legality`] before this stage starts.
 
 pub mod control;
+pub mod memory;
 pub mod noreturn;
 pub mod recipes;
 pub mod state;

@@ -15,7 +15,7 @@
 //! | `selection` | `select` on a scalar or uniform condition |
 //! | `freeze` | `freeze` |
 //! | `address` | `getelementptr` (a vector of addresses) |
-//! | `gather` / `scatter` | `load` / `store` at varying addresses |
+//! | [`super::memory`] | `load` / `store` at varying addresses, by the address's shape |
 //! | `lane_wise_intrinsic` | calls of intrinsics with a vector form |
 
 use super::state::Widener;
@@ -49,8 +49,8 @@ pub(crate) fn recipe_for<'ctx>(i: Value<'ctx>) -> Option<Recipe<'ctx>> {
         LLVMSelect if lane_result => selection as Recipe<'ctx>,
         LLVMFreeze if lane_result => freeze as Recipe<'ctx>,
         LLVMGetElementPtr if lane_result => address as Recipe<'ctx>,
-        LLVMLoad if lane_result => gather as Recipe<'ctx>,
-        LLVMStore if lane_operand() => scatter as Recipe<'ctx>,
+        LLVMLoad if lane_result => super::memory::load as Recipe<'ctx>,
+        LLVMStore => super::memory::store as Recipe<'ctx>,
         LLVMCall => lane_wise_intrinsic as Recipe<'ctx>,
         _ => return None,
     };
@@ -143,29 +143,6 @@ fn address<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx
     Some(w.b.gep(i.gep_source_type(), base, &idx, i.gep_flags()))
 }
 
-/// A load at varying addresses: a masked gather (inactive lanes read nothing).
-fn gather<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
-    let ptrs = w.varying_value(i.operand(0));
-    let vty = i.ty().vector_of(w.n);
-    let f = w.module.intrinsic("llvm.masked.gather", &[vty, ptrs.ty()]).expect("llvm.masked.gather exists");
-    let m = current_mask_or_true(w);
-    let r = w.b.call(f.function_type(), f, &[ptrs, m, constant::null(vty)]);
-    set_param_align(r, 0, i.alignment());
-    Some(r)
-}
-
-/// A store of varying values or at varying addresses: a masked scatter
-/// (lanes in lane order where addresses collide, as LLVM defines it).
-fn scatter<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
-    let vals = w.varying_value(i.operand(0));
-    let ptrs = w.varying_value(i.operand(1));
-    let f = w.module.intrinsic("llvm.masked.scatter", &[vals.ty(), ptrs.ty()]).expect("llvm.masked.scatter exists");
-    let m = current_mask_or_true(w);
-    let r = w.b.call(f.function_type(), f, &[vals, ptrs, m]);
-    set_param_align(r, 1, i.alignment());
-    Some(r)
-}
-
 /// A call of an intrinsic with a lane-wise vector form (`llvm.sqrt`,
 /// `llvm.fma`, ...); its scalar-only arguments must be uniform.
 fn lane_wise_intrinsic<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
@@ -196,15 +173,6 @@ fn lane_wise_intrinsic<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Optio
     Some(r)
 }
 
-/// The execution mask, or all lanes where the mask is known full.
-fn current_mask_or_true<'ctx>(w: &Widener<'_, 'ctx>) -> Value<'ctx> {
-    if w.flow.full {
-        w.all_true()
-    } else {
-        w.flow.mask
-    }
-}
-
 /// Whether a divisor is a constant that cannot trap whatever the dividend:
 /// nonzero, and for signed division not -1 (`INT_MIN / -1` overflows).
 pub(super) fn is_safe_divisor(op: LLVMOpcode, d: Value) -> bool {
@@ -212,10 +180,4 @@ pub(super) fn is_safe_divisor(op: LLVMOpcode, d: Value) -> bool {
     let width = d.ty().int_width();
     let minus_one = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
     v != 0 && (matches!(op, LLVMUDiv | LLVMURem) || v != minus_one)
-}
-
-fn set_param_align(call: Value, arg: u32, align: u32) {
-    if align > 0 {
-        call.add_call_arg_attribute(arg, "align", align as u64);
-    }
 }

@@ -8,6 +8,7 @@
 use crate::analysis::cfg::Cfg;
 use crate::analysis::divergence::ControlPlan;
 use crate::analysis::loops::{LoopId, Loops};
+use crate::analysis::shape::Shapes;
 use crate::analysis::uniformity::Uniformity;
 use crate::llvm::{Block, Builder, Module, Type, Value};
 use crate::spec::CloneSpec;
@@ -30,6 +31,9 @@ pub struct WidenStats {
     pub uniform_regions: usize,
     /// One line per serialized instruction kind, for `--report`.
     pub serialized_what: Vec<String>,
+    /// One line per varying load or store: how it is made (vector access,
+    /// wide access, gather or scatter and why), for `--report`.
+    pub memory_what: Vec<String>,
 }
 
 /// The analyses the widener reads.
@@ -42,6 +46,8 @@ pub struct Analyses<'a, 'ctx> {
     pub uniformity: &'a Uniformity<'ctx>,
     /// Control plan.
     pub plan: &'a ControlPlan<'ctx>,
+    /// Strides of varying integers and pointers.
+    pub shapes: &'a Shapes<'ctx>,
 }
 
 /// The emitter: what every rule reads (the module, the spec, the analyses,

@@ -334,6 +334,12 @@ impl<'ctx> Type<'ctx> {
     pub fn element(self) -> Type<'ctx> {
         Type(unsafe { LLVMGetElementType(self.0) }, PhantomData)
     }
+    /// Type of field `i` of a struct type.
+    pub fn struct_field(self, i: u32) -> Type<'ctx> {
+        assert!(self.kind() == LLVMTypeKind::LLVMStructTypeKind, "struct_field on a non-struct type");
+        assert!(i < unsafe { LLVMCountStructElementTypes(self.0) }, "struct field {i} out of range");
+        Type(unsafe { LLVMStructGetTypeAtIndex(self.0, i) }, PhantomData)
+    }
     /// Number of elements of a fixed vector.
     pub fn vector_len(self) -> u32 {
         unsafe { LLVMGetVectorSize(self.0) }
@@ -576,6 +582,10 @@ impl<'ctx> Value<'ctx> {
     /// Switch: the default destination.
     pub fn switch_default(self) -> Block<'ctx> {
         Block(unsafe { LLVMGetSwitchDefaultDest(self.0) }, PhantomData)
+    }
+    /// Whether an `or` is `disjoint` (no bit set in both operands, so it is an `add`).
+    pub fn is_disjoint(self) -> bool {
+        self.opcode() == LLVMOpcode::LLVMOr && unsafe { LLVMGetIsDisjoint(self.0) != 0 }
     }
     /// Load/store: volatile flag.
     pub fn is_volatile(self) -> bool {

@@ -1,0 +1,359 @@
+//! Shapes: which varying integers and pointers are *strided*, lane `k`
+//! holding `lane 0 + k·step` (the "contiguous / strided" vector shapes of
+//! Karrenberg & Hack and of RV). Uniform values are the step-0 case and are
+//! not recorded; varying values without a known step are simply absent.
+//!
+//! Steps count units for integers and bytes for pointers, and hold in the
+//! value's own width, wrapping as LLVM's arithmetic does. A sign or zero
+//! extension (including the one a `getelementptr` applies to a narrow index)
+//! keeps the step only if the narrow sequence did not wrap between the lanes;
+//! such a stride is marked [`Stride::checked`], and whoever relies on it
+//! tests the first and last active lane at run time (one wrap, the only one
+//! possible when `|step|·(N-1)` is small, moves the last lane away from
+//! `first + (last - first)·step`). A value built from two checked sequences
+//! could hide two wraps that cancel out, so it gets no stride.
+//!
+//! Sources: linear parameters with a constant step. Rules: `add`, `sub`,
+//! `or disjoint`, `xor` with -1 (`~x` is `-1 - x`), multiplication and left
+//! shift by a constant, truncation, extensions, `and` with a low-bit mask
+//! (a truncation followed by a zero extension),
+//! `getelementptr` (index steps scaled by the indexed type's allocation
+//! size), `freeze`, pointer casts, and phis and `select`s on a uniform
+//! condition whose inputs share one stride. A sync-dependent phi (lanes came
+//! by different paths or left a loop at different iterations) has none.
+//!
+//! Part of the analyses: reads the prepared function, changes nothing.
+
+use super::cfg::Cfg;
+use super::uniformity::Uniformity;
+use crate::llvm::LLVMOpcode::*;
+use crate::llvm::{LLVMTypeKind, Module, Type, Value};
+use crate::vfabi::ParamKind;
+use std::collections::HashMap;
+
+/// A strided value: lane `k` is lane 0 plus `k·step`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Stride {
+    /// Units (integers) or bytes (pointers) between neighbouring lanes.
+    pub step: i64,
+    /// The step holds only if one extension saw no wrap; check at run time.
+    pub checked: bool,
+}
+
+/// Result: the stride of each strided varying value.
+#[derive(Debug, Clone, Default)]
+pub struct Shapes<'ctx> {
+    strides: HashMap<Value<'ctx>, Stride>,
+}
+
+/// The lattice of the fixed point: not yet known, strided, or varying.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Unknown,
+    Known(Stride),
+    Varying,
+}
+
+impl<'ctx> Shapes<'ctx> {
+    /// Computes the strides of `f`'s varying values, given its parameters'
+    /// kinds and its uniformity; `module` gives type sizes.
+    pub fn new(
+        module: Module<'ctx>,
+        f: Value<'ctx>,
+        cfg: &Cfg<'ctx>,
+        params: &[ParamKind],
+        uniformity: &Uniformity<'ctx>,
+    ) -> Shapes<'ctx> {
+        let mut ctx = Solver { module, uniformity, states: HashMap::new() };
+        for (p, kind) in f.params().into_iter().zip(params) {
+            let state = match kind {
+                ParamKind::Linear { step } if is_int_or_ptr(p.ty()) => {
+                    ctx.known(p.ty(), Stride { step: *step, checked: false })
+                }
+                _ => State::Varying,
+            };
+            ctx.states.insert(p, state);
+        }
+        loop {
+            let mut changed = false;
+            for b in &cfg.rpo {
+                for i in b.instructions() {
+                    if !uniformity.is_varying(i) || !is_int_or_ptr(i.ty()) {
+                        continue;
+                    }
+                    let old = ctx.state(i);
+                    let new = match (old, ctx.transfer(i)) {
+                        (State::Known(a), State::Known(b)) if a != b => State::Varying,
+                        (State::Varying, _) => State::Varying,
+                        (_, s) => s,
+                    };
+                    if new != old {
+                        ctx.states.insert(i, new);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let strides = ctx
+            .states
+            .into_iter()
+            .filter_map(|(v, s)| match s {
+                State::Known(st) => Some((v, st)),
+                _ => None,
+            })
+            .collect();
+        Shapes { strides }
+    }
+
+    /// The stride of a varying value, if it has one.
+    pub fn stride(&self, v: Value<'ctx>) -> Option<Stride> {
+        self.strides.get(&v).copied()
+    }
+
+    /// Number of strided values.
+    pub fn len(&self) -> usize {
+        self.strides.len()
+    }
+
+    /// Whether no value is strided.
+    pub fn is_empty(&self) -> bool {
+        self.strides.is_empty()
+    }
+}
+
+fn is_int_or_ptr(t: Type) -> bool {
+    matches!(t.kind(), LLVMTypeKind::LLVMIntegerTypeKind | LLVMTypeKind::LLVMPointerTypeKind)
+}
+
+/// Bit width of the arithmetic of an integer or pointer type (pointers: 64).
+fn width_of(t: Type) -> u32 {
+    match t.int_width() {
+        0 => 64,
+        w => w,
+    }
+}
+
+/// `v` wrapped to `width` bits, read as signed.
+fn wrap(v: i64, width: u32) -> i64 {
+    if width >= 64 {
+        v
+    } else {
+        (v << (64 - width)) >> (64 - width)
+    }
+}
+
+struct Solver<'a, 'ctx> {
+    module: Module<'ctx>,
+    uniformity: &'a Uniformity<'ctx>,
+    states: HashMap<Value<'ctx>, State>,
+}
+
+impl<'ctx> Solver<'_, 'ctx> {
+    /// A stride of a value of type `t`, its step wrapped to the type's width.
+    fn known(&self, t: Type<'ctx>, s: Stride) -> State {
+        State::Known(Stride { step: wrap(s.step, width_of(t)), checked: s.checked })
+    }
+
+    /// The state of an operand: uniform values are step 0.
+    fn state(&self, v: Value<'ctx>) -> State {
+        if !self.uniformity.is_varying(v) {
+            return State::Known(Stride { step: 0, checked: false });
+        }
+        self.states.get(&v).copied().unwrap_or(State::Unknown)
+    }
+
+    fn transfer(&self, i: Value<'ctx>) -> State {
+        let ty = i.ty();
+        let op = |k: u32| self.state(i.operand(k));
+        match i.opcode() {
+            LLVMPHI => {
+                if self.uniformity.is_sync_dependent(i) {
+                    return State::Varying;
+                }
+                i.incoming().iter().fold(State::Unknown, |acc, (v, _)| meet(acc, self.state(*v)))
+            }
+            LLVMSelect => {
+                if i.operand(0).ty().is_vector() || self.uniformity.is_varying(i.operand(0)) {
+                    return State::Varying;
+                }
+                meet(op(1), op(2))
+            }
+            LLVMAdd | LLVMSub | LLVMOr if i.opcode() != LLVMOr || i.is_disjoint() => match (op(0), op(1)) {
+                (State::Known(a), State::Known(b)) => {
+                    let step =
+                        if i.opcode() == LLVMSub { a.step.wrapping_sub(b.step) } else { a.step.wrapping_add(b.step) };
+                    combine(a, b, step).map_or(State::Varying, |s| self.known(ty, s))
+                }
+                (a, b) => unknown_or_varying(a, b),
+            },
+            LLVMMul | LLVMShl => {
+                let scale = |c: Value<'ctx>| -> Option<i64> {
+                    let v = c.const_int_value()? as i64;
+                    if i.opcode() == LLVMMul {
+                        Some(v)
+                    } else {
+                        (v >= 0 && v < width_of(ty) as i64).then(|| 1i64.wrapping_shl(v as u32))
+                    }
+                };
+                let (x, c) = match (scale(i.operand(1)), scale(i.operand(0))) {
+                    (Some(c), _) => (op(0), c),
+                    (None, Some(c)) if i.opcode() == LLVMMul => (op(1), c),
+                    _ => return State::Varying,
+                };
+                match x {
+                    State::Known(s) => self.known(ty, Stride { step: s.step.wrapping_mul(c), checked: s.checked }),
+                    other => other,
+                }
+            }
+            // `~x` is `-1 - x`.
+            LLVMXor if i.operand(1).const_int_value().is_some_and(|c| wrap(c as i64, width_of(ty)) == -1) => {
+                match op(0) {
+                    State::Known(s) => self.known(ty, Stride { step: s.step.wrapping_neg(), checked: s.checked }),
+                    other => other,
+                }
+            }
+            // `x & (2^k - 1)` is `x` truncated to k bits and zero-extended.
+            LLVMAnd if i.operand(1).const_int_value().is_some_and(|c| c != 0 && (c & c.wrapping_add(1)) == 0) => {
+                let bits = i.operand(1).const_int_value().map_or(0, |c| c.count_ones());
+                match op(0) {
+                    State::Known(s) if bits >= width_of(ty) => State::Known(s),
+                    State::Known(s) if !s.checked => self.known(ty, Stride { step: wrap(s.step, bits), checked: true }),
+                    State::Known(_) => State::Varying,
+                    other => other,
+                }
+            }
+            LLVMTrunc => match op(0) {
+                State::Known(s) if !s.checked => self.known(ty, s),
+                State::Known(_) => State::Varying,
+                other => other,
+            },
+            LLVMSExt | LLVMZExt => match op(0) {
+                State::Known(s) if !s.checked => self.known(ty, Stride { step: s.step, checked: true }),
+                State::Known(_) => State::Varying,
+                other => other,
+            },
+            LLVMFreeze | LLVMBitCast | LLVMAddrSpaceCast => op(0),
+            LLVMPtrToInt | LLVMIntToPtr if width_of(ty) == 64 && width_of(i.operand(0).ty()) == 64 => op(0),
+            LLVMGetElementPtr => self.address(i),
+            _ => State::Varying,
+        }
+    }
+
+    /// A `getelementptr`: the base's stride plus each index's stride times
+    /// the size of what it indexes.
+    fn address(&self, i: Value<'ctx>) -> State {
+        let ops = i.operands();
+        if ops.iter().any(|o| o.ty().is_vector()) {
+            return State::Varying;
+        }
+        let mut acc = match self.state(ops[0]) {
+            State::Known(s) => s,
+            other => return other,
+        };
+        let mut indexed = i.gep_source_type();
+        for (j, idx) in ops[1..].iter().enumerate() {
+            let size = if j == 0 {
+                self.module.abi_size_of(indexed)
+            } else {
+                match indexed.kind() {
+                    LLVMTypeKind::LLVMStructTypeKind => {
+                        let Some(field) = idx.const_int_value() else { return State::Varying };
+                        indexed = indexed.struct_field(field as u32);
+                        continue;
+                    }
+                    LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+                        indexed = indexed.element();
+                        self.module.abi_size_of(indexed)
+                    }
+                    _ => return State::Varying,
+                }
+            };
+            let s = match self.state(*idx) {
+                State::Known(s) => s,
+                other => return other,
+            };
+            if s.step == 0 {
+                continue;
+            }
+            // A narrower index is sign-extended to the pointer's width.
+            let s = if width_of(idx.ty()) < 64 {
+                if s.checked {
+                    return State::Varying;
+                }
+                Stride { step: s.step, checked: true }
+            } else {
+                s
+            };
+            let scaled = Stride { step: s.step.wrapping_mul(size as i64), checked: s.checked };
+            match combine(acc, scaled, acc.step.wrapping_add(scaled.step)) {
+                Some(c) => acc = c,
+                None => return State::Varying,
+            }
+        }
+        State::Known(acc)
+    }
+}
+
+/// The stride of a sum of two strides with the given step, unless both
+/// step and one is checked (two wraps could cancel out at the last lane).
+fn combine(a: Stride, b: Stride, step: i64) -> Option<Stride> {
+    if (a.checked && b.step != 0) || (b.checked && a.step != 0) {
+        return None;
+    }
+    Some(Stride { step, checked: a.checked || b.checked })
+}
+
+fn unknown_or_varying(a: State, b: State) -> State {
+    if a == State::Varying || b == State::Varying {
+        State::Varying
+    } else {
+        State::Unknown
+    }
+}
+
+/// The meet of two inputs of a phi or `select`.
+fn meet(a: State, b: State) -> State {
+    match (a, b) {
+        (State::Unknown, x) | (x, State::Unknown) => x,
+        (State::Known(x), State::Known(y)) if x == y => State::Known(x),
+        _ => State::Varying,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_reads_the_low_bits_as_signed() {
+        assert_eq!(wrap(0xffff_ffff, 32), -1);
+        assert_eq!(wrap(4, 32), 4);
+        assert_eq!(wrap(-4, 8), -4);
+        assert_eq!(wrap(0x80, 8), -128);
+        assert_eq!(wrap(i64::MIN, 64), i64::MIN);
+    }
+
+    #[test]
+    fn two_checked_strides_do_not_combine() {
+        let c = Stride { step: 4, checked: true };
+        let e = Stride { step: 8, checked: false };
+        let u = Stride { step: 0, checked: false };
+        assert_eq!(combine(c, c, 8), None);
+        assert_eq!(combine(c, e, 12), None);
+        assert_eq!(combine(c, u, 4), Some(c));
+        assert_eq!(combine(e, e, 16), Some(Stride { step: 16, checked: false }));
+    }
+
+    #[test]
+    fn meet_keeps_only_equal_strides() {
+        let a = State::Known(Stride { step: 4, checked: false });
+        let b = State::Known(Stride { step: 8, checked: false });
+        assert_eq!(meet(State::Unknown, a), a);
+        assert_eq!(meet(a, a), a);
+        assert_eq!(meet(a, b), State::Varying);
+        assert_eq!(meet(a, State::Varying), State::Varying);
+    }
+}

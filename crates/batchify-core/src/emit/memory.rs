@@ -1,0 +1,436 @@
+//! Memory by shape: the recipes for varying loads and stores, chosen from
+//! the stride of the address ([`crate::analysis::shape`]).
+//!
+//! | address | load | store |
+//! | --- | --- | --- |
+//! | uniform | (the load is uniform: one scalar load) | the last active lane's value, one scalar store |
+//! | contiguous (step = element size) | one vector load | one vector store |
+//! | reversed (step = -element size) | one vector load, reversed | reversed, one vector store |
+//! | strided (step = 2..4 elements of 4 or 8 bytes) | one wide load of the span, shuffled | shuffled, one wide store |
+//! | anything else | masked gather | masked scatter |
+//!
+//! Under a partial mask the vector accesses are masked (`llvm.masked.load`
+//! and `llvm.masked.store`), and the wide ones enable only the elements the
+//! active lanes access, so no access touches memory a lane would not touch.
+//! The vector's base address is computed from the first *active* lane
+//! (inactive lanes' addresses may be poison), without wrap flags. Where the
+//! stride is [`checked`](crate::analysis::shape::Stride::checked), the first
+//! and last active lanes' addresses decide at run time between the vector
+//! access and the gather or scatter.
+
+use super::state::Widener;
+use crate::analysis::shape::Stride;
+use crate::llvm::LLVMOpcode::*;
+use crate::llvm::{constant, LLVMIntPredicate, LLVMTypeKind, Type, Value};
+
+/// How a varying access is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Access {
+    /// One vector access; `reverse` for a negative unit stride.
+    Contiguous { reverse: bool },
+    /// One wide access over `N·m` elements, of which every `m`-th is a lane's.
+    Strided { m: u32 },
+    /// A gather or scatter, for the reason given.
+    Gather(&'static str),
+}
+
+/// The largest stride, in elements, that is read as one wide access.
+const MAX_STRIDE_ELEMENTS: i64 = 4;
+
+/// Recipe for a varying `load`.
+pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
+    let ptr = i.operand(0);
+    if !w.analyses.uniformity.is_varying(ptr) {
+        return None;
+    }
+    let stride = w.analyses.shapes.stride(ptr);
+    let access = plan(w, stride, i.ty());
+    let vty = i.ty().vector_of(w.n);
+    let Some(stride) = stride.filter(|_| !matches!(access, Access::Gather(_))) else {
+        let Access::Gather(why) = access else { unreachable!("filtered above") };
+        w.stats.memory_what.push(format!("gather: `{}` ({why})", short(i)));
+        return Some(gather(w, i));
+    };
+    let ptrs = w.varying_value(ptr);
+    let fast = |w: &mut Widener<'_, 'ctx>| -> Value<'ctx> {
+        let lanes = active_lanes(w);
+        let base = base_address(w, ptrs, lanes.first, stride.step, access);
+        let align = vector_align(i.alignment(), stride.step);
+        match access {
+            Access::Contiguous { reverse } => {
+                let mask = if reverse { reversed(w, w.flow.mask) } else { w.flow.mask };
+                let v = masked_load(w, vty, base, mask, align);
+                if reverse {
+                    reversed(w, v)
+                } else {
+                    v
+                }
+            }
+            Access::Strided { m } => {
+                let wide = i.ty().vector_of(w.n * m);
+                let mask = spread_mask(w, m);
+                let v = masked_load(w, wide, base, mask, align);
+                let picks: Vec<Value> = (0..w.n).map(|k| constant::i32(w.ctx(), k * m)).collect();
+                w.b.shuffle(v, constant::poison(wide), constant::vector(&picks))
+            }
+            Access::Gather(_) => unreachable!("filtered above"),
+        }
+    };
+    w.stats.memory_what.push(format!("{}: `{}`", describe(access, stride), short(i)));
+    if !stride.checked {
+        return Some(fast(w));
+    }
+    let ok = no_wrap_between_lanes(w, ptrs, stride.step);
+    Some(w.if_else(ok, fast, |w| gather(w, i)))
+}
+
+/// Recipe for a varying `store`.
+pub(super) fn store<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
+    let (val, ptr) = (i.operand(0), i.operand(1));
+    if !val.ty().is_vector_element() {
+        return None;
+    }
+    if !w.analyses.uniformity.is_varying(ptr) {
+        w.stats.memory_what.push(format!("last active lane's value: `{}`", short(i)));
+        return Some(store_last_lane(w, i));
+    }
+    let stride = w.analyses.shapes.stride(ptr);
+    let access = plan(w, stride, val.ty());
+    let Some(stride) = stride.filter(|_| !matches!(access, Access::Gather(_))) else {
+        let Access::Gather(why) = access else { unreachable!("filtered above") };
+        w.stats.memory_what.push(format!("scatter: `{}` ({why})", short(i)));
+        return Some(scatter(w, i));
+    };
+    let vals = w.varying_value(val);
+    let ptrs = w.varying_value(ptr);
+    let fast = |w: &mut Widener<'_, 'ctx>| -> Value<'ctx> {
+        let lanes = active_lanes(w);
+        let base = base_address(w, ptrs, lanes.first, stride.step, access);
+        let align = vector_align(i.alignment(), stride.step);
+        match access {
+            Access::Contiguous { reverse } => {
+                let (v, mask) =
+                    if reverse { (reversed(w, vals), reversed(w, w.flow.mask)) } else { (vals, w.flow.mask) };
+                masked_store(w, v, base, mask, align)
+            }
+            Access::Strided { m } => {
+                let wide = val.ty().vector_of(w.n * m);
+                let places: Vec<Value> = (0..w.n * m)
+                    .map(|p| {
+                        if p % m == 0 {
+                            constant::i32(w.ctx(), p / m)
+                        } else {
+                            constant::poison(Type::int(w.ctx(), 32))
+                        }
+                    })
+                    .collect();
+                let spread = w.b.shuffle(vals, constant::poison(vals.ty()), constant::vector(&places));
+                debug_assert_eq!(spread.ty(), wide);
+                let mask = spread_mask(w, m);
+                masked_store(w, spread, base, mask, align)
+            }
+            Access::Gather(_) => unreachable!("filtered above"),
+        }
+    };
+    w.stats.memory_what.push(format!("{}: `{}`", describe(access, stride), short(i)));
+    if !stride.checked {
+        return Some(fast(w));
+    }
+    let ok = no_wrap_between_lanes(w, ptrs, stride.step);
+    Some(w.if_else(ok, fast, |w| scatter(w, i)))
+}
+
+/// How to access elements of type `ty` at addresses with this stride.
+fn plan(w: &Widener, stride: Option<Stride>, ty: Type) -> Access {
+    let Some(stride) = stride else { return Access::Gather("the address has no constant stride") };
+    if !is_plain_element(ty) {
+        return Access::Gather("the element type has no plain vector layout");
+    }
+    let size = w.module.abi_size_of(ty) as i64;
+    let step = stride.step;
+    if step == size {
+        Access::Contiguous { reverse: false }
+    } else if step == -size {
+        Access::Contiguous { reverse: true }
+    } else if step > 0 && step % size == 0 && (size == 4 || size == 8) && step / size <= MAX_STRIDE_ELEMENTS {
+        Access::Strided { m: (step / size) as u32 }
+    } else {
+        Access::Gather("the stride is not 1 to 4 elements")
+    }
+}
+
+/// Integers of 8 to 64 bits, `half`, `float`, `double` and pointers: types
+/// whose vectors are laid out in memory like arrays.
+fn is_plain_element(t: Type) -> bool {
+    match t.kind() {
+        LLVMTypeKind::LLVMIntegerTypeKind => matches!(t.int_width(), 8 | 16 | 32 | 64),
+        LLVMTypeKind::LLVMHalfTypeKind
+        | LLVMTypeKind::LLVMFloatTypeKind
+        | LLVMTypeKind::LLVMDoubleTypeKind
+        | LLVMTypeKind::LLVMPointerTypeKind => true,
+        _ => false,
+    }
+}
+
+fn describe(access: Access, stride: Stride) -> String {
+    let checked = if stride.checked { ", checked at run time" } else { "" };
+    match access {
+        Access::Contiguous { reverse: false } => format!("vector access{checked}"),
+        Access::Contiguous { reverse: true } => format!("reversed vector access{checked}"),
+        Access::Strided { m } => format!("wide access, stride {m} elements{checked}"),
+        Access::Gather(_) => unreachable!("gathers are described where they are made"),
+    }
+}
+
+/// An instruction's text for the report.
+fn short(i: Value) -> String {
+    i.print().trim().to_string()
+}
+
+/// The alignment the vector access can promise: the scalar one, unless the
+/// step between lanes is less aligned.
+fn vector_align(scalar: u32, step: i64) -> u32 {
+    let step_align = 1u64 << step.unsigned_abs().trailing_zeros().min(31);
+    (scalar as u64).min(step_align).max(1) as u32
+}
+
+/// The first and last active lanes, as `i64` (lane 0 and N-1 under a full
+/// mask; both clamped into range when no lane is active).
+struct ActiveLanes<'ctx> {
+    first: Value<'ctx>,
+    last: Value<'ctx>,
+}
+
+fn active_lanes<'ctx>(w: &mut Widener<'_, 'ctx>) -> ActiveLanes<'ctx> {
+    let i64t = Type::int(w.ctx(), 64);
+    if w.flow.full {
+        return ActiveLanes { first: constant::int(i64t, 0), last: constant::int(i64t, (w.n - 1) as u64) };
+    }
+    let bits_ty = Type::int(w.ctx(), w.n);
+    let bits = w.b.cast(LLVMBitCast, w.flow.mask, bits_ty);
+    let no = constant::int(Type::int(w.ctx(), 1), 0);
+    let count = |w: &mut Widener<'_, 'ctx>, name: &str| {
+        let f = w.module.intrinsic(name, &[bits_ty]).expect("llvm.cttz and llvm.ctlz exist");
+        w.b.call(f.function_type(), f, &[bits, no])
+    };
+    let umin = w.module.intrinsic("llvm.umin", &[bits_ty]).expect("llvm.umin exists");
+    let top = constant::int(bits_ty, (w.n - 1) as u64);
+    let trailing = count(w, "llvm.cttz");
+    let first = w.b.call(umin.function_type(), umin, &[trailing, top]);
+    let leading = count(w, "llvm.ctlz");
+    let from_top = w.b.binop(LLVMSub, top, leading);
+    let last = w.b.call(umin.function_type(), umin, &[from_top, top]);
+    let widen = |w: &mut Widener<'_, 'ctx>, v: Value<'ctx>| {
+        if w.n == 64 {
+            v
+        } else {
+            w.b.cast(LLVMZExt, v, i64t)
+        }
+    };
+    ActiveLanes { first: widen(w, first), last: widen(w, last) }
+}
+
+/// Lane `lane` (an `i64`) of a vector.
+fn lane<'ctx>(w: &Widener<'_, 'ctx>, v: Value<'ctx>, lane: Value<'ctx>) -> Value<'ctx> {
+    match lane.const_int_value() {
+        Some(k) => w.b.extract_element(v, k as u32),
+        None => w.b.extract_element_dyn(v, lane),
+    }
+}
+
+/// The address of the vector access: lane 0's (lane N-1's when reversed),
+/// computed from the first active lane's address.
+fn base_address<'ctx>(
+    w: &mut Widener<'_, 'ctx>,
+    ptrs: Value<'ctx>,
+    first: Value<'ctx>,
+    step: i64,
+    access: Access,
+) -> Value<'ctx> {
+    let i64t = Type::int(w.ctx(), 64);
+    let at = lane(w, ptrs, first);
+    let base_lane = if matches!(access, Access::Contiguous { reverse: true }) { w.n - 1 } else { 0 };
+    let lanes_away = w.b.binop(LLVMSub, constant::int(i64t, base_lane as u64), first);
+    let offset = w.b.binop(LLVMMul, lanes_away, constant::int(i64t, step as u64));
+    if offset.const_int_value() == Some(0) {
+        return at;
+    }
+    w.b.gep(Type::int(w.ctx(), 8), at, &[offset], Default::default())
+}
+
+/// Whether the first and last active lanes' addresses are `step` apart per
+/// lane: then no extension wrapped between them (see
+/// [`crate::analysis::shape`]).
+fn no_wrap_between_lanes<'ctx>(w: &mut Widener<'_, 'ctx>, ptrs: Value<'ctx>, step: i64) -> Value<'ctx> {
+    let i64t = Type::int(w.ctx(), 64);
+    let lanes = active_lanes(w);
+    let a = lane(w, ptrs, lanes.first);
+    let z = lane(w, ptrs, lanes.last);
+    let a = w.b.cast(LLVMPtrToInt, a, i64t);
+    let z = w.b.cast(LLVMPtrToInt, z, i64t);
+    let apart = w.b.binop(LLVMSub, z, a);
+    let lanes_apart = w.b.binop(LLVMSub, lanes.last, lanes.first);
+    let expected = w.b.binop(LLVMMul, lanes_apart, constant::int(i64t, step as u64));
+    w.b.icmp(LLVMIntPredicate::LLVMIntEQ, apart, expected)
+}
+
+/// `v` with its lanes in reverse order.
+fn reversed<'ctx>(w: &Widener<'_, 'ctx>, v: Value<'ctx>) -> Value<'ctx> {
+    let n = v.ty().vector_len();
+    let idx: Vec<Value> = (0..n).rev().map(|k| constant::i32(w.ctx(), k)).collect();
+    w.b.shuffle(v, constant::poison(v.ty()), constant::vector(&idx))
+}
+
+/// The mask of a wide access: element `k·m` takes lane `k`'s bit, the
+/// others are off.
+fn spread_mask<'ctx>(w: &Widener<'_, 'ctx>, m: u32) -> Value<'ctx> {
+    let ctx = w.ctx();
+    let n = w.n;
+    if w.flow.full {
+        let bits: Vec<Value> = (0..n * m).map(|p| constant::int(Type::int(ctx, 1), (p % m == 0) as u64)).collect();
+        return constant::vector(&bits);
+    }
+    let idx: Vec<Value> = (0..n * m).map(|p| constant::i32(ctx, if p % m == 0 { p / m } else { n })).collect();
+    w.b.shuffle(w.flow.mask, w.all_false(), constant::vector(&idx))
+}
+
+/// A load of `ty` (a vector) at `base` under `mask`; a plain load when the
+/// mask is all lanes.
+fn masked_load<'ctx>(
+    w: &Widener<'_, 'ctx>,
+    ty: Type<'ctx>,
+    base: Value<'ctx>,
+    mask: Value<'ctx>,
+    align: u32,
+) -> Value<'ctx> {
+    if w.flow.full && mask.ty() == w.mask_type() {
+        return w.b.load(ty, base, align);
+    }
+    let f = w.module.intrinsic("llvm.masked.load", &[ty, base.ty()]).expect("llvm.masked.load exists");
+    let r = w.b.call(f.function_type(), f, &[base, mask, constant::poison(ty)]);
+    r.add_call_arg_attribute(0, "align", align as u64);
+    r
+}
+
+/// A store of the vector `v` at `base` under `mask`; a plain store when
+/// the mask is all lanes.
+fn masked_store<'ctx>(
+    w: &Widener<'_, 'ctx>,
+    v: Value<'ctx>,
+    base: Value<'ctx>,
+    mask: Value<'ctx>,
+    align: u32,
+) -> Value<'ctx> {
+    if w.flow.full && mask.ty() == w.mask_type() {
+        return w.b.store(v, base, align);
+    }
+    let f = w.module.intrinsic("llvm.masked.store", &[v.ty(), base.ty()]).expect("llvm.masked.store exists");
+    let r = w.b.call(f.function_type(), f, &[v, base, mask]);
+    r.add_call_arg_attribute(1, "align", align as u64);
+    r
+}
+
+/// A store of a varying value at a uniform address: the lanes store one
+/// after the other, so memory ends up with the last active lane's value.
+fn store_last_lane<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Value<'ctx> {
+    let vals = w.varying_value(i.operand(0));
+    let ptr = w.uniform_value(i.operand(1));
+    let align = i.alignment();
+    if w.flow.full {
+        let v = w.b.extract_element(vals, w.n - 1);
+        return w.b.store(v, ptr, align);
+    }
+    let any = w.any(w.flow.mask);
+    let stored = w.guarded(any, |w| {
+        let last = active_lanes(w).last;
+        let v = lane(w, vals, last);
+        w.b.store(v, ptr, align)
+    });
+    debug_assert!(stored.is_none(), "a store has no value");
+    constant::poison(Type::int(w.ctx(), 1))
+}
+
+/// A load at varying addresses: a masked gather (inactive lanes read nothing).
+pub(super) fn gather<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Value<'ctx> {
+    let ptrs = w.varying_value(i.operand(0));
+    let vty = i.ty().vector_of(w.n);
+    let f = w.module.intrinsic("llvm.masked.gather", &[vty, ptrs.ty()]).expect("llvm.masked.gather exists");
+    let m = mask_or_true(w);
+    let r = w.b.call(f.function_type(), f, &[ptrs, m, constant::null(vty)]);
+    set_param_align(r, 0, i.alignment());
+    r
+}
+
+/// A store of varying values or at varying addresses: a masked scatter
+/// (lanes in lane order where addresses collide, as LLVM defines it).
+pub(super) fn scatter<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Value<'ctx> {
+    let vals = w.varying_value(i.operand(0));
+    let ptrs = w.varying_value(i.operand(1));
+    let f = w.module.intrinsic("llvm.masked.scatter", &[vals.ty(), ptrs.ty()]).expect("llvm.masked.scatter exists");
+    let m = mask_or_true(w);
+    let r = w.b.call(f.function_type(), f, &[vals, ptrs, m]);
+    set_param_align(r, 1, i.alignment());
+    r
+}
+
+/// The execution mask, or all lanes where the mask is known full.
+fn mask_or_true<'ctx>(w: &Widener<'_, 'ctx>) -> Value<'ctx> {
+    if w.flow.full {
+        w.all_true()
+    } else {
+        w.flow.mask
+    }
+}
+
+fn set_param_align(call: Value, arg: u32, align: u32) {
+    if align > 0 {
+        call.add_call_arg_attribute(arg, "align", align as u64);
+    }
+}
+
+impl<'ctx> Widener<'_, 'ctx> {
+    /// Runs `then` when `cond` holds and `otherwise` when not, and joins
+    /// their values (`poison` of `i1` for stores, which have none).
+    pub(crate) fn if_else(
+        &mut self,
+        cond: Value<'ctx>,
+        then: impl FnOnce(&mut Self) -> Value<'ctx>,
+        otherwise: impl FnOnce(&mut Self) -> Value<'ctx>,
+    ) -> Value<'ctx> {
+        let then_b = self.clone.append_block("shape.fast");
+        let else_b = self.clone.append_block("shape.slow");
+        let cont = self.clone.append_block("shape.join");
+        self.b.cond_br(cond, then_b, else_b);
+        self.b.position_at_end(then_b);
+        let a = then(self);
+        let a_end = self.b.current_block();
+        self.b.br(cont);
+        self.b.position_at_end(else_b);
+        let c = otherwise(self);
+        let c_end = self.b.current_block();
+        self.b.br(cont);
+        self.b.position_at_end(cont);
+        if a.ty().is_void() {
+            return constant::poison(Type::int(self.ctx(), 1));
+        }
+        let p = self.b.phi(a.ty());
+        p.add_incoming(a, a_end);
+        p.add_incoming(c, c_end);
+        p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::vector_align;
+
+    #[test]
+    fn vector_alignment_is_the_smaller_of_scalar_and_step() {
+        assert_eq!(vector_align(4, 4), 4);
+        assert_eq!(vector_align(16, 4), 4);
+        assert_eq!(vector_align(4, 12), 4);
+        assert_eq!(vector_align(8, 12), 4);
+        assert_eq!(vector_align(4, -4), 4);
+        assert_eq!(vector_align(1, 8), 1);
+    }
+}
