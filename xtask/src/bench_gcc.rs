@@ -593,11 +593,16 @@ static long grid_side(long n) { long s = (long)sqrt((double)n); while (s * s > n
 static float grid_x(long i, long n) { long s = grid_side(n); return -2.0f + 3.0f * (float)(i % s) / (float)s; }
 static float grid_y(long i, long n) { long s = grid_side(n); return -1.5f + 3.0f * (float)((i / s) % s) / (float)s; }
 
+/* 64-byte aligned, zeroed; successive arrays start at different offsets
+   modulo 4 KiB, so that no two arrays alias in the store-to-load
+   forwarding check (4K aliasing), whatever malloc does. */
 static void *xalloc(size_t bytes) {
-    void *p = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    static unsigned count;
+    size_t offset = (size_t)(count++ * 7 % 64) * 64, size = (bytes + 63) / 64 * 64 + offset;
+    char *p = aligned_alloc(4096, (size + 4095) / 4096 * 4096);
     if (!p) { fprintf(stderr, "out of memory\n"); exit(2); }
-    memset(p, 0, (bytes + 63) / 64 * 64);
-    return p;
+    memset(p, 0, size);
+    return p + offset;
 }
 static double now_ns(void) {
     struct timespec t;
