@@ -1078,9 +1078,13 @@ pub fn run_with(opts: &Opts) -> Result<Outcome, String> {
     println!("linked {}", util::rel(&exe).display());
 
     header(&format!("bench-gcc: run ({} elements, {} repetition(s), versions interleaved)", opts.n, opts.reps));
+    let loadavg =
+        || std::fs::read_to_string("/proc/loadavg").ok().and_then(|l| l.split_whitespace().next().map(str::to_string));
+    let load_before = loadavg().unwrap_or_else(|| "?".into());
     let started = std::time::Instant::now();
     let out = output(Command::new(&exe).arg(opts.n.to_string()).arg(opts.reps.to_string()), false)?;
     let elapsed = started.elapsed().as_secs_f64();
+    let load = format!("{load_before} before, {} after", loadavg().unwrap_or_else(|| "?".into()));
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     std::fs::write(dir.join("raw.txt"), &text).map_err(|e| format!("cannot write raw.txt: {e}"))?;
     let mut times: std::collections::BTreeMap<(String, String), Vec<f64>> = Default::default();
@@ -1126,7 +1130,7 @@ pub fn run_with(opts: &Opts) -> Result<Outcome, String> {
 
     let table = results_table(&built, &times, &checks, opts);
     println!("\n{table}");
-    let md = results_markdown(&table, &built, opts, &gcc_version, &tools, elapsed);
+    let md = results_markdown(&table, &built, opts, &gcc_version, &tools, (elapsed, &load));
     let md_path = dir.join("results.md");
     std::fs::write(&md_path, md).map_err(|e| format!("cannot write {}: {e}", md_path.display()))?;
     println!("{}", green(&format!("bench-gcc: wrote {}", util::rel(&md_path).display())));
@@ -1292,7 +1296,7 @@ fn results_markdown(
     opts: &Opts,
     gcc: &str,
     tools: &Tools,
-    secs: f64,
+    (secs, load): (f64, &str),
 ) -> String {
     let git = Command::new("git")
         .args(["rev-parse", "--short", "HEAD"])
@@ -1316,7 +1320,7 @@ fn results_markdown(
         m,
         "Command: `cargo xtask bench-gcc{}`; {} elements per repetition, {} repetitions per version, interleaved; \
          thread CPU time, ns per element, median (min–max). Commit `{git}`; CPU `{cpu}` ({} logical CPUs); {gcc}; {clang}. \
-         The driver ran {secs:.0} s.\n",
+         The driver ran {secs:.0} s; 1-minute load average {load}.\n",
         if opts.smoke { " --smoke" } else { "" },
         opts.n,
         opts.reps,
@@ -1329,7 +1333,7 @@ fn results_markdown(
     );
     for (k, b) in built {
         let v = b.bf.iter().find_map(|(_, r)| r.as_ref().ok()).cloned().unwrap_or_else(|| "n/a".into());
-        let _ = writeln!(m, "| {} | {} | `{v}` | {} |", k.name, k.about, b.gcc_all.join(", "));
+        let _ = writeln!(m, "| {} | {} | `{v}` | {} |", k.name, k.about.replace('|', "\\|"), b.gcc_all.join(", "));
     }
     let _ = writeln!(m, "\n## batchify --report\n\n```");
     for (_, b) in built {
