@@ -943,6 +943,11 @@ fn gen_driver(ks: &[(Kernel, Built)]) -> String {
     o
 }
 
+/// The GCC driver: `$BATCHIFY_GCC`, else `gcc` from `PATH`.
+fn gcc() -> PathBuf {
+    std::env::var_os("BATCHIFY_GCC").filter(|v| !v.is_empty()).map(PathBuf::from).unwrap_or_else(|| "gcc".into())
+}
+
 /// Why the benchmark cannot run here, if it cannot.
 fn missing_requirement(env_prefix: Option<&Path>) -> Option<String> {
     if !cfg!(target_arch = "x86_64") {
@@ -955,8 +960,8 @@ fn missing_requirement(env_prefix: Option<&Path>) -> Option<String> {
     if !(std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")) {
         return Some("this CPU lacks AVX2 or FMA (the x86-64-v3 clones cannot run)".into());
     }
-    if tool_version(Path::new("gcc")).is_none() {
-        return Some("`gcc` (GCC 12) is not installed".into());
+    if tool_version(&gcc()).is_none() {
+        return Some(format!("`{}` (GCC 12) is not installed", gcc().display()));
     }
     match env_prefix {
         None => Some("LLVM 22 is not installed (tools/llvm-prefix.sh found no prefix)".into()),
@@ -1001,7 +1006,7 @@ pub fn run_with(opts: &Opts) -> Result<Outcome, String> {
         return Ok(Outcome::Skipped(why));
     }
     let env = Env { llvm_prefix: prefix.expect("checked") };
-    let gcc_version = tool_version(Path::new("gcc")).unwrap_or_default();
+    let gcc_version = tool_version(&gcc()).unwrap_or_default();
     if !gcc_version.contains(" 12.") {
         println!("{}", yellow(&format!("bench-gcc: warning: the issue asks for GCC 12, and `gcc` is: {gcc_version}")));
     }
@@ -1016,7 +1021,7 @@ pub fn run_with(opts: &Opts) -> Result<Outcome, String> {
     if !batchify.exists() {
         return Err(format!("{} does not exist", batchify.display()));
     }
-    let tools = Tools { clang: env.clang(), gcc: PathBuf::from("gcc"), llvm_dis: env.llvm_bin("llvm-dis"), batchify };
+    let tools = Tools { clang: env.clang(), gcc: gcc(), llvm_dis: env.llvm_bin("llvm-dis"), batchify };
 
     let mut all = kernels()?;
     if !opts.only.is_empty() {

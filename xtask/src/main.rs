@@ -70,10 +70,11 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "bench-gcc",
-        usage: "[--smoke] [--n N] [--reps R] [--kernels a,b]",
+        usage: "[--smoke] [...]",
         about: "benchmark batchify's AVX2 clones against GCC 12's declare-simd clones, scalar calls and \
                 clang -O3 inlined loops on benches/gcc/kernels; writes target/bench-gcc/results.md; --smoke: \
-                a few kernels on tiny arrays, checked, under a minute",
+                a few kernels on tiny arrays, checked, under a minute; other options: --n N, --reps R, \
+                --kernels a,b, --batchify PATH, --out DIR",
         run: bench_gcc::run,
     },
     Command { name: "help", usage: "", about: "print this list", run: help },
