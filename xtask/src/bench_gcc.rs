@@ -626,7 +626,9 @@ static void cmp_f64(const double *a, const double *b, long n, double tol, long *
     for (long i = 0; i < n; i++) {
         if (isnan(a[i]) && isnan(b[i])) continue;
         uint64_t x, y; memcpy(&x, a + i, 8); memcpy(&y, b + i, 8);
-        double d = isnan(a[i]) || isnan(b[i]) ? 1e30 : fabs((double)ord64(x) - (double)ord64(y));
+        int64_t p = ord64(x), q = ord64(y);
+        uint64_t u = p >= q ? (uint64_t)p - (uint64_t)q : (uint64_t)q - (uint64_t)p;
+        double d = isnan(a[i]) || isnan(b[i]) ? 1e30 : (double)u;
         if (d > *maxd) *maxd = d;
         if (d > tol) { if (*bad == 0) *first = i; ++*bad; }
     }
@@ -1382,6 +1384,55 @@ mod tests {
         let nm = "0000 T _ZGVdN8vv_gcc_mandel\n0010 T _ZGVbN4vv_gcc_mandel\n0020 T _ZGVdM8vv_gcc_mandel2\n";
         assert_eq!(avx2_variants(nm, "gcc_mandel"), vec!["_ZGVdN8vv_gcc_mandel".to_string()]);
         assert_eq!(lanes("_ZGVdN4v_bf_bisect"), 4);
+    }
+
+    /// The driver's comparison: ulp distances, signed zeros, NaNs, bounds.
+    #[test]
+    fn driver_compares_in_ulps() {
+        let Some(clang) =
+            setup::llvm_prefix().ok().map(|p| Env { llvm_prefix: p }.clang()).filter(|c| tool_version(c).is_some())
+        else {
+            eprintln!("SKIPPED bench_gcc::tests::driver_compares_in_ulps: clang-22 is not installed");
+            assert!(!tools_required(), "clang-22 is required");
+            return;
+        };
+        let dir = std::env::temp_dir().join(format!("xtask-bench-gcc-cmp-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let src = dir.join("cmp.c");
+        let test = r#"
+int main(void) {
+    float a[5] = {1.0f, 0.0f, NAN, 1.0f, -2.0f};
+    float b[5] = {1.0f, -0.0f, NAN, 1.0f, -2.0f};
+    b[3] = nextafterf(nextafterf(1.0f, 2.0f), 2.0f); /* 2 ulp */
+    b[4] = nextafterf(-2.0f, 0.0f);                  /* 1 ulp, across the binade */
+    long bad = 0, first = -1; double maxd = 0;
+    cmp_f32(a, b, 5, 0.0, &bad, &maxd, &first);
+    if (bad != 2 || maxd != 2.0 || first != 3) return 1;
+    bad = 0; first = -1; maxd = 0;
+    cmp_f32(a, b, 5, 2.0, &bad, &maxd, &first);
+    if (bad != 0) return 2;
+    float c[1] = {NAN}, d[1] = {1.0f};
+    bad = 0; cmp_f32(c, d, 1, 4.0, &bad, &maxd, &first);
+    if (bad != 1) return 3;
+    double e[1] = {1.0}, f[1] = {0.0};
+    f[0] = nextafter(1.0, 0.0);
+    bad = 0; maxd = 0; cmp_f64(e, f, 1, 0.0, &bad, &maxd, &first);
+    if (bad != 1 || maxd != 1.0) return 4;
+    int g[2] = {1, 2}, h[2] = {1, 3};
+    bad = 0; cmp_int(g, h, 2, sizeof(int), &bad, &maxd, &first);
+    if (bad != 1 || first != 1) return 5;
+    (void)vname; (void)rnd01; (void)rnd_range; (void)rnd_range_d; (void)rnd_int; (void)grid_x; (void)grid_y;
+    (void)xalloc; (void)now_ns; (void)rng_seed;
+    return 0;
+}
+"#;
+        std::fs::write(&src, format!("{DRIVER_PRELUDE}{test}")).unwrap();
+        let exe = dir.join("cmp");
+        let out = Command::new(&clang).arg("-O2").arg(&src).arg("-o").arg(&exe).arg("-lm").output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let status = Command::new(&exe).status().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(status.success(), "cmp test failed: {status}");
     }
 
     /// `cargo xtask bench-gcc --smoke` with the batchify binary that `cargo
