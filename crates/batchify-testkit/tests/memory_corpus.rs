@@ -1,5 +1,6 @@
-//! Oracle tests over the memory corpus (`tests/corpus/memory`): loads and
-//! stores at uniform, contiguous, reversed, strided and random addresses,
+//! Oracle tests over the memory corpus (`tests/corpus/memory`: loads and
+//! stores at uniform, contiguous, reversed, strided and random addresses)
+//! and the already-vectorized corpus (`tests/corpus/vector_input`),
 //! C at `-O2` and at `-O0` + mem2reg, Rust at `opt-level` 1 and 2, batched at
 //! N = 4, 8, 16, unmasked and with random masks, target-independent and for
 //! the host's x86 ISAs, checked bit for bit (results and every buffer byte)
@@ -9,15 +10,31 @@ use batchify_core::vfabi::Isa;
 use batchify_testkit::corpus::{run_corpus, CLevel, CorpusRun};
 use std::path::{Path, PathBuf};
 
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/memory")
+fn corpus_dir(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus").join(name)
+}
+
+fn check_dir(dir: &str, exts: &[&str], levels: &[CLevel], widths: &[u32], masked: bool, isa: Isa, min: usize) {
+    let run = CorpusRun { widths, masked, isa, trials: 60 };
+    match run_corpus(&corpus_dir(dir), exts, levels, run) {
+        Ok(n) => assert!(n >= min, "too few functions checked: {n} < {min}"),
+        Err(e) => panic!("{e}"),
+    }
 }
 
 fn check(exts: &[&str], levels: &[CLevel], widths: &[u32], masked: bool, isa: Isa, min: usize) {
-    let run = CorpusRun { widths, masked, isa, trials: 60 };
-    match run_corpus(&corpus_dir(), exts, levels, run) {
-        Ok(n) => assert!(n >= min, "too few functions checked: {n} < {min}"),
-        Err(e) => panic!("{e}"),
+    check_dir("memory", exts, levels, widths, masked, isa, min);
+}
+
+#[test]
+fn vector_input_c_and_rust() {
+    for masked in [false, true] {
+        check_dir("vector_input", &["c"], &[CLevel::O2, CLevel::O0Mem2Reg], &[4, 8, 16], masked, Isa::Llvm, 6 * 8);
+        check_dir("vector_input", &["rs"], &[CLevel::RustO1, CLevel::RustO2], &[4, 8, 16], masked, Isa::Llvm, 6 * 4);
+    }
+    if batchify_testkit::skip::require_cpu("vector_input x86 avx2", "avx2") {
+        check_dir("vector_input", &["c"], &[CLevel::O2], &[8], true, Isa::Avx2, 8);
+        check_dir("vector_input", &["rs"], &[CLevel::RustO2], &[8], true, Isa::Avx2, 4);
     }
 }
 

@@ -122,6 +122,9 @@ impl<'ctx> Widener<'_, 'ctx> {
                     let step64 = abi::step_as_i64(&self.b, cparams[param]);
                     abi::linear_lanes(&self.b, q, step64, self.n)
                 }
+                ParamKind::Vector if super::vector_input::is_plain_vector(p.ty()) => {
+                    super::vector_input::from_abi(&self.b, q, p.ty(), self.n)
+                }
                 _ => q,
             };
             self.values.vmap.insert(p, mapped);
@@ -213,6 +216,7 @@ impl<'ctx> Widener<'_, 'ctx> {
 
     /// Enters scalar block `b`: its mask and its phis.
     fn begin_block(&mut self, b: Block<'ctx>) {
+        self.flow.nonempty = self.flow.full;
         if self.flow.full {
             self.flow.mask = self.all_true();
         } else {
@@ -275,9 +279,12 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
     }
 
-    /// `select(em, a, b)` lane by lane, for vectors and lane arrays alike.
+    /// `select(em, a, b)` lane by lane, for vectors, element-major vectors
+    /// of vectors ([`super::vector_input`]) and lane arrays alike.
     fn blend(&self, em: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
         if a.ty().is_vector() {
+            let k = a.ty().vector_len() / self.n;
+            let em = if k > 1 { super::vector_input::broadcast_lanes(&self.b, em, k) } else { em };
             return self.b.select(em, a, b);
         }
         let mut acc = b;
@@ -369,6 +376,11 @@ impl<'ctx> Widener<'_, 'ctx> {
                 Node::Block(b) if emitted_real.contains(&b) => {}
                 Node::Block(b) => {
                     self.begin_block(b);
+                    // A divergent loop's header runs only while some lane
+                    // is in the loop (`emit_loop` tests its mask first).
+                    if level.is_some_and(|l| self.analyses.loops.loops[l.0].header == b) {
+                        self.flow.nonempty = true;
+                    }
                     self.emit_body(b)?;
                     if let Some(region) = self.analyses.plan.levels[&level].regions.get(&b).cloned() {
                         self.emit_uniform_region(level, b, &region)?;
@@ -379,7 +391,7 @@ impl<'ctx> Widener<'_, 'ctx> {
                     match term.opcode() {
                         LLVMRet => {
                             if term.num_operands() > 0 {
-                                let v = self.varying_value(term.operand(0));
+                                let v = self.abi_value(term.operand(0));
                                 let slot = self.flow.ret_slot.expect("non-void linear functions have a return slot");
                                 // The one return block (mergereturn) runs once.
                                 self.b.store(v, slot, 0);
@@ -588,7 +600,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         let term = b.terminator().expect("blocks have terminators");
         match term.opcode() {
             LLVMRet => {
-                let v = (term.num_operands() > 0).then(|| self.varying_value(term.operand(0)));
+                let v = (term.num_operands() > 0).then(|| self.abi_value(term.operand(0)));
                 self.resolve_doomed();
                 self.b.ret(v);
                 return Ok(());

@@ -161,7 +161,7 @@ fn plan(w: &Widener, stride: Option<Stride>, ty: Type) -> Access {
 
 /// Integers of 8 to 64 bits, `half`, `float`, `double` and pointers: types
 /// whose vectors are laid out in memory like arrays.
-fn is_plain_element(t: Type) -> bool {
+pub(super) fn is_plain_element(t: Type) -> bool {
     match t.kind() {
         LLVMTypeKind::LLVMIntegerTypeKind => matches!(t.int_width(), 8 | 16 | 32 | 64),
         LLVMTypeKind::LLVMHalfTypeKind

@@ -9,6 +9,8 @@
 //!   arithmetic, guarded division, casts, gathers and scatters, intrinsics);
 //! * [`memory`]: varying loads and stores by the address's shape
 //!   (contiguous, strided, uniform, or gather/scatter);
+//! * [`vector_input`]: values that are vectors already (`<k x T>`), held
+//!   element-major as `<N·k x T>`;
 //! * [`control`]: blocks, edge masks, linearized levels and divergent loops;
 //! * [`noreturn`]: `noreturn` calls deferred to the lowest doomed lane.
 //!
@@ -20,6 +22,7 @@ pub mod memory;
 pub mod noreturn;
 pub mod recipes;
 pub mod state;
+pub mod vector_input;
 pub mod widen;
 
 use crate::error::Result;
@@ -53,6 +56,7 @@ pub fn emit(
         flow: Flow {
             mask: constant::null(Type::int(ctx, 1).vector_of(spec.width)),
             full: true,
+            nonempty: true,
             mask_slots: HashMap::new(),
             phi_slots: HashMap::new(),
             ret_slot: None,

@@ -17,6 +17,7 @@
 //! | `address` | `getelementptr` (a vector of addresses) |
 //! | [`super::memory`] | `load` / `store` at varying addresses, by the address's shape |
 //! | `lane_wise_intrinsic` | calls of intrinsics with a vector form |
+//! | [`super::vector_input`] | anything whose result or operand is a vector already |
 
 use super::state::Widener;
 use crate::analysis::calls;
@@ -28,6 +29,9 @@ pub(crate) type Recipe<'ctx> = for<'a> fn(&mut Widener<'a, 'ctx>, Value<'ctx>) -
 
 /// The recipe for a varying instruction, if it has one.
 pub(crate) fn recipe_for<'ctx>(i: Value<'ctx>) -> Option<Recipe<'ctx>> {
+    if super::vector_input::involves_plain_vectors(i) {
+        return Some(super::vector_input::recipe as Recipe<'ctx>);
+    }
     let lane_result = i.ty().is_vector_element();
     let lane_operand = || i.num_operands() > 0 && i.operand(0).ty().is_vector_element();
     let recipe: Recipe<'ctx> = match i.opcode() {

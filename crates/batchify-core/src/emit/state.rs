@@ -93,6 +93,10 @@ pub(crate) struct Flow<'ctx> {
     pub(crate) mask: Value<'ctx>,
     /// Whether every lane is known active (no masking needed).
     pub(crate) full: bool,
+    /// Whether some lane is known active (`full`, or the header of a
+    /// divergent loop, which runs only while a lane is in the loop): then
+    /// uniform loads, stores and divisions need no `any(mask)` guard.
+    pub(crate) nonempty: bool,
     /// Stack slot holding each scalar block's incoming mask.
     pub(crate) mask_slots: HashMap<Block<'ctx>, Value<'ctx>>,
     /// Stack slot holding each scalar phi's incoming value.

@@ -19,7 +19,8 @@
 use super::noreturn::is_deferrable;
 use super::recipes::is_safe_divisor;
 use super::state::Widener;
-use crate::abi::{extract_lane, insert_lane, splat, varying_type};
+use super::vector_input::{self, is_plain_vector, value_type};
+use crate::abi::{extract_lane, insert_lane, splat};
 use crate::analysis::calls;
 use crate::error::{Error, Result};
 use crate::llvm::LLVMOpcode::*;
@@ -53,7 +54,7 @@ impl<'ctx> Widener<'_, 'ctx> {
     /// Type of the clone's value for scalar value `v`.
     pub(crate) fn mapped_type(&self, v: Value<'ctx>) -> Type<'ctx> {
         if self.analyses.uniformity.is_varying(v) {
-            varying_type(v.ty(), self.n)
+            value_type(v.ty(), self.n)
         } else {
             v.ty()
         }
@@ -95,7 +96,11 @@ impl<'ctx> Widener<'_, 'ctx> {
             } else {
                 self.position_aux_in_entry();
             }
-            splat(&self.aux, u, self.n)
+            if is_plain_vector(u.ty()) {
+                vector_input::splat_wide(&self.aux, u, self.n)
+            } else {
+                splat(&self.aux, u, self.n)
+            }
         };
         self.values.splats.insert(v, s);
         s
@@ -117,7 +122,20 @@ impl<'ctx> Widener<'_, 'ctx> {
             return self.uniform_value(v);
         }
         let vv = self.values.vmap[&v];
+        if is_plain_vector(v.ty()) {
+            return vector_input::lane_of(&self.b, vv, self.n, k);
+        }
         extract_lane(&self.b, vv, k)
+    }
+
+    /// The clone's value of `v` in the ABI's form (lane arrays for vectors).
+    pub(crate) fn abi_value(&mut self, v: Value<'ctx>) -> Value<'ctx> {
+        let x = self.varying_value(v);
+        if is_plain_vector(v.ty()) {
+            vector_input::to_abi(&self.b, x, v.ty(), self.n)
+        } else {
+            x
+        }
     }
 
     /// `any(mask)` as an `i1`.
@@ -173,7 +191,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             c.set_operand(k, self.uniform_value(o));
         }
         c.clear_debug_location();
-        if !self.flow.full
+        if !self.flow.nonempty
             && matches!(op, LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem)
             && !is_safe_divisor(op, i.operand(1))
         {
@@ -187,7 +205,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             let d = self.b.select(any, frozen, one);
             c.set_operand(1, d);
         }
-        let needs_guard = !self.flow.full && may_trap_or_write(i);
+        let needs_guard = !self.flow.nonempty && may_trap_or_write(i);
         if needs_guard {
             let any = self.any(self.flow.mask);
             let r = self.guarded(any, |w| {
@@ -242,7 +260,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
         let ty = i.ty();
         let guard = !self.flow.full && may_trap_or_write(i);
-        let mut acc = (!ty.is_void()).then(|| constant::poison(varying_type(ty, self.n)));
+        let mut acc = (!ty.is_void()).then(|| constant::poison(value_type(ty, self.n)));
         for k in 0..self.n {
             let ops = i.operands();
             let lanes: Vec<Value> = ops.iter().map(|o| self.lane_value(*o, k)).collect();
@@ -262,7 +280,11 @@ impl<'ctx> Widener<'_, 'ctx> {
                 Some(make(self))
             };
             if let (Some(a), Some(r)) = (acc, r) {
-                acc = Some(insert_lane(&self.b, a, r, k));
+                acc = Some(if is_plain_vector(ty) {
+                    vector_input::set_lane(&self.b, a, r, self.n, k)
+                } else {
+                    insert_lane(&self.b, a, r, k)
+                });
             }
         }
         acc.unwrap_or_else(|| constant::poison(Type::int(self.ctx(), 1)))

@@ -603,6 +603,22 @@ impl<'ctx> Value<'ctx> {
     pub fn gep_source_type(self) -> Type<'ctx> {
         Type(unsafe { LLVMGetGEPSourceElementType(self.0) }, PhantomData)
     }
+    /// The constant mask of a `shufflevector` (`None` elements are poison).
+    pub fn shuffle_mask(self) -> Option<Vec<Option<u32>>> {
+        if self.opcode() != LLVMOpcode::LLVMShuffleVector {
+            return None;
+        }
+        let undef = unsafe { LLVMGetUndefMaskElem() };
+        let len = unsafe { LLVMGetNumMaskElements(self.0) };
+        Some(
+            (0..len)
+                .map(|k| {
+                    let m = unsafe { LLVMGetMaskValue(self.0, k) };
+                    (m != undef).then_some(m as u32)
+                })
+                .collect(),
+        )
+    }
     /// GEP: no-wrap flags.
     pub fn gep_flags(self) -> llvm_sys::LLVMGEPNoWrapFlags {
         unsafe { LLVMGEPGetNoWrapFlags(self.0) }
