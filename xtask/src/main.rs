@@ -4,6 +4,7 @@
 //! own module; to add one, write the module and list it in [`COMMANDS`].
 //! std only: this crate must build before LLVM is installed (it installs it).
 
+mod bench_gcc;
 mod compile_time;
 mod demo;
 mod fuzz;
@@ -66,6 +67,15 @@ const COMMANDS: &[Command] = &[
                 function at AVX2 x8 and AVX-512 x16, masked and unmasked, checked by the oracle; writes \
                 target/sweep/report.md and fails on any internal error, panic, crash or mismatch",
         run: sweep::run,
+    },
+    Command {
+        name: "bench-gcc",
+        usage: "[--smoke] [...]",
+        about: "benchmark batchify's AVX2 clones against GCC 12's declare-simd clones, scalar calls and \
+                clang -O3 inlined loops on benches/gcc/kernels; writes target/bench-gcc/results.md; --smoke: \
+                a few kernels on tiny arrays, checked, under a minute; other options: --n N, --reps R, \
+                --kernels a,b, --batchify PATH, --out DIR",
+        run: bench_gcc::run,
     },
     Command { name: "help", usage: "", about: "print this list", run: help },
 ];
