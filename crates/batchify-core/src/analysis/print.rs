@@ -48,7 +48,7 @@ pub fn render(
         for i in b.instructions() {
             let class = if uniformity.is_varying(i) { "varying" } else { "uniform" };
             let stride = match shapes.stride(i) {
-                Some(s) if s.checked => format!("  ; stride {} checked", s.step),
+                Some(s) if s.checked() => format!("  ; stride {} checked", s.step),
                 Some(s) => format!("  ; stride {}", s.step),
                 None => String::new(),
             };

@@ -7,8 +7,8 @@
 //! value's own width, wrapping as LLVM's arithmetic does. A sign or zero
 //! extension (including the one a `getelementptr` applies to a narrow index)
 //! keeps the step only if the narrow sequence did not wrap between the lanes;
-//! such a stride is marked [`Stride::checked`], and whoever relies on it
-//! tests the first and last active lane at run time (one wrap, the only one
+//! such a stride carries a [`Check`], and whoever relies on it tests the
+//! first and last active lanes of the extended value at run time (one wrap, the only one
 //! possible when `|step|·(N-1)` is small, moves the last lane away from
 //! `first + (last - first)·step`). A value built from two checked sequences
 //! could hide two wraps that cancel out, so it gets no stride.
@@ -36,24 +36,47 @@ use std::collections::HashMap;
 
 /// A strided value: lane `k` is lane 0 plus `k·step`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Stride {
+pub struct Stride<'ctx> {
     /// Units (integers) or bytes (pointers) between neighbouring lanes.
     pub step: i64,
-    /// The step holds only if one extension saw no wrap; check at run time.
-    pub checked: bool,
+    /// The step holds only if one extension saw no wrap: what to test at
+    /// run time.
+    pub check: Option<Check<'ctx>>,
+}
+
+impl Stride<'_> {
+    /// Whether the stride holds only after a run-time test.
+    pub fn checked(&self) -> bool {
+        self.check.is_some()
+    }
+}
+
+/// The run-time test of a checked stride: from the first to the last
+/// active lane, the lanes of `value` (an extension, a low-bit mask, or a
+/// narrow `getelementptr` index) are `step` apart per lane, so no wrap
+/// happened between them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Check<'ctx> {
+    /// The value whose first and last active lanes are compared.
+    pub value: Value<'ctx>,
+    /// Its step.
+    pub step: i64,
+    /// Compare after sign extension to 64 bits (a narrow index, which
+    /// `getelementptr` sign-extends), else in the value's own width.
+    pub widen: bool,
 }
 
 /// Result: the stride of each strided varying value.
 #[derive(Debug, Clone, Default)]
 pub struct Shapes<'ctx> {
-    strides: HashMap<Value<'ctx>, Stride>,
+    strides: HashMap<Value<'ctx>, Stride<'ctx>>,
 }
 
 /// The lattice of the fixed point: not yet known, strided, or varying.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum State {
+enum State<'ctx> {
     Unknown,
-    Known(Stride),
+    Known(Stride<'ctx>),
     Varying,
 }
 
@@ -74,7 +97,7 @@ impl<'ctx> Shapes<'ctx> {
         for (p, kind) in f.params().into_iter().zip(params) {
             let state = match kind {
                 ParamKind::Linear { step } if is_int_or_ptr(p.ty()) => {
-                    ctx.known(p.ty(), Stride { step: *step, checked: false })
+                    ctx.known(p.ty(), Stride { step: *step, check: None })
                 }
                 _ => State::Varying,
             };
@@ -115,7 +138,7 @@ impl<'ctx> Shapes<'ctx> {
     }
 
     /// The stride of a varying value, if it has one.
-    pub fn stride(&self, v: Value<'ctx>) -> Option<Stride> {
+    pub fn stride(&self, v: Value<'ctx>) -> Option<Stride<'ctx>> {
         self.strides.get(&v).copied()
     }
 
@@ -156,24 +179,24 @@ struct Solver<'a, 'ctx> {
     uniformity: &'a Uniformity<'ctx>,
     private: &'a PrivateMemory<'ctx>,
     n: u32,
-    states: HashMap<Value<'ctx>, State>,
+    states: HashMap<Value<'ctx>, State<'ctx>>,
 }
 
 impl<'ctx> Solver<'_, 'ctx> {
     /// A stride of a value of type `t`, its step wrapped to the type's width.
-    fn known(&self, t: Type<'ctx>, s: Stride) -> State {
-        State::Known(Stride { step: wrap(s.step, width_of(t)), checked: s.checked })
+    fn known(&self, t: Type<'ctx>, s: Stride<'ctx>) -> State<'ctx> {
+        State::Known(Stride { step: wrap(s.step, width_of(t)), check: s.check })
     }
 
     /// The state of an operand: uniform values are step 0.
-    fn state(&self, v: Value<'ctx>) -> State {
+    fn state(&self, v: Value<'ctx>) -> State<'ctx> {
         if !self.uniformity.is_varying(v) {
-            return State::Known(Stride { step: 0, checked: false });
+            return State::Known(Stride { step: 0, check: None });
         }
         self.states.get(&v).copied().unwrap_or(State::Unknown)
     }
 
-    fn transfer(&self, i: Value<'ctx>) -> State {
+    fn transfer(&self, i: Value<'ctx>) -> State<'ctx> {
         let ty = i.ty();
         let op = |k: u32| self.state(i.operand(k));
         match i.opcode() {
@@ -212,14 +235,14 @@ impl<'ctx> Solver<'_, 'ctx> {
                     _ => return State::Varying,
                 };
                 match x {
-                    State::Known(s) => self.known(ty, Stride { step: s.step.wrapping_mul(c), checked: s.checked }),
+                    State::Known(s) => self.known(ty, Stride { step: s.step.wrapping_mul(c), check: s.check }),
                     other => other,
                 }
             }
             // `~x` is `-1 - x`.
             LLVMXor if i.operand(1).const_int_value().is_some_and(|c| wrap(c as i64, width_of(ty)) == -1) => {
                 match op(0) {
-                    State::Known(s) => self.known(ty, Stride { step: s.step.wrapping_neg(), checked: s.checked }),
+                    State::Known(s) => self.known(ty, Stride { step: s.step.wrapping_neg(), check: s.check }),
                     other => other,
                 }
             }
@@ -228,26 +251,32 @@ impl<'ctx> Solver<'_, 'ctx> {
                 let bits = i.operand(1).const_int_value().map_or(0, |c| c.count_ones());
                 match op(0) {
                     State::Known(s) if bits >= width_of(ty) => State::Known(s),
-                    State::Known(s) if !s.checked => self.known(ty, Stride { step: wrap(s.step, bits), checked: true }),
+                    State::Known(s) if !s.checked() => {
+                        let step = wrap(s.step, bits);
+                        self.known(ty, Stride { step, check: Some(Check { value: i, step, widen: false }) })
+                    }
                     State::Known(_) => State::Varying,
                     other => other,
                 }
             }
             LLVMTrunc => match op(0) {
-                State::Known(s) if !s.checked => self.known(ty, s),
+                State::Known(s) if !s.checked() => self.known(ty, s),
                 State::Known(_) => State::Varying,
                 other => other,
             },
             LLVMSExt | LLVMZExt => match op(0) {
-                State::Known(s) if !s.checked => self.known(ty, Stride { step: s.step, checked: true }),
+                State::Known(s) if !s.checked() => {
+                    let step = wrap(s.step, width_of(ty));
+                    self.known(ty, Stride { step, check: Some(Check { value: i, step, widen: false }) })
+                }
                 State::Known(_) => State::Varying,
                 other => other,
             },
             LLVMFreeze | LLVMBitCast | LLVMAddrSpaceCast => op(0),
             LLVMPtrToInt | LLVMIntToPtr if width_of(ty) == 64 && width_of(i.operand(0).ty()) == 64 => op(0),
             LLVMAlloca => match self.private.layout(i) {
-                Some(Layout::Interleaved { size, .. }) => State::Known(Stride { step: size as i64, checked: false }),
-                Some(Layout::PerLane { stride }) => State::Known(Stride { step: stride as i64, checked: false }),
+                Some(Layout::Interleaved { size, .. }) => State::Known(Stride { step: size as i64, check: None }),
+                Some(Layout::PerLane { stride }) => State::Known(Stride { step: stride as i64, check: None }),
                 None => State::Varying,
             },
             LLVMGetElementPtr => match self.private.interleaved_address(i) {
@@ -261,15 +290,15 @@ impl<'ctx> Solver<'_, 'ctx> {
     /// An address into interleaved private memory: element `e` of lane `j`
     /// is at `(e·N + j)·size`, so lanes are `size` apart plus `N·size`
     /// times the index's stride.
-    fn interleaved(&self, a: Value<'ctx>, idx: ElementIndex<'ctx>) -> State {
+    fn interleaved(&self, a: Value<'ctx>, idx: ElementIndex<'ctx>) -> State<'ctx> {
         let Some(Layout::Interleaved { size, .. }) = self.private.layout(a) else { return State::Varying };
-        let base = Stride { step: size as i64, checked: false };
+        let base = Stride { step: size as i64, check: None };
         let ElementIndex::Value(v) = idx else { return State::Known(base) };
         match self.state(v) {
             State::Known(s) if s.step == 0 => State::Known(base),
             State::Known(s) => {
-                let checked = s.checked || width_of(v.ty()) < 64;
-                let scaled = Stride { step: s.step.wrapping_mul(self.n as i64 * size as i64), checked };
+                let Some(check) = narrow_index_check(v, s) else { return State::Varying };
+                let scaled = Stride { step: s.step.wrapping_mul(self.n as i64 * size as i64), check };
                 combine(base, scaled, base.step.wrapping_add(scaled.step)).map_or(State::Varying, State::Known)
             }
             other => other,
@@ -278,7 +307,7 @@ impl<'ctx> Solver<'_, 'ctx> {
 
     /// A `getelementptr`: the base's stride plus each index's stride times
     /// the size of what it indexes.
-    fn address(&self, i: Value<'ctx>) -> State {
+    fn address(&self, i: Value<'ctx>) -> State<'ctx> {
         let ops = i.operands();
         if ops.iter().any(|o| o.ty().is_vector()) {
             return State::Varying;
@@ -312,16 +341,8 @@ impl<'ctx> Solver<'_, 'ctx> {
             if s.step == 0 {
                 continue;
             }
-            // A narrower index is sign-extended to the pointer's width.
-            let s = if width_of(idx.ty()) < 64 {
-                if s.checked {
-                    return State::Varying;
-                }
-                Stride { step: s.step, checked: true }
-            } else {
-                s
-            };
-            let scaled = Stride { step: s.step.wrapping_mul(size as i64), checked: s.checked };
+            let Some(check) = narrow_index_check(*idx, s) else { return State::Varying };
+            let scaled = Stride { step: s.step.wrapping_mul(size as i64), check };
             match combine(acc, scaled, acc.step.wrapping_add(scaled.step)) {
                 Some(c) => acc = c,
                 None => return State::Varying,
@@ -333,14 +354,26 @@ impl<'ctx> Solver<'_, 'ctx> {
 
 /// The stride of a sum of two strides with the given step, unless both
 /// step and one is checked (two wraps could cancel out at the last lane).
-fn combine(a: Stride, b: Stride, step: i64) -> Option<Stride> {
-    if (a.checked && b.step != 0) || (b.checked && a.step != 0) {
+fn combine<'ctx>(a: Stride<'ctx>, b: Stride<'ctx>, step: i64) -> Option<Stride<'ctx>> {
+    if (a.checked() && b.step != 0) || (b.checked() && a.step != 0) {
         return None;
     }
-    Some(Stride { step, checked: a.checked || b.checked })
+    Some(Stride { step, check: a.check.or(b.check) })
 }
 
-fn unknown_or_varying(a: State, b: State) -> State {
+/// The check of a `getelementptr` index with stride `s`: a narrower index
+/// is sign-extended to 64 bits, which needs a check unless it has one
+/// already (`None`: two checks, no stride).
+fn narrow_index_check<'ctx>(idx: Value<'ctx>, s: Stride<'ctx>) -> Option<Option<Check<'ctx>>> {
+    match (s.check, width_of(idx.ty()) < 64) {
+        (Some(_), true) => None,
+        (Some(c), false) => Some(Some(c)),
+        (None, true) => Some(Some(Check { value: idx, step: s.step, widen: true })),
+        (None, false) => Some(None),
+    }
+}
+
+fn unknown_or_varying<'ctx>(a: State<'ctx>, b: State<'ctx>) -> State<'ctx> {
     if a == State::Varying || b == State::Varying {
         State::Varying
     } else {
@@ -349,7 +382,7 @@ fn unknown_or_varying(a: State, b: State) -> State {
 }
 
 /// The meet of two inputs of a phi or `select`.
-fn meet(a: State, b: State) -> State {
+fn meet<'ctx>(a: State<'ctx>, b: State<'ctx>) -> State<'ctx> {
     match (a, b) {
         (State::Unknown, x) | (x, State::Unknown) => x,
         (State::Known(x), State::Known(y)) if x == y => State::Known(x),
@@ -371,20 +404,17 @@ mod tests {
     }
 
     #[test]
-    fn two_checked_strides_do_not_combine() {
-        let c = Stride { step: 4, checked: true };
-        let e = Stride { step: 8, checked: false };
-        let u = Stride { step: 0, checked: false };
-        assert_eq!(combine(c, c, 8), None);
-        assert_eq!(combine(c, e, 12), None);
-        assert_eq!(combine(c, u, 4), Some(c));
-        assert_eq!(combine(e, e, 16), Some(Stride { step: 16, checked: false }));
+    fn unchecked_strides_combine() {
+        let e = Stride { step: 8, check: None };
+        let u = Stride { step: 0, check: None };
+        assert_eq!(combine(e, e, 16), Some(Stride { step: 16, check: None }));
+        assert_eq!(combine(e, u, 8), Some(e));
     }
 
     #[test]
     fn meet_keeps_only_equal_strides() {
-        let a = State::Known(Stride { step: 4, checked: false });
-        let b = State::Known(Stride { step: 8, checked: false });
+        let a = State::Known(Stride { step: 4, check: None });
+        let b = State::Known(Stride { step: 8, check: None });
         assert_eq!(meet(State::Unknown, a), a);
         assert_eq!(meet(a, a), a);
         assert_eq!(meet(a, b), State::Varying);

@@ -19,7 +19,7 @@
 //! access and the gather or scatter.
 
 use super::state::Widener;
-use crate::analysis::shape::Stride;
+use crate::analysis::shape::{Check, Stride};
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{constant, LLVMIntPredicate, LLVMTypeKind, Type, Value};
 
@@ -79,10 +79,8 @@ pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Va
         }
     };
     w.stats.memory_what.push(format!("{}: `{}`", describe(access, stride), short(i)));
-    if !stride.checked {
-        return Some(fast(w));
-    }
-    let ok = no_wrap_between_lanes(w, ptrs, stride.step);
+    let Some(check) = stride.check else { return Some(fast(w)) };
+    let ok = no_wrap_between_lanes(w, check);
     Some(w.if_else(ok, fast, |w| gather(w, i)))
 }
 
@@ -135,10 +133,8 @@ pub(super) fn store<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<V
         }
     };
     w.stats.memory_what.push(format!("{}: `{}`", describe(access, stride), short(i)));
-    if !stride.checked {
-        return Some(fast(w));
-    }
-    let ok = no_wrap_between_lanes(w, ptrs, stride.step);
+    let Some(check) = stride.check else { return Some(fast(w)) };
+    let ok = no_wrap_between_lanes(w, check);
     Some(w.if_else(ok, fast, |w| scatter(w, i)))
 }
 
@@ -175,7 +171,7 @@ pub(super) fn is_plain_element(t: Type) -> bool {
 }
 
 fn describe(access: Access, stride: Stride) -> String {
-    let checked = if stride.checked { ", checked at run time" } else { "" };
+    let checked = if stride.checked() { ", checked at run time" } else { "" };
     match access {
         Access::Contiguous { reverse: false } => format!("vector access{checked}"),
         Access::Contiguous { reverse: true } => format!("reversed vector access{checked}"),
@@ -260,19 +256,28 @@ fn base_address<'ctx>(
     w.b.gep(Type::int(w.ctx(), 8), at, &[offset], Default::default())
 }
 
-/// Whether the first and last active lanes' addresses are `step` apart per
-/// lane: then no extension wrapped between them (see
-/// [`crate::analysis::shape`]).
-fn no_wrap_between_lanes<'ctx>(w: &mut Widener<'_, 'ctx>, ptrs: Value<'ctx>, step: i64) -> Value<'ctx> {
+/// Whether the first and last active lanes of the checked value are
+/// `check.step` apart per lane: then no extension wrapped between them
+/// (see [`crate::analysis::shape`]).
+fn no_wrap_between_lanes<'ctx>(w: &mut Widener<'_, 'ctx>, check: Check<'ctx>) -> Value<'ctx> {
     let i64t = Type::int(w.ctx(), 64);
     let lanes = active_lanes(w);
-    let a = lane(w, ptrs, lanes.first);
-    let z = lane(w, ptrs, lanes.last);
-    let a = w.b.cast(LLVMPtrToInt, a, i64t);
-    let z = w.b.cast(LLVMPtrToInt, z, i64t);
+    let v = w.varying_value(check.value);
+    let mut a = lane(w, v, lanes.first);
+    let mut z = lane(w, v, lanes.last);
+    let ty = if check.widen {
+        a = w.b.cast(LLVMSExt, a, i64t);
+        z = w.b.cast(LLVMSExt, z, i64t);
+        i64t
+    } else {
+        check.value.ty()
+    };
     let apart = w.b.binop(LLVMSub, z, a);
-    let lanes_apart = w.b.binop(LLVMSub, lanes.last, lanes.first);
-    let expected = w.b.binop(LLVMMul, lanes_apart, constant::int(i64t, step as u64));
+    let mut lanes_apart = w.b.binop(LLVMSub, lanes.last, lanes.first);
+    if ty.int_width() < 64 {
+        lanes_apart = w.b.cast(LLVMTrunc, lanes_apart, ty);
+    }
+    let expected = w.b.binop(LLVMMul, lanes_apart, constant::int(ty, check.step as u64));
     w.b.icmp(LLVMIntPredicate::LLVMIntEQ, apart, expected)
 }
 
