@@ -381,7 +381,17 @@ impl<'ctx> Widener<'_, 'ctx> {
                     if level.is_some_and(|l| self.analyses.loops.loops[l.0].header == b) {
                         self.flow.nonempty = true;
                     }
+                    let skippable = !self.flow.nonempty && self.worth_skipping(level, b);
+                    let skip = skippable.then(|| self.begin_skippable());
                     self.emit_body(b)?;
+                    if let Some(skip) = skip {
+                        let term = b.terminator().expect("blocks have terminators");
+                        for (s, em) in self.edge_masks(term) {
+                            self.write_edge(b, s, em);
+                        }
+                        self.end_skippable(skip, b);
+                        continue;
+                    }
                     if let Some(region) = self.analyses.plan.levels[&level].regions.get(&b).cloned() {
                         self.emit_uniform_region(level, b, &region)?;
                         emitted_real.extend(region.blocks.iter().copied());
@@ -410,6 +420,67 @@ impl<'ctx> Widener<'_, 'ctx> {
             }
         }
         Ok(())
+    }
+
+    /// Whether block `b` of a linear level is worth skipping when no lane
+    /// is in it: heavy enough that an any-lane test and a branch cost less
+    /// than running it for no lane (calls, divisions and memory accesses
+    /// count extra), and an ordinary block (no return, no deferred
+    /// `noreturn` call, no uniform region kept inside).
+    fn worth_skipping(&self, level: Option<LoopId>, b: Block<'ctx>) -> bool {
+        let term = b.terminator().expect("blocks have terminators");
+        if !matches!(term.opcode(), LLVMBr | LLVMSwitch) || self.analyses.plan.levels[&level].regions.contains_key(&b) {
+            return false;
+        }
+        let mut weight = 0;
+        for i in b.instructions() {
+            if super::noreturn::is_deferrable(i) {
+                return false;
+            }
+            weight += match i.opcode() {
+                LLVMPHI => 0,
+                LLVMCall => 10,
+                LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMFDiv | LLVMFRem => 8,
+                LLVMLoad | LLVMStore => 3,
+                _ => 1,
+            };
+        }
+        weight >= SKIP_WEIGHT
+    }
+
+    /// Starts a block that runs only if some lane is in it (see
+    /// [`Self::end_skippable`]).
+    fn begin_skippable(&mut self) -> Skippable<'ctx> {
+        let any = self.any(self.flow.mask);
+        let run = self.clone.append_block("skip.run");
+        let cont = self.clone.append_block("skip.cont");
+        let from = self.b.current_block();
+        self.b.cond_br(any, run, cont);
+        self.b.position_at_end(run);
+        Skippable { from, cont, splats: self.values.splats.keys().copied().collect() }
+    }
+
+    /// Ends a skippable block `b`: its values reach later blocks through
+    /// phis (poison where it was skipped: no lane that uses them was in
+    /// it), and splats made inside it are forgotten.
+    fn end_skippable(&mut self, skip: Skippable<'ctx>, b: Block<'ctx>) {
+        let end = self.b.current_block();
+        self.b.br(skip.cont);
+        self.b.position_at_end(skip.cont);
+        for i in b.instructions() {
+            if i.opcode() == LLVMPHI || i.ty().is_void() {
+                continue;
+            }
+            let Some(v) = self.values.vmap.get(&i).copied() else { continue };
+            if !v.is_instruction() {
+                continue;
+            }
+            let p = self.b.phi(v.ty());
+            p.add_incoming(v, end);
+            p.add_incoming(constant::poison(v.ty()), skip.from);
+            self.values.vmap.insert(i, p);
+        }
+        self.values.splats.retain(|k, _| skip.splats.contains(k));
     }
 
     /// Emits the region of a uniform branch inside a linear level with real
@@ -674,4 +745,19 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
         Ok(())
     }
+}
+
+/// The weight (instructions, with calls, divisions and memory accesses
+/// counting extra) from which a block of a linear level is skipped when no
+/// lane is in it.
+const SKIP_WEIGHT: u32 = 16;
+
+/// A block being emitted behind an any-lane test.
+struct Skippable<'ctx> {
+    /// The block that tests.
+    from: Block<'ctx>,
+    /// Where both paths meet.
+    cont: Block<'ctx>,
+    /// The splats made before the block.
+    splats: HashSet<Value<'ctx>>,
 }
