@@ -8,11 +8,13 @@
 //! * [`recipes`]: one small rule per kind of varying instruction (lane-wise
 //!   arithmetic, guarded division, casts, gathers and scatters, intrinsics);
 //! * [`control`]: blocks, edge masks, linearized levels and divergent loops;
-//! * [`noreturn`]: `noreturn` calls deferred to the lowest doomed lane.
+//! * [`noreturn`]: `noreturn` calls deferred to the lowest doomed lane;
+//! * [`callees`]: calls of module functions become calls of their clones.
 //!
 //! Everything that cannot be vectorized was rejected by
 //! [`crate::legality`] before this stage starts.
 
+pub mod callees;
 pub mod control;
 pub mod noreturn;
 pub mod recipes;
@@ -27,12 +29,13 @@ use state::{Flow, Values, Widener};
 use std::collections::HashMap;
 
 /// Builds the body of `clone` from the prepared scalar function `scalar`.
-pub fn emit(
-    module: Module,
-    scalar: Value,
-    clone: Value,
+pub fn emit<'ctx>(
+    module: Module<'ctx>,
+    scalar: Value<'ctx>,
+    clone: Value<'ctx>,
     spec: &CloneSpec,
-    analyses: &Analyses<'_, '_>,
+    analyses: &Analyses<'_, 'ctx>,
+    callees: &mut callees::CalleeClones<'ctx>,
 ) -> Result<WidenStats> {
     let ctx = module.context();
     let mut w = Widener {
@@ -56,6 +59,7 @@ pub fn emit(
             frames: Vec::new(),
         },
         deferred: Default::default(),
+        callees,
     };
     w.run(scalar)?;
     Ok(w.stats)
