@@ -177,7 +177,7 @@ impl CloneReport {
 /// [`Options::allow_fallback`] is off: that is still correct code, and it is
 /// reported.
 pub fn batchify_module(module: Module, specs: &[CloneSpec], opts: &Options) -> Result<Vec<CloneReport>> {
-    let mut callees = emit::callees::CalleeClones::new(specs);
+    let mut callees = emit::callee_clones::CalleeClones::new(specs);
     let helper_opts = Options { allow_fallback: true, ..*opts };
     let mut out = Vec::new();
     for s in specs {
@@ -203,7 +203,7 @@ fn batchify_one<'ctx>(
     module: Module<'ctx>,
     spec: &CloneSpec,
     opts: &Options,
-    callees: &mut emit::callees::CalleeClones<'ctx>,
+    callees: &mut emit::callee_clones::CalleeClones<'ctx>,
 ) -> Result<CloneReport> {
     let scalar = module.function(&spec.scalar_name).ok_or_else(|| Error::UnknownFunction {
         name: spec.scalar_name.clone(),
@@ -218,10 +218,10 @@ fn batchify_one<'ctx>(
     let fty = abi::clone_type(scalar, spec)?;
     shell::check_clone_name(module, spec, fty)?;
     let helper = callees.is_helper(&spec.vector_name);
-    let create = |callees: &emit::callees::CalleeClones| {
+    let create = |callees: &emit::callee_clones::CalleeClones| {
         let clone = shell::create_clone_function(module, scalar, spec, fty);
         if callees.is_helper(&spec.vector_name) {
-            emit::callees::make_helper_symbol(clone);
+            emit::callee_clones::make_helper_symbol(clone);
         }
         clone
     };
@@ -275,7 +275,7 @@ fn vectorize<'ctx>(
     clone: Value<'ctx>,
     spec: &CloneSpec,
     printer: &mut Printer,
-    callees: &mut emit::callees::CalleeClones<'ctx>,
+    callees: &mut emit::callee_clones::CalleeClones<'ctx>,
 ) -> Result<WidenStats> {
     legality::check_signature(scalar, &spec.scalar_name)?;
     let scratch = prepare::prepare(module, scalar, &spec.scalar_name)?;

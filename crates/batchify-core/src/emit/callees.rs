@@ -12,7 +12,8 @@
 //! * Otherwise the clone is an internal helper named
 //!   `__batchify.<VFABI name>` (for example `__batchify._ZGV_LLVM_M8vu_gcd`),
 //!   a name no requested variant or C/Rust symbol has; a clash with an
-//!   existing symbol gets a numeric suffix. [`CalleeClones`] keeps one
+//!   existing symbol gets a numeric suffix. The registry
+//!   ([`super::callee_clones::CalleeClones`]) keeps one
 //!   helper per shape for the whole run, declares it when a caller first
 //!   needs it, and hands its spec to the driver (`lib.rs`), which builds it
 //!   like any clone (vector code, or the per-lane fallback when legality or
@@ -24,137 +25,9 @@
 
 use super::state::Widener;
 use crate::abi;
-use crate::analysis::callees::CalleeSummaries;
-use crate::llvm::{Module, Value};
+use crate::llvm::Value;
 use crate::spec::{mask_abi_for, CloneSpec};
-use crate::vfabi::{Param, ParamKind, VariantName, VectorLength};
-use std::collections::{HashMap, HashSet};
-
-/// Prefix of helper clones' names.
-pub const HELPER_PREFIX: &str = "__batchify.";
-
-/// The callee clones of one batchify run: built, declared and waiting.
-#[derive(Default)]
-pub struct CalleeClones<'ctx> {
-    summaries: CalleeSummaries<'ctx>,
-    /// Helper shape (its mangled name) to the helper's name in the module.
-    helpers: HashMap<String, String>,
-    /// Helpers declared but not built yet, oldest first.
-    pending: Vec<CloneSpec>,
-    /// Names of every helper of the run.
-    helper_names: HashSet<String>,
-    /// The clones the run was asked for (they may serve calls, item 2).
-    requested: Vec<CloneSpec>,
-}
-
-impl<'ctx> CalleeClones<'ctx> {
-    /// A registry for a run that builds `requested`.
-    pub fn new(requested: &[CloneSpec]) -> Self {
-        CalleeClones { requested: requested.to_vec(), ..Default::default() }
-    }
-
-    /// The next helper to build, if any.
-    pub fn next_pending(&mut self) -> Option<CloneSpec> {
-        (!self.pending.is_empty()).then(|| self.pending.remove(0))
-    }
-
-    /// Whether `name` is a helper clone of this run.
-    pub fn is_helper(&self, name: &str) -> bool {
-        self.helper_names.contains(name)
-    }
-
-    /// The helper for `spec` (whose `vector_name` is the shape's mangled
-    /// name), declared now if new.
-    fn helper(&mut self, module: Module<'ctx>, scalar: Value<'ctx>, spec: &CloneSpec) -> Result<Value<'ctx>, String> {
-        if let Some(name) = self.helpers.get(&spec.vector_name) {
-            return Ok(module.function(name).expect("helpers stay in the module"));
-        }
-        let fty = abi::clone_type(scalar, spec).map_err(|e| e.to_string())?;
-        let base = format!("{HELPER_PREFIX}{}", spec.vector_name);
-        let mut name = base.clone();
-        let mut k = 0;
-        while module.function(&name).is_some() || module.has_global_named(&name) {
-            k += 1;
-            name = format!("{base}.{k}");
-        }
-        // Declared with external linkage (an internal declaration is not
-        // valid IR); the build makes it internal.
-        let f = module.add_function(&name, fty);
-        self.helpers.insert(spec.vector_name.clone(), name.clone());
-        self.helper_names.insert(name.clone());
-        self.pending.push(CloneSpec { vector_name: name, ..spec.clone() });
-        Ok(f)
-    }
-
-    /// A Vector Function ABI variant of `callee` that serves a call of this
-    /// shape: same width and ISA, masked if the call needs a mask (a masked
-    /// variant also serves a full mask), `v` where the argument varies and
-    /// `v` or `u` where it is uniform. It must be in the module or among the
-    /// requested clones, with the clone type batchify gives that variant.
-    fn variant(
-        &self,
-        module: Module<'ctx>,
-        callee: Value<'ctx>,
-        shape: &CloneSpec,
-    ) -> Option<(Value<'ctx>, CloneSpec)> {
-        for name in declared_variants(callee) {
-            let Ok(v) = VariantName::parse(&name) else { continue };
-            let Ok(spec) = CloneSpec::from_variant(&v) else { continue };
-            let fits = v.scalar_name == callee.name()
-                && v.vlen == VectorLength::Fixed(shape.width)
-                && spec.isa == shape.isa
-                && (spec.mask.is_some() || shape.mask.is_none())
-                && spec.params.len() == shape.params.len()
-                && spec.params.iter().zip(&shape.params).all(|(have, need)| {
-                    *have == ParamKind::Vector || (*have == ParamKind::Uniform && *need == ParamKind::Uniform)
-                });
-            if !fits {
-                continue;
-            }
-            let Ok(fty) = abi::clone_type(callee, &spec) else { continue };
-            let f = match module.function(&spec.vector_name) {
-                Some(f) if f.function_type() == fty => f,
-                Some(_) => continue,
-                None if self.requested.iter().any(|r| r == &spec) && !module.has_global_named(&spec.vector_name) => {
-                    // Built later in this run; the build replaces the declaration.
-                    module.add_function(&spec.vector_name, fty)
-                }
-                None => continue,
-            };
-            return Some((f, spec));
-        }
-        None
-    }
-}
-
-/// Gives a helper clone the symbol of an internal helper: internal
-/// linkage, default visibility and DLL storage class, no comdat (whatever
-/// its scalar function's symbol was).
-pub fn make_helper_symbol(clone: Value) {
-    clone.set_internal();
-    clone.set_visibility(crate::llvm::LLVMVisibility::LLVMDefaultVisibility);
-    clone.set_dll_storage_class(crate::llvm::LLVMDLLStorageClass::LLVMDefaultStorageClass);
-    clone.clear_comdat();
-}
-
-/// The variant names `f` lists (`_ZGV...` attributes and the
-/// `vector-function-abi-variant` list).
-fn declared_variants(f: Value) -> Vec<String> {
-    use crate::llvm::{attribute_is_string, attribute_string_key, attribute_string_value, FUNCTION_INDEX};
-    let mut out = Vec::new();
-    for a in f.attributes(FUNCTION_INDEX) {
-        if !attribute_is_string(a) {
-            continue;
-        }
-        let key = attribute_string_key(a);
-        if key.starts_with("_ZGV") {
-            out.push(key);
-        } else if key == "vector-function-abi-variant" {
-            out.extend(attribute_string_value(a).split(',').map(|s| s.trim().to_string()));
-        }
-    }
-    out
-}
+use crate::vfabi::{Param, ParamKind, VariantName};
 
 impl<'ctx> Widener<'_, 'ctx> {
     /// A call of the callee's clone (or declared variant) standing for the

@@ -9,11 +9,13 @@
 //!   arithmetic, guarded division, casts, gathers and scatters, intrinsics);
 //! * [`control`]: blocks, edge masks, linearized levels and divergent loops;
 //! * [`noreturn`]: `noreturn` calls deferred to the lowest doomed lane;
-//! * [`callees`]: calls of module functions become calls of their clones.
+//! * [`callees`]: calls of module functions become calls of their clones;
+//! * [`callee_clones`]: the run's registry of those clones.
 //!
 //! Everything that cannot be vectorized was rejected by
 //! [`crate::legality`] before this stage starts.
 
+pub mod callee_clones;
 pub mod callees;
 pub mod control;
 pub mod noreturn;
@@ -35,7 +37,7 @@ pub fn emit<'ctx>(
     clone: Value<'ctx>,
     spec: &CloneSpec,
     analyses: &Analyses<'_, 'ctx>,
-    callees: &mut callees::CalleeClones<'ctx>,
+    callees: &mut callee_clones::CalleeClones<'ctx>,
 ) -> Result<WidenStats> {
     let ctx = module.context();
     let mut w = Widener {

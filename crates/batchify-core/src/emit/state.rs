@@ -73,7 +73,7 @@ pub(crate) struct Widener<'a, 'ctx> {
     /// Lanes that reached a deferred `noreturn` call (see `noreturn`).
     pub(crate) deferred: DeferredNoreturn<'ctx>,
     /// The run's callee clones (see `callees`).
-    pub(crate) callees: &'a mut super::callees::CalleeClones<'ctx>,
+    pub(crate) callees: &'a mut super::callee_clones::CalleeClones<'ctx>,
 }
 
 /// The clone's value of each scalar value: uniform values map to a scalar
