@@ -12,6 +12,11 @@
 ; RUN: %batchify %s -S -o %t.ll -n 4 --function plain --function recursive --variant _ZGV_LLVM_N4vu_uniform_arg --variant _ZGV_LLVM_N4vu_kept --function variant --report 2> %t.err
 ; RUN: FileCheck %s < %t.ll
 ; RUN: FileCheck %s --check-prefix=REPORT < %t.err
+;
+; A clone of the callee that the run was asked for serves the call (it is
+; built after its caller here): no helper.
+; RUN: %batchify %s -S -o %t.reuse.ll -n 4 --function plain --function clamp3
+; RUN: FileCheck %s --check-prefix=REUSE --implicit-check-not=__batchify < %t.reuse.ll
 
 declare void @log_value(i32)
 
@@ -174,3 +179,7 @@ attributes #1 = { "vector-function-abi-variant"="_ZGV_LLVM_N4v_ext(ext_v4)" }
 ; REPORT-NEXT: batchify:   not batched: call to `replaceable`: `replaceable` may be replaced at link time (weak or linkonce linkage), so its body here is not the one that runs
 ; REPORT-NEXT: batchify:   not batched: call to `logs`: `logs` calls `log_value`, whose effects batchify cannot see (they must stay in lane order)
 ; REPORT-NEXT: batchify:   not batched: call to `bump`: `bump` writes memory and gets a pointer that is the same in every lane: lanes' writes would conflict, so the calls stay in lane order
+
+; REUSE-LABEL: define <4 x i32> @_ZGV_LLVM_N4v_plain(
+; REUSE:         call <4 x i32> @_ZGV_LLVM_N4v_clamp3(<4 x i32> %x)
+; REUSE-LABEL: define internal <4 x i32> @_ZGV_LLVM_N4v_clamp3(

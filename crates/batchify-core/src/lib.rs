@@ -236,6 +236,15 @@ fn batchify_one<'ctx>(
             printer.after(PrintAfter::Emit, "emit (per-lane fallback)", clone);
             (WidenStats::default(), Some(what))
         }
+        Err(e) if helper => {
+            // A callee clone is never worth failing the run for: its
+            // callers are still correct with the per-lane loop.
+            discard_clone(module, clone);
+            let clone = create(callees);
+            fallback::build(module, scalar, clone, spec);
+            printer.after(PrintAfter::Emit, "emit (per-lane fallback)", clone);
+            (WidenStats::default(), Some(format!("{e}")))
+        }
         Err(e) => {
             discard_clone(module, clone);
             return Err(e);

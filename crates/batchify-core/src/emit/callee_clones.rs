@@ -72,24 +72,33 @@ impl<'ctx> CalleeClones<'ctx> {
         Ok(f)
     }
 
-    /// A Vector Function ABI variant of `callee` that serves a call of this
-    /// shape: same width and ISA, masked if the call needs a mask (a masked
-    /// variant also serves a full mask), `v` where the argument varies and
-    /// `v` or `u` where it is uniform. It must be in the module or among the
-    /// requested clones, with the clone type batchify gives that variant.
+    /// A vector variant of `callee` that serves a call of this shape: a
+    /// clone this run was asked for, or a variant `callee` declares
+    /// (`vector-function-abi-variant`, `_ZGV` attributes). Same width and
+    /// ISA, masked if the call needs a mask (a masked variant also serves a
+    /// full mask), `v` where the argument varies and `v` or `u` where it is
+    /// uniform, no alignment promises. It must be in the module (with the
+    /// clone type batchify gives that variant) or among the requested
+    /// clones.
     pub(crate) fn variant(
         &self,
         module: Module<'ctx>,
         callee: Value<'ctx>,
         shape: &CloneSpec,
     ) -> Option<(Value<'ctx>, CloneSpec)> {
-        for name in declared_variants(callee) {
-            let Ok(v) = VariantName::parse(&name) else { continue };
-            let Ok(spec) = CloneSpec::from_variant(&v) else { continue };
-            let fits = v.scalar_name == callee.name()
-                && v.vlen == VectorLength::Fixed(shape.width)
+        let name = callee.name();
+        let declared = declared_variants(callee).into_iter().filter_map(|n| {
+            let v = VariantName::parse(&n).ok()?;
+            (v.scalar_name == name && v.vlen == VectorLength::Fixed(shape.width))
+                .then(|| CloneSpec::from_variant(&v).ok())
+                .flatten()
+        });
+        let requested = self.requested.iter().filter(|r| r.scalar_name == name).cloned();
+        for spec in requested.chain(declared) {
+            let fits = spec.width == shape.width
                 && spec.isa == shape.isa
                 && (spec.mask.is_some() || shape.mask.is_none())
+                && spec.aligns.iter().all(Option::is_none)
                 && spec.params.len() == shape.params.len()
                 && spec.params.iter().zip(&shape.params).all(|(have, need)| {
                     *have == ParamKind::Vector || (*have == ParamKind::Uniform && *need == ParamKind::Uniform)
@@ -101,7 +110,7 @@ impl<'ctx> CalleeClones<'ctx> {
             let f = match module.function(&spec.vector_name) {
                 Some(f) if f.function_type() == fty => f,
                 Some(_) => continue,
-                None if self.requested.iter().any(|r| r == &spec) && !module.has_global_named(&spec.vector_name) => {
+                None if self.requested.contains(&spec) && !module.has_global_named(&spec.vector_name) => {
                     // Built later in this run; the build replaces the declaration.
                     module.add_function(&spec.vector_name, fty)
                 }

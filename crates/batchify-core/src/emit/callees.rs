@@ -6,9 +6,10 @@
 //!   a scalar (`u`), a varying one is a vector (`v`); it is masked (with the
 //!   ISA's mask ABI, [`crate::spec::mask_abi_for`]) where the caller's mask
 //!   may be partial, and unmasked where every lane is known active.
-//! * A function that lists a Vector Function ABI variant of that shape
-//!   (`vector-function-abi-variant`, `declare simd`) is called through the
-//!   variant, if the module has it or this run builds it.
+//! * A clone of that shape that this run was asked for, or a Vector
+//!   Function ABI variant the callee lists (`vector-function-abi-variant`,
+//!   `declare simd`), serves the call, if the module has it or this run
+//!   builds it.
 //! * Otherwise the clone is an internal helper named
 //!   `__batchify.<VFABI name>` (for example `__batchify._ZGV_LLVM_M8vu_gcd`),
 //!   a name no requested variant or C/Rust symbol has; a clash with an
@@ -37,6 +38,9 @@ impl<'ctx> Widener<'_, 'ctx> {
         let callee = i.called_value();
         if !callee.is_function() || callee.intrinsic_id() != 0 || i.is_musttail() {
             return None;
+        }
+        if i.num_operands() != i.num_arg_operands() + 1 {
+            return None; // operand bundles: they belong to the scalar call
         }
         if callee.function_type() != i.called_function_type() {
             return None; // called with another prototype: keep the scalar call
