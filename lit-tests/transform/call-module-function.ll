@@ -14,8 +14,10 @@
 ; RUN: FileCheck %s --check-prefix=REPORT < %t.err
 ;
 ; A clone of the callee that the run was asked for serves the call (it is
-; built after its caller here): no helper.
-; RUN: %batchify %s -S -o %t.reuse.ll -n 4 --function plain --function clamp3
+; built after its caller here): no helper. Requested clones of callees that
+; may not be batched (a weak one, a writer given a uniform pointer) are not
+; called in place of the scalar calls.
+; RUN: %batchify %s -S -o %t.reuse.ll -n 4 --function plain --function clamp3 --variant _ZGV_LLVM_N4vu_kept --function replaceable --variant _ZGV_LLVM_N4uv_bump
 ; RUN: FileCheck %s --check-prefix=REUSE --implicit-check-not=__batchify < %t.reuse.ll
 
 declare void @log_value(i32)
@@ -183,3 +185,9 @@ attributes #1 = { "vector-function-abi-variant"="_ZGV_LLVM_N4v_ext(ext_v4)" }
 ; REUSE-LABEL: define <4 x i32> @_ZGV_LLVM_N4v_plain(
 ; REUSE:         call <4 x i32> @_ZGV_LLVM_N4v_clamp3(<4 x i32> %x)
 ; REUSE-LABEL: define internal <4 x i32> @_ZGV_LLVM_N4v_clamp3(
+; REUSE-LABEL: define <4 x i32> @_ZGV_LLVM_N4vu_kept(
+; REUSE-COUNT-4: call i32 @replaceable(i32
+; REUSE-COUNT-4: call i32 @logs(i32
+; REUSE-COUNT-4: call void @bump(ptr %c, i32
+; REUSE-NOT:     call {{.*}}@_ZGV
+; REUSE:         ret <4 x i32>

@@ -72,15 +72,13 @@ impl<'ctx> CalleeClones<'ctx> {
         Ok(f)
     }
 
-    /// A vector variant of `callee` that serves a call of this shape: a
-    /// clone this run was asked for, or a variant `callee` declares
-    /// (`vector-function-abi-variant`, `_ZGV` attributes). Same width and
-    /// ISA, masked if the call needs a mask (a masked variant also serves a
-    /// full mask), `v` where the argument varies and `v` or `u` where it is
-    /// uniform, no alignment promises. It must be in the module (with the
-    /// clone type batchify gives that variant) or among the requested
-    /// clones.
-    pub(crate) fn variant(
+    /// A vector variant that `callee` declares (`vector-function-abi-variant`,
+    /// `_ZGV` attributes) and that serves a call of this shape (see
+    /// [`fits`]). Its declaration is a promise, as in OpenMP `declare simd`,
+    /// that the variant may stand for the scalar calls, so it is used
+    /// whatever the callee does. It must be in the module (with the clone
+    /// type batchify gives that variant), or this run must build it.
+    pub(crate) fn declared_variant(
         &self,
         module: Module<'ctx>,
         callee: Value<'ctx>,
@@ -93,33 +91,55 @@ impl<'ctx> CalleeClones<'ctx> {
                 .then(|| CloneSpec::from_variant(&v).ok())
                 .flatten()
         });
-        let requested = self.requested.iter().filter(|r| r.scalar_name == name).cloned();
-        for spec in requested.chain(declared) {
-            let fits = spec.width == shape.width
-                && spec.isa == shape.isa
-                && (spec.mask.is_some() || shape.mask.is_none())
-                && spec.aligns.iter().all(Option::is_none)
-                && spec.params.len() == shape.params.len()
-                && spec.params.iter().zip(&shape.params).all(|(have, need)| {
-                    *have == ParamKind::Vector || (*have == ParamKind::Uniform && *need == ParamKind::Uniform)
-                });
-            if !fits {
-                continue;
-            }
-            let Ok(fty) = abi::clone_type(callee, &spec) else { continue };
-            let f = match module.function(&spec.vector_name) {
-                Some(f) if f.function_type() == fty => f,
-                Some(_) => continue,
-                None if self.requested.contains(&spec) && !module.has_global_named(&spec.vector_name) => {
-                    // Built later in this run; the build replaces the declaration.
-                    module.add_function(&spec.vector_name, fty)
-                }
-                None => continue,
-            };
-            return Some((f, spec));
-        }
-        None
+        declared.filter(|spec| fits(spec, shape)).find_map(|spec| self.target(module, callee, spec))
     }
+
+    /// A clone of `callee` that this run was asked for and that serves a
+    /// call of this shape (see [`fits`]). The caller checks first that the
+    /// callee may be batched at all.
+    pub(crate) fn requested_clone(
+        &self,
+        module: Module<'ctx>,
+        callee: Value<'ctx>,
+        shape: &CloneSpec,
+    ) -> Option<(Value<'ctx>, CloneSpec)> {
+        let name = callee.name();
+        self.requested
+            .iter()
+            .filter(|r| r.scalar_name == name && fits(r, shape))
+            .find_map(|spec| self.target(module, callee, spec.clone()))
+    }
+
+    /// The function of variant `spec`: in the module with batchify's clone
+    /// type for it, or declared now if this run builds it later (the build
+    /// replaces the declaration).
+    fn target(&self, module: Module<'ctx>, callee: Value<'ctx>, spec: CloneSpec) -> Option<(Value<'ctx>, CloneSpec)> {
+        let fty = abi::clone_type(callee, &spec).ok()?;
+        let f = match module.function(&spec.vector_name) {
+            Some(f) if f.function_type() == fty => f,
+            Some(_) => return None,
+            None if self.requested.contains(&spec) && !module.has_global_named(&spec.vector_name) => {
+                module.add_function(&spec.vector_name, fty)
+            }
+            None => return None,
+        };
+        Some((f, spec))
+    }
+}
+
+/// Whether variant `spec` serves a call of `shape`: same width and ISA,
+/// masked if the call needs a mask (a masked variant also serves a full
+/// mask), `v` where the argument varies and `v` or `u` where it is uniform,
+/// no alignment promises.
+fn fits(spec: &CloneSpec, shape: &CloneSpec) -> bool {
+    spec.width == shape.width
+        && spec.isa == shape.isa
+        && (spec.mask.is_some() || shape.mask.is_none())
+        && spec.aligns.iter().all(Option::is_none)
+        && spec.params.len() == shape.params.len()
+        && spec.params.iter().zip(&shape.params).all(|(have, need)| {
+            *have == ParamKind::Vector || (*have == ParamKind::Uniform && *need == ParamKind::Uniform)
+        })
 }
 
 /// Gives a helper clone the symbol of an internal helper: internal

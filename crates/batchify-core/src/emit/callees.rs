@@ -6,10 +6,11 @@
 //!   a scalar (`u`), a varying one is a vector (`v`); it is masked (with the
 //!   ISA's mask ABI, [`crate::spec::mask_abi_for`]) where the caller's mask
 //!   may be partial, and unmasked where every lane is known active.
-//! * A clone of that shape that this run was asked for, or a Vector
-//!   Function ABI variant the callee lists (`vector-function-abi-variant`,
-//!   `declare simd`), serves the call, if the module has it or this run
-//!   builds it.
+//! * A Vector Function ABI variant of that shape that the callee lists
+//!   (`vector-function-abi-variant`, `declare simd`) serves the call, if
+//!   the module has it or this run builds it: the declaration promises that
+//!   it may stand for the scalar calls. Otherwise, if the callee may be
+//!   batched, a clone of that shape that this run was asked for serves it.
 //! * Otherwise the clone is an internal helper named
 //!   `__batchify.<VFABI name>` (for example `__batchify._ZGV_LLVM_M8vu_gcd`),
 //!   a name no requested variant or C/Rust symbol has; a clash with an
@@ -74,7 +75,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             mask: masked.then(|| mask_abi_for(isa)),
             isa,
         };
-        let (target, spec) = match self.callees.variant(self.module, callee, &shape) {
+        let found = match self.callees.declared_variant(self.module, callee, &shape) {
             Some(found) => found,
             None => {
                 if callee.is_declaration() {
@@ -98,15 +99,19 @@ impl<'ctx> Widener<'_, 'ctx> {
                     );
                     return None;
                 }
-                match self.callees.helper(self.module, callee, &shape) {
-                    Ok(f) => (f, shape),
-                    Err(why) => {
-                        self.note_call(&cname, why);
-                        return None;
-                    }
+                match self.callees.requested_clone(self.module, callee, &shape) {
+                    Some(found) => found,
+                    None => match self.callees.helper(self.module, callee, &shape) {
+                        Ok(f) => (f, shape),
+                        Err(why) => {
+                            self.note_call(&cname, why);
+                            return None;
+                        }
+                    },
                 }
             }
         };
+        let (target, spec) = found;
         let mut vargs = Vec::new();
         for (a, kind) in args.iter().zip(&spec.params) {
             vargs.push(if *kind == ParamKind::Vector { self.varying_value(*a) } else { self.uniform_value(*a) });
