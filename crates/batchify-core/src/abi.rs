@@ -343,6 +343,35 @@ pub fn decode_mask<'ctx>(b: &Builder<'ctx>, abi: MaskAbi, m: Value<'ctx>, n: u32
     }
 }
 
+/// The mask argument of type `mty` that a masked clone with mask ABI `abi`
+/// expects, from the caller's `<N x i1>` execution mask `m` (the inverse
+/// of [`decode_mask`]; a call of a callee's masked clone).
+pub fn encode_mask<'ctx>(b: &Builder<'ctx>, abi: MaskAbi, m: Value<'ctx>, mty: Type<'ctx>) -> Value<'ctx> {
+    let ctx = b.context();
+    let n = m.ty().vector_len();
+    match abi {
+        MaskAbi::LaneBits => m,
+        MaskAbi::CharacteristicVector => {
+            let elem = mty.element();
+            let ity = Type::int(ctx, scalar_bits(elem)).vector_of(n);
+            let wide = b.cast(LLVMSExt, m, ity);
+            if elem.int_width() > 0 {
+                wide
+            } else {
+                b.cast(LLVMBitCast, wide, mty)
+            }
+        }
+        MaskAbi::IntegerBitmask => {
+            let bits = b.cast(LLVMBitCast, m, Type::int(ctx, n));
+            if mty.int_width() == n {
+                bits
+            } else {
+                b.cast(LLVMZExt, bits, mty)
+            }
+        }
+    }
+}
+
 /// Whether lane `k` is active, as an `i1`, from the mask parameter `m`
 /// (the per-lane fallback's test).
 pub fn lane_is_active<'ctx>(b: &Builder<'ctx>, abi: MaskAbi, m: Value<'ctx>, k: u32) -> Value<'ctx> {

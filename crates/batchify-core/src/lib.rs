@@ -122,13 +122,26 @@ pub struct CloneReport {
     /// What [`Options::print_analysis`] and [`Options::print_after`] asked
     /// for, in stage order, each a block of text.
     pub printed: Vec<String>,
+    /// The callee clones (internal helpers) first needed by this clone,
+    /// in the order they were built (see `emit::callees`).
+    pub callee_clones: Vec<CloneReport>,
 }
 
 impl CloneReport {
     /// Human-readable lines for `--report`.
     pub fn lines(&self) -> Vec<String> {
-        let s = &self.stats;
         let head = format!("{} -> {}: {} lanes", self.spec.scalar_name, self.spec.vector_name, self.spec.width);
+        let mut out = self.own_lines(&head);
+        for c in &self.callee_clones {
+            for (k, line) in c.lines().into_iter().enumerate() {
+                out.push(if k == 0 { format!("  callee clone: {line}") } else { format!("  {line}") });
+            }
+        }
+        out
+    }
+
+    fn own_lines(&self, head: &str) -> Vec<String> {
+        let s = &self.stats;
         if let Some(why) = &self.fallback {
             return vec![format!("{head}, per-lane fallback: {why}")];
         }
@@ -143,6 +156,12 @@ impl CloneReport {
         for what in &s.memory_what {
             out.push(format!("  memory: {what}"));
         }
+        for what in &s.batched_calls {
+            out.push(format!("  batched: {what}"));
+        }
+        for what in &s.per_lane_calls {
+            out.push(format!("  not batched: {what}"));
+        }
         out
     }
 }
@@ -153,8 +172,25 @@ impl CloneReport {
 /// `module` stays alive for the call (its lifetime brand sees to that);
 /// it must not be changed elsewhere during the call (the inkwell wrapper in
 /// [`batchify_inkwell`] guarantees this).
+///
+/// Calls of module functions in a clone may need clones of their callees
+/// (internal helpers, see `emit::callees`); each is built right after the
+/// clone that first needs it, and reported in that clone's report. A helper
+/// whose callee cannot be vectorized is a per-lane loop even when
+/// [`Options::allow_fallback`] is off: that is still correct code, and it is
+/// reported.
 pub fn batchify_module(module: Module, specs: &[CloneSpec], opts: &Options) -> Result<Vec<CloneReport>> {
-    specs.iter().map(|s| batchify_one(module, s, opts)).collect()
+    let mut callees = emit::callee_clones::CalleeClones::new(specs);
+    let helper_opts = Options { allow_fallback: true, ..*opts };
+    let mut out = Vec::new();
+    for s in specs {
+        let mut report = batchify_one(module, s, opts, &mut callees)?;
+        while let Some(h) = callees.next_pending() {
+            report.callee_clones.push(batchify_one(module, &h, &helper_opts, &mut callees)?);
+        }
+        out.push(report);
+    }
+    Ok(out)
 }
 
 /// [`batchify_module`] for an inkwell module.
@@ -166,7 +202,12 @@ pub fn batchify_inkwell(
     batchify_module(Module::from_inkwell(module), specs, opts)
 }
 
-fn batchify_one(module: Module, spec: &CloneSpec, opts: &Options) -> Result<CloneReport> {
+fn batchify_one<'ctx>(
+    module: Module<'ctx>,
+    spec: &CloneSpec,
+    opts: &Options,
+    callees: &mut emit::callee_clones::CalleeClones<'ctx>,
+) -> Result<CloneReport> {
     let scalar = module.function(&spec.scalar_name).ok_or_else(|| Error::UnknownFunction {
         name: spec.scalar_name.clone(),
         reason: "no function of that name in the module".into(),
@@ -179,40 +220,74 @@ fn batchify_one(module: Module, spec: &CloneSpec, opts: &Options) -> Result<Clon
     }
     let fty = abi::clone_type(scalar, spec)?;
     shell::check_clone_name(module, spec, fty)?;
-    let clone = shell::create_clone_function(module, scalar, spec, fty);
+    let helper = callees.is_helper(&spec.vector_name);
+    let create = |callees: &emit::callee_clones::CalleeClones| {
+        let clone = shell::create_clone_function(module, scalar, spec, fty);
+        if callees.is_helper(&spec.vector_name) {
+            emit::callee_clones::make_helper_symbol(clone);
+        }
+        clone
+    };
+    let clone = create(callees);
     let mut printer = Printer { opts: *opts, texts: Vec::new() };
-    let (stats, fallback) = match vectorize(module, scalar, clone, spec, &mut printer) {
+    let (stats, fallback) = match vectorize(module, scalar, clone, spec, &mut printer, callees) {
         Ok(stats) => (stats, None),
-        Err(Error::Unsupported { what, .. }) if opts.allow_fallback => {
-            clone.delete_function();
-            let clone = shell::create_clone_function(module, scalar, spec, fty);
+        Err(Error::Unsupported { what, .. }) if opts.allow_fallback || helper => {
+            discard_clone(module, clone);
+            let clone = create(callees);
             fallback::build(module, scalar, clone, spec);
             printer.after(PrintAfter::Emit, "emit (per-lane fallback)", clone);
             (WidenStats::default(), Some(what))
         }
+        Err(e) if helper => {
+            // A callee clone is never worth failing the run for: its
+            // callers are still correct with the per-lane loop.
+            discard_clone(module, clone);
+            let clone = create(callees);
+            fallback::build(module, scalar, clone, spec);
+            printer.after(PrintAfter::Emit, "emit (per-lane fallback)", clone);
+            (WidenStats::default(), Some(format!("{e}")))
+        }
         Err(e) => {
-            clone.delete_function();
+            discard_clone(module, clone);
             return Err(e);
         }
     };
     let clone = module.function(&spec.vector_name).expect("the clone was just created");
     if let Err(e) = finish::finish(module, clone, scalar.function_type(), spec, opts) {
-        clone.delete_function();
+        discard_clone(module, clone);
         return Err(e);
     }
     printer.after(PrintAfter::Finish, "finish", clone);
-    Ok(CloneReport { spec: spec.clone(), stats, fallback, printed: printer.texts })
+    Ok(CloneReport { spec: spec.clone(), stats, fallback, printed: printer.texts, callee_clones: Vec::new() })
+}
+
+/// Deletes a clone. Calls of it from other clones (a caller of a callee
+/// clone, or a recursive call) move to a declaration of the same name and
+/// type, which a later build of the clone replaces.
+fn discard_clone(module: Module, clone: Value) {
+    let outside = clone.users().iter().any(|u| !u.is_instruction() || u.parent_block().parent() != clone);
+    if !outside {
+        clone.delete_function();
+        return;
+    }
+    let name = clone.name();
+    let decl = module.add_function("", clone.function_type());
+    clone.replace_all_uses_with(decl);
+    clone.delete_function();
+    decl.set_name(&name);
 }
 
 /// Stages 3 to 7: prepares, analyses, checks legality and cost, and emits;
 /// the clone's body is built on success. `Error::Unsupported` means "build
 /// the per-lane fallback instead", with the reason.
-fn vectorize(
-    module: Module,
-    scalar: Value,
-    clone: Value,
+fn vectorize<'ctx>(
+    module: Module<'ctx>,
+    scalar: Value<'ctx>,
+    clone: Value<'ctx>,
     spec: &CloneSpec,
     printer: &mut Printer,
+    callees: &mut emit::callee_clones::CalleeClones<'ctx>,
 ) -> Result<WidenStats> {
     legality::check_signature(scalar, &spec.scalar_name)?;
     let scratch = prepare::prepare(module, scalar, &spec.scalar_name)?;
@@ -252,7 +327,7 @@ fn vectorize(
         shapes: &shapes,
         private: &private,
     };
-    let stats = emit::emit(module, f, clone, spec, &analyses)?;
+    let stats = emit::emit(module, f, clone, spec, &analyses, callees)?;
     printer.after(PrintAfter::Emit, "emit", clone);
     Ok(stats)
 }

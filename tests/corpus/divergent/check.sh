@@ -11,6 +11,9 @@
 #    definitions) / calls to anything but @llvm.* / memory intrinsics /
 #    `unreachable` / vector types / non-scalar parameters or results / internal
 #    helper functions left in the module / any mention of `panic`.
+#    calls.c and rust_calls.rs may define internal helpers, call them, and
+#    take `int*` parameters (loads and stores allowed); a call of a helper
+#    with a branch on its parameters counts as a divergent branch there.
 #    It also fails a function if no variant has a `br i1` or `switch` whose
 #    condition depends (through SSA data flow, phis included) on a varying
 #    (v) or linear (l) parameter: the corpus is meant to be divergent.
@@ -269,17 +272,27 @@ def analyze_cfg(order, blocks):
     return has_cycle, irreducible
 
 
-def check_function(params, ptypes, ret, header, body, tokens):
+# Files whose functions call helpers defined in the same file (batched
+# callees): internal helpers, calls of them, and pointer parameters (written
+# through by helpers) are allowed there.
+CALL_FILES = {"calls.c", "rust_calls.rs"}
+CALL_ALLOWED = {"load", "store", "pointer value"}
+
+
+def check_function(params, ptypes, ret, header, body, tokens, helpers=None):
+    """`helpers` (call files only): internal helper name -> whether it has a
+    branch on its own parameters; a call of such a helper with a varying
+    argument counts as a divergent branch."""
     problems = []
     for t in ptypes:
-        if t not in SCALAR_TYPES:
+        if t not in SCALAR_TYPES and not (helpers is not None and t == "ptr"):
             problems.append(f"non-scalar parameter type {t}")
     if ret not in SCALAR_TYPES:
         problems.append(f"non-scalar result type {ret}")
     # rustc gives every extern "C" fn (an unwind boundary) a personality even
     # when nothing in it can unwind; that reference is allowed, no other.
     hdr = re.sub(r'\bpersonality\s+ptr\s+@rust_eh_personality\b', '', header)
-    if re.search(r'\bptr\b', hdr) or len(GLOBAL_RE.findall(hdr)) != 1:
+    if (helpers is None and re.search(r'\bptr\b', hdr)) or len(GLOBAL_RE.findall(hdr)) != 1:
         problems.append("pointer or global in the signature: " + hdr.strip())
     tainted = set()
     for p, t in zip(params, tokens):
@@ -302,13 +315,16 @@ def check_function(params, ptypes, ret, header, body, tokens):
         if not ln.strip():
             continue
         for rx, what in FORBIDDEN:
-            if rx.search(ln):
+            if rx.search(ln) and not (helpers is not None and what in CALL_ALLOWED):
                 problems.append(f"{what}: {ln.strip()}")
         cm = CALL_RE.search(ln)
-        if cm and not cm.group(1).startswith("llvm."):
+        helper = cm.group(1).strip('"') if cm else None
+        if cm and not cm.group(1).startswith("llvm.") and (helpers is None or helper not in helpers):
             problems.append(f"call to non-intrinsic @{cm.group(1)}")
+        if helper in (helpers or {}) and helpers[helper] and any(o in tainted for o in VALUE_RE.findall(ln)):
+            divergent += 1
         for g in GLOBAL_RE.findall(ln):
-            if not g.startswith("llvm."):
+            if not g.startswith("llvm.") and g.strip('"') not in (helpers or {}):
                 problems.append(f"reference to global @{g}")
         bm = BR_RE.match(ln)
         if bm and bm.group(1) in tainted:
@@ -342,6 +358,7 @@ C_TYPES = {
     "int64_t": ("int", 64, True), "uint64_t": ("int", 64, False),
     "float": ("f32", 32, True), "double": ("f64", 64, True),
     "bool": ("bool", 1, False), "_Bool": ("bool", 1, False),
+    "int*": ("ptr", 64, False),
 }
 RS_TYPES = {
     "i8": ("int", 8, True), "u8": ("int", 8, False), "i16": ("int", 16, True), "u16": ("int", 16, False),
@@ -388,7 +405,7 @@ DSPEC = [0x0, 0x8000000000000000, 0x3ff0000000000000, 0xbff0000000000000, 0x3fe0
          0x7ff0000000000001, 0x1, 0x000fffffffffffff, 0x0010000000000000, 0x7fefffffffffffff,
          0xffefffffffffffff, 0x4028000000000000, 0xbfe8000000000000, 0x3fd3333333333333,
          0x430c6bf526340000]
-SPEC_LEN = {"int": len(ISPEC), "f32": len(FSPEC), "f64": len(DSPEC), "bool": 2}
+SPEC_LEN = {"int": len(ISPEC), "f32": len(FSPEC), "f64": len(DSPEC), "bool": 2, "ptr": 1}
 MAX_COMBOS = 30000
 RANDOM_CALLS = 20000
 
@@ -405,6 +422,7 @@ def gen_c_driver(protos, out):
     L.append("static const uint64_t DSPEC[] = {" + ", ".join(f"0x{v:x}ull" for v in DSPEC) + "};")
     L.append(r'''
 static uint64_t rng = 0x9e3779b97f4a7c15ull, hsh;
+static int pbuf[4]; /* what `int*` parameters point to; hashed after each function */
 static uint64_t rnd(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return rng; }
 static void mix(uint64_t v) { hsh = (hsh ^ v) * 0x100000001b3ull; hsh ^= hsh >> 29; }
 static float f32(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
@@ -437,6 +455,8 @@ static double rd(void) {
         L.append(f"{ret} {name}({', '.join(params) if params else 'void'});")
 
         def arg(i, p, k, spec):
+            if k[0] == "ptr":
+                return "pbuf"
             if k[0] == "int":
                 return f"({p})ISPEC[{spec}]" if spec is not None else f"({p})ri()"
             if k[0] == "f32":
@@ -477,6 +497,8 @@ static double rd(void) {
         call = f"{name}({', '.join(f'a{i}' for i in range(len(params)))})"
         body.append(f"    {res(call)}")
         body.append("  }")
+        if any(k[0] == "ptr" for k in kinds):
+            body.append("  for (unsigned k = 0; k < 4u; k++) mix((uint64_t)(unsigned)pbuf[k]);")
         body.append(f'  printf("%-28s %016llx\\n", "{name}", (unsigned long long)hsh);')
         body.append("  fflush(stdout);")
         body.append("}")
@@ -636,7 +658,23 @@ def main():
                 dir_errors.append(f"{mode}: {p}")
             if len(mod_problems) > 3:
                 dir_errors.append(f"{mode}: ... and {len(mod_problems) - 3} more module-level problems")
+            helpers = None
+            if base in CALL_FILES:
+                helpers = {}
+                for name, internal, params, ptypes, ret, header, body in parse_functions(text):
+                    if internal:
+                        helpers[name] = check_function(params, ptypes, ret, header, body, "v" * len(params), {})[1] > 0
+                # A helper that only calls a divergent helper is divergent too.
+                changed = True
+                while changed:
+                    changed = False
+                    for name, internal, params, ptypes, ret, header, body in parse_functions(text):
+                        if internal and not helpers[name]:
+                            if check_function(params, ptypes, ret, header, body, "v" * len(params), helpers)[1]:
+                                helpers[name] = changed = True
             for name, internal, params, ptypes, ret, header, body in parse_functions(text):
+                if internal and helpers is not None:
+                    continue
                 if internal:
                     dir_errors.append(f"{mode}: internal (helper) function {name} is defined")
                     continue
@@ -647,7 +685,7 @@ def main():
                 toks = directives.get(name, "v" * len(params))
                 if len(toks) != len(params):
                     toks = "v" * len(params)
-                per_fn[name][mode] = check_function(params, ptypes, ret, header, body, toks)
+                per_fn[name][mode] = check_function(params, ptypes, ret, header, body, toks, helpers)
         for fn, toks in directives.items():
             if fn not in per_fn:
                 dir_errors.append(f"VARIANT-PARAMS names undefined function {fn}")

@@ -2,6 +2,7 @@
 //! one immutable result from the IR; after the IR changes, recompute. The
 //! analyses read the IR and never change it, and import no later stage.
 
+pub mod callees;
 pub mod calls;
 pub mod cfg;
 pub mod divergence;

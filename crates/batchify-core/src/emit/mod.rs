@@ -14,11 +14,15 @@
 //! * [`vector_input`]: values that are vectors already (`<k x T>`), held
 //!   element-major as `<N·k x T>`;
 //! * [`control`]: blocks, edge masks, linearized levels and divergent loops;
-//! * [`noreturn`]: `noreturn` calls deferred to the lowest doomed lane.
+//! * [`noreturn`]: `noreturn` calls deferred to the lowest doomed lane;
+//! * [`callees`]: calls of module functions become calls of their clones;
+//! * [`callee_clones`]: the run's registry of those clones.
 //!
 //! Everything that cannot be vectorized was rejected by
 //! [`crate::legality`] before this stage starts.
 
+pub mod callee_clones;
+pub mod callees;
 pub mod control;
 pub mod memory;
 pub mod noreturn;
@@ -36,12 +40,13 @@ use state::{Flow, Values, Widener};
 use std::collections::HashMap;
 
 /// Builds the body of `clone` from the prepared scalar function `scalar`.
-pub fn emit(
-    module: Module,
-    scalar: Value,
-    clone: Value,
+pub fn emit<'ctx>(
+    module: Module<'ctx>,
+    scalar: Value<'ctx>,
+    clone: Value<'ctx>,
     spec: &CloneSpec,
-    analyses: &Analyses<'_, '_>,
+    analyses: &Analyses<'_, 'ctx>,
+    callees: &mut callee_clones::CalleeClones<'ctx>,
 ) -> Result<WidenStats> {
     let ctx = module.context();
     let mut w = Widener {
@@ -66,6 +71,7 @@ pub fn emit(
             frames: Vec::new(),
         },
         deferred: Default::default(),
+        callees,
     };
     w.run(scalar)?;
     Ok(w.stats)

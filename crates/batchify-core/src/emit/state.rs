@@ -35,6 +35,10 @@ pub struct WidenStats {
     /// One line per varying load or store: how it is made (vector access,
     /// wide access, gather or scatter and why), for `--report`.
     pub memory_what: Vec<String>,
+    /// Calls that became calls of a callee's clone (one line per callee and clone).
+    pub batched_calls: Vec<String>,
+    /// Calls of module functions that stay per lane, with the reason.
+    pub per_lane_calls: Vec<String>,
 }
 
 /// The analyses the widener reads.
@@ -77,6 +81,8 @@ pub(crate) struct Widener<'a, 'ctx> {
     pub(crate) flow: Flow<'ctx>,
     /// Lanes that reached a deferred `noreturn` call (see `noreturn`).
     pub(crate) deferred: DeferredNoreturn<'ctx>,
+    /// The run's callee clones (see `callees`).
+    pub(crate) callees: &'a mut super::callee_clones::CalleeClones<'ctx>,
 }
 
 /// The clone's value of each scalar value: uniform values map to a scalar

@@ -160,7 +160,8 @@ impl<'ctx> Widener<'_, 'ctx> {
                 }
             }
         }
-        let v = match self.vector_form(i) {
+        let batched = if op == LLVMCall && !is_deferrable(i) { self.batched_call(i) } else { None };
+        let v = match batched.or_else(|| self.vector_form(i)) {
             Some(v) => {
                 self.stats.vectorized += 1;
                 v

@@ -1,0 +1,220 @@
+//! Callee summaries: whether a call to a function defined in the module may
+//! become a call to that function's batched clone (see
+//! `crate::emit::callees`), and what the clone's caller must then ensure.
+//!
+//! A batched callee runs its lanes in lock step, like the caller's own code,
+//! instead of one whole call per lane in lane order. The semantics contract
+//! (`docs/semantics.md`) promises sequential effects only for lanes whose
+//! effects do not conflict, and keeps calls that are not vectorized in lane
+//! order. So a callee is batched only if, through every function it calls:
+//!
+//! * its linkage cannot let the linker replace it (`weak`, `linkonce`,
+//!   `common`, `extern_weak`: the clone would be of the wrong body);
+//! * it is not variadic, `noreturn` or `returns_twice`, and has no
+//!   parameter that binds the caller's frame (`byval`, `inalloca`,
+//!   `preallocated`, `swifterror`, `nest`);
+//! * it calls no function outside the module that may write memory or
+//!   have other effects (I/O would interleave lanes), no function through a
+//!   pointer, and no inline assembly; read-only calls, intrinsics without
+//!   writes and `noreturn` calls (deferred to the lowest lane) are fine;
+//! * it writes memory only through its own pointer parameters or its own
+//!   stack objects (never a global, never a pointer it loaded).
+//!
+//! A callee that writes ([`Summary::writes`]) is batched only where every
+//! pointer argument of the call differs between lanes: with a pointer that
+//! is the same in every lane, all lanes would write one place and their
+//! writes would conflict (a counter bumped once instead of N times).
+//!
+//! Part of the analyses: reads the module, changes nothing.
+
+use crate::llvm::LLVMLinkage::*;
+use crate::llvm::LLVMOpcode::*;
+use crate::llvm::{LLVMTypeKind, Value};
+use std::collections::{HashMap, HashSet};
+
+/// What a caller needs to know about a batchable callee.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Summary {
+    /// It (or a function it calls) may write memory through a pointer
+    /// parameter.
+    pub writes: bool,
+}
+
+/// Summaries of module functions, computed once each.
+#[derive(Debug, Default)]
+pub struct CalleeSummaries<'ctx> {
+    cache: HashMap<Value<'ctx>, Result<Summary, String>>,
+}
+
+/// Parameter attributes that tie an argument to the caller's frame.
+const FRAME_PARAM_ATTRIBUTES: &[&str] = &["byval", "inalloca", "preallocated", "swifterror", "nest"];
+
+impl<'ctx> CalleeSummaries<'ctx> {
+    /// Whether `f` (a function defined in the module) may be batched, and
+    /// its summary; or why not.
+    pub fn summary(&mut self, f: Value<'ctx>) -> Result<Summary, String> {
+        if let Some(s) = self.cache.get(&f) {
+            return s.clone();
+        }
+        let mut visiting = HashSet::new();
+        let s = self.walk(f, &mut visiting);
+        self.cache.insert(f, s.clone());
+        s
+    }
+
+    fn walk(&mut self, f: Value<'ctx>, visiting: &mut HashSet<Value<'ctx>>) -> Result<Summary, String> {
+        if let Some(s) = self.cache.get(&f) {
+            return s.clone();
+        }
+        if !visiting.insert(f) {
+            // A cycle: the other functions on it decide (the caller checked
+            // the pointers it passes).
+            return Ok(Summary { writes: false });
+        }
+        let name = f.name();
+        static_obstacle(f).map_err(|why| format!("`{name}` {why}"))?;
+        let params = f.params();
+        let mut writes = false;
+        for b in f.blocks() {
+            for i in b.instructions() {
+                match i.opcode() {
+                    LLVMStore => {
+                        if !owned(i.operand(1), &params) {
+                            return Err(format!("`{name}` writes memory it did not receive through a parameter"));
+                        }
+                        writes = true;
+                    }
+                    LLVMAtomicRMW | LLVMAtomicCmpXchg | LLVMFence => {
+                        return Err(format!("`{name}` has atomic operations"));
+                    }
+                    LLVMInvoke | LLVMCallBr => return Err(format!("`{name}` has exception handling")),
+                    LLVMCall => writes |= self.call(f, i, &params, visiting)?,
+                    _ => {}
+                }
+            }
+        }
+        visiting.remove(&f);
+        // Not cached: inside a cycle the result leaned on the other
+        // functions' (optimistic) ones; `summary` caches the outer result.
+        Ok(Summary { writes })
+    }
+
+    /// Whether call `i` in `f` may write (through `f`'s parameters or stack
+    /// objects), or why it cannot be batched.
+    fn call(
+        &mut self,
+        f: Value<'ctx>,
+        i: Value<'ctx>,
+        params: &[Value<'ctx>],
+        visiting: &mut HashSet<Value<'ctx>>,
+    ) -> Result<bool, String> {
+        let name = f.name();
+        let callee = i.called_value();
+        if callee.is_inline_asm() {
+            return Err(format!("`{name}` has inline assembly"));
+        }
+        if !callee.is_function() {
+            return Err(format!("`{name}` calls through a pointer"));
+        }
+        let cname = callee.name();
+        let args: Vec<Value> = (0..i.num_arg_operands()).map(|k| i.operand(k)).collect();
+        let pointer_args_owned =
+            || args.iter().filter(|a| a.ty().kind() == LLVMTypeKind::LLVMPointerTypeKind).all(|a| owned(*a, params));
+        if callee.intrinsic_id() != 0 {
+            let base = super::calls::called_intrinsic(i).unwrap_or_default();
+            if super::calls::is_droppable_hint(&base) || super::calls::is_lane_invariant_call(i) {
+                return Ok(false);
+            }
+            if matches!(base.as_str(), "llvm.memset" | "llvm.memcpy" | "llvm.memmove") {
+                // The destination is argument 0; a source is only read.
+                if !owned(args[0], params) {
+                    return Err(format!("`{name}` writes memory it did not receive through a parameter"));
+                }
+                return Ok(true);
+            }
+            return Err(format!("`{name}` calls `{cname}`, which may write memory"));
+        }
+        if i.call_has_fn_attribute("noreturn") || callee.has_fn_attribute("noreturn") {
+            return Ok(false); // deferred to the lowest doomed lane, made once
+        }
+        if super::calls::is_lane_invariant_call(i) {
+            return Ok(false);
+        }
+        if callee.is_declaration() || is_interposable(callee) {
+            return Err(format!(
+                "`{name}` calls `{cname}`, whose effects batchify cannot see (they must stay in lane order)"
+            ));
+        }
+        if visiting.contains(&callee) && !pointer_args_owned() {
+            // A call back into the cycle: its writes are not known yet.
+            return Err(format!("`{name}` passes `{cname}` a pointer it did not receive through a parameter"));
+        }
+        let s = self.walk(callee, visiting)?;
+        if s.writes && !pointer_args_owned() {
+            return Err(format!("`{name}` passes `{cname}` a pointer it did not receive through a parameter"));
+        }
+        Ok(s.writes)
+    }
+}
+
+/// Whether the linker may replace `f`'s body with another one.
+pub fn is_interposable(f: Value) -> bool {
+    matches!(f.linkage(), LLVMWeakAnyLinkage | LLVMLinkOnceAnyLinkage | LLVMCommonLinkage | LLVMExternalWeakLinkage)
+}
+
+/// Why `f`'s signature, linkage or attributes keep it from being batched.
+fn static_obstacle(f: Value) -> Result<(), String> {
+    if is_interposable(f) {
+        return Err("may be replaced at link time (weak or linkonce linkage), so its body here is not the one that \
+                    runs"
+            .into());
+    }
+    if f.is_declaration() {
+        return Err("is only declared here".into());
+    }
+    if f.function_type().is_var_arg() {
+        return Err("is variadic".into());
+    }
+    for a in ["noreturn", "returns_twice"] {
+        if f.has_fn_attribute(a) {
+            return Err(format!("is `{a}`"));
+        }
+    }
+    let n = f.function_type().param_types().len() as u32;
+    for k in 0..n {
+        for a in FRAME_PARAM_ATTRIBUTES {
+            if f.has_attribute_at(k + 1, a) {
+                return Err(format!("has a `{a}` parameter"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether pointer `p` is derived from one of `params` or a stack object.
+fn owned<'ctx>(p: Value<'ctx>, params: &[Value<'ctx>]) -> bool {
+    let mut seen = HashSet::new();
+    let mut work = vec![p];
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        if params.contains(&v) {
+            continue;
+        }
+        if !v.is_instruction() {
+            return false; // a global, a constant expression, null
+        }
+        match v.opcode() {
+            LLVMAlloca => {}
+            LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast => work.push(v.operand(0)),
+            LLVMPHI => work.extend(v.incoming().into_iter().map(|(x, _)| x)),
+            LLVMSelect => {
+                work.push(v.operand(1));
+                work.push(v.operand(2));
+            }
+            _ => return false,
+        }
+    }
+    true
+}

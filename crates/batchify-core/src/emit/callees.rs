@@ -1,0 +1,140 @@
+//! Batched callees: a varying call to a function defined in the module
+//! becomes one call to that function's own clone, built with the caller's
+//! width and ISA, instead of one scalar call per active lane.
+//!
+//! * The callee clone's shape comes from the call: a uniform argument stays
+//!   a scalar (`u`), a varying one is a vector (`v`); it is masked (with the
+//!   ISA's mask ABI, [`crate::spec::mask_abi_for`]) where the caller's mask
+//!   may be partial, and unmasked where every lane is known active.
+//! * A Vector Function ABI variant of that shape that the callee lists
+//!   (`vector-function-abi-variant`, `declare simd`) serves the call, if
+//!   the module has it or this run builds it: the declaration promises that
+//!   it may stand for the scalar calls. Otherwise, if the callee may be
+//!   batched, a clone of that shape that this run was asked for serves it.
+//! * Otherwise the clone is an internal helper named
+//!   `__batchify.<VFABI name>` (for example `__batchify._ZGV_LLVM_M8vu_gcd`),
+//!   a name no requested variant or C/Rust symbol has; a clash with an
+//!   existing symbol gets a numeric suffix. The registry
+//!   ([`super::callee_clones::CalleeClones`]) keeps one
+//!   helper per shape for the whole run, declares it when a caller first
+//!   needs it, and hands its spec to the driver (`lib.rs`), which builds it
+//!   like any clone (vector code, or the per-lane fallback when legality or
+//!   cost say no) after the caller. Recursion needs nothing special: a
+//!   recursive call finds its own helper already declared.
+//! * Which callees may be batched is decided by
+//!   [`crate::analysis::callees`]; every call that stays per lane is
+//!   reported with the reason.
+
+use super::state::Widener;
+use crate::abi;
+use crate::llvm::Value;
+use crate::spec::{mask_abi_for, CloneSpec};
+use crate::vfabi::{Param, ParamKind, VariantName};
+
+impl<'ctx> Widener<'_, 'ctx> {
+    /// A call of the callee's clone (or declared variant) standing for the
+    /// varying call `i`, or `None` if `i` stays per lane (the reason is
+    /// recorded for the report where `i` calls a module function).
+    pub(crate) fn batched_call(&mut self, i: Value<'ctx>) -> Option<Value<'ctx>> {
+        let callee = i.called_value();
+        if !callee.is_function() || callee.intrinsic_id() != 0 || i.is_musttail() {
+            return None;
+        }
+        if i.num_operands() != i.num_arg_operands() + 1 {
+            return None; // operand bundles: they belong to the scalar call
+        }
+        if callee.function_type() != i.called_function_type() {
+            return None; // called with another prototype: keep the scalar call
+        }
+        let cname = callee.name();
+        let nargs = i.num_arg_operands();
+        let args: Vec<Value> = (0..nargs).map(|k| i.operand(k)).collect();
+        let mut params = Vec::new();
+        for (k, a) in args.iter().enumerate() {
+            if !self.analyses.uniformity.is_varying(*a) {
+                params.push(ParamKind::Uniform);
+            } else if a.ty().is_vector_element() {
+                params.push(ParamKind::Vector);
+            } else {
+                self.note_call(
+                    &cname,
+                    format!("argument {k} is a varying `{}`, which has no vector form", a.ty().print()),
+                );
+                return None;
+            }
+        }
+        let masked = !self.flow.full;
+        let isa = self.spec.isa;
+        let ps: Vec<Param> = params.iter().map(|&kind| Param { kind, align: None }).collect();
+        let shape = CloneSpec {
+            scalar_name: cname.clone(),
+            vector_name: VariantName::mangle(isa, masked, self.n, &ps, &cname),
+            width: self.n,
+            aligns: vec![None; params.len()],
+            params: params.clone(),
+            mask: masked.then(|| mask_abi_for(isa)),
+            isa,
+        };
+        let found = match self.callees.declared_variant(self.module, callee, &shape) {
+            Some(found) => found,
+            None => {
+                if callee.is_declaration() {
+                    return None; // nothing to batch; the usual per-lane call
+                }
+                let summary = match self.callees.summaries.summary(callee) {
+                    Ok(s) => s,
+                    Err(why) => {
+                        self.note_call(&cname, why);
+                        return None;
+                    }
+                };
+                let is_ptr = |a: &Value| a.ty().kind() == crate::llvm::LLVMTypeKind::LLVMPointerTypeKind;
+                if summary.writes && args.iter().any(|a| is_ptr(a) && !self.analyses.uniformity.is_varying(*a)) {
+                    self.note_call(
+                        &cname,
+                        format!(
+                            "`{cname}` writes memory and gets a pointer that is the same in every lane: lanes' \
+                             writes would conflict, so the calls stay in lane order"
+                        ),
+                    );
+                    return None;
+                }
+                match self.callees.requested_clone(self.module, callee, &shape) {
+                    Some(found) => found,
+                    None => match self.callees.helper(self.module, callee, &shape) {
+                        Ok(f) => (f, shape),
+                        Err(why) => {
+                            self.note_call(&cname, why);
+                            return None;
+                        }
+                    },
+                }
+            }
+        };
+        let (target, spec) = found;
+        let mut vargs = Vec::new();
+        for (a, kind) in args.iter().zip(&spec.params) {
+            vargs.push(if *kind == ParamKind::Vector { self.varying_value(*a) } else { self.uniform_value(*a) });
+        }
+        let fty = target.function_type();
+        if let Some(mabi) = spec.mask {
+            let m = if self.flow.full { self.all_true() } else { self.flow.mask };
+            let mty = *fty.param_types().last().expect("a masked clone has a mask parameter");
+            vargs.push(abi::encode_mask(&self.b, mabi, m, mty));
+        }
+        let r = self.b.call(fty, target, &vargs);
+        r.set_call_conv(target.call_conv());
+        let line = format!("call to `{cname}` -> `{}`", target.name());
+        if !self.stats.batched_calls.contains(&line) {
+            self.stats.batched_calls.push(line);
+        }
+        Some(r)
+    }
+
+    fn note_call(&mut self, callee: &str, why: String) {
+        let line = format!("call to `{callee}`: {why}");
+        if !self.stats.per_lane_calls.contains(&line) {
+            self.stats.per_lane_calls.push(line);
+        }
+    }
+}
