@@ -174,3 +174,78 @@ pub fn isa_adds_fma(isa: crate::vfabi::Isa, scalar: Value) -> bool {
     ];
     !FMA_CPUS.iter().any(|c| cpu.starts_with(c))
 }
+
+/// A C math library function whose result is exactly defined (no rounding
+/// error beyond the one correctly rounded result), so that its vector form
+/// can be bit-identical to glibc's scalar function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExactLibm {
+    /// `floor`, `ceil`, `trunc`, `round`, `roundeven`, `rint`, `nearbyint`,
+    /// `fabs`, `sqrt`, `copysign` and `ldexp`/`scalbn`: the LLVM intrinsic
+    /// of that base name has the same definition.
+    Intrinsic(&'static str),
+    /// `fmin`: glibc's choice among NaNs and signed zeros (see `emit::libm`).
+    Fmin,
+    /// `fmax`, likewise.
+    Fmax,
+    /// `fdim`: `x - y` where `x > y` or either is NaN, else `+0`.
+    Fdim,
+    /// `fmod`: the exact remainder, as the `frem` instruction.
+    Fmod,
+    /// `abs`, `labs`, `llabs`: `llvm.abs` with `INT_MIN` kept as it is.
+    Abs,
+}
+
+/// The exact libm function a call targets, if it is one: a call of a
+/// declaration (no body in the module) named as in C's `<math.h>` or
+/// `<stdlib.h>`, with that function's signature (`f` suffix: `float`,
+/// none: `double`), and no `nobuiltin` on the call or the callee. A
+/// function that may set `errno` (`sqrt`, `fmod`, `fdim`, `ldexp`,
+/// `scalbn`) counts only where the call writes no memory (`memory(none)`,
+/// as clang marks it under `-fno-math-errno`): errno is observable.
+pub fn exact_libm_call(call: Value) -> Option<ExactLibm> {
+    let callee = call.called_value();
+    if !callee.is_function() || !callee.is_declaration() || callee.intrinsic_id() != 0 {
+        return None;
+    }
+    if call.call_has_fn_attribute("nobuiltin") || callee.has_fn_attribute("nobuiltin") {
+        return None;
+    }
+    let name = callee.name();
+    let fty = call.called_function_type();
+    let ret = fty.return_type();
+    let params = fty.param_types();
+    use crate::llvm::LLVMTypeKind::{LLVMDoubleTypeKind, LLVMFloatTypeKind};
+    let (base, want) = match name.strip_suffix('f') {
+        Some(b) => (b, LLVMFloatTypeKind),
+        _ => (name.as_str(), LLVMDoubleTypeKind),
+    };
+    if matches!(name.as_str(), "abs" | "labs" | "llabs") {
+        let bits = if name == "abs" { 32 } else { 64 };
+        let ok = ret.int_width() == bits && params.len() == 1 && params[0].int_width() == bits;
+        return ok.then_some(ExactLibm::Abs);
+    }
+    let fp = |t: Type| t.kind() == want;
+    let unary = params.len() == 1 && fp(ret) && fp(params[0]);
+    let binary = params.len() == 2 && fp(ret) && fp(params[0]) && fp(params[1]);
+    let with_int = params.len() == 2 && fp(ret) && fp(params[0]) && params[1].int_width() == 32;
+    let (f, sets_errno) = match base {
+        "floor" if unary => (ExactLibm::Intrinsic("llvm.floor"), false),
+        "ceil" if unary => (ExactLibm::Intrinsic("llvm.ceil"), false),
+        "trunc" if unary => (ExactLibm::Intrinsic("llvm.trunc"), false),
+        "round" if unary => (ExactLibm::Intrinsic("llvm.round"), false),
+        "roundeven" if unary => (ExactLibm::Intrinsic("llvm.roundeven"), false),
+        "rint" if unary => (ExactLibm::Intrinsic("llvm.rint"), false),
+        "nearbyint" if unary => (ExactLibm::Intrinsic("llvm.nearbyint"), false),
+        "fabs" if unary => (ExactLibm::Intrinsic("llvm.fabs"), false),
+        "sqrt" if unary => (ExactLibm::Intrinsic("llvm.sqrt"), true),
+        "copysign" if binary => (ExactLibm::Intrinsic("llvm.copysign"), false),
+        "fmin" if binary => (ExactLibm::Fmin, false),
+        "fmax" if binary => (ExactLibm::Fmax, false),
+        "fdim" if binary => (ExactLibm::Fdim, true),
+        "fmod" if binary => (ExactLibm::Fmod, true),
+        "ldexp" | "scalbn" if with_int => (ExactLibm::Intrinsic("llvm.ldexp"), true),
+        _ => return None,
+    };
+    (!sets_errno || is_lane_invariant_call(call)).then_some(f)
+}

@@ -8,12 +8,17 @@
 //! * [`recipes`]: one small rule per kind of varying instruction (lane-wise
 //!   arithmetic, guarded division, casts, gathers and scatters, intrinsics);
 //! * [`control`]: blocks, edge masks, linearized levels and divergent loops;
-//! * [`noreturn`]: `noreturn` calls deferred to the lowest doomed lane.
+//! * [`noreturn`]: `noreturn` calls deferred to the lowest doomed lane;
+//! * [`libm`]: exact math as vector code (libm calls, `frem` through
+//!   [`fmod`], narrow integer division through [`division`]).
 //!
 //! Everything that cannot be vectorized was rejected by
 //! [`crate::legality`] before this stage starts.
 
 pub mod control;
+pub mod division;
+pub mod fmod;
+pub mod libm;
 pub mod noreturn;
 pub mod recipes;
 pub mod state;

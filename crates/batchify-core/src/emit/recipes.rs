@@ -28,6 +28,9 @@ pub(crate) type Recipe<'ctx> = for<'a> fn(&mut Widener<'a, 'ctx>, Value<'ctx>) -
 
 /// The recipe for a varying instruction, if it has one.
 pub(crate) fn recipe_for<'ctx>(i: Value<'ctx>) -> Option<Recipe<'ctx>> {
+    if let Some(exact_math) = super::libm::recipe_for(i) {
+        return Some(exact_math); // libm calls, frem, narrow division
+    }
     let lane_result = i.ty().is_vector_element();
     let lane_operand = || i.num_operands() > 0 && i.operand(0).ty().is_vector_element();
     let recipe: Recipe<'ctx> = match i.opcode() {

@@ -1,0 +1,121 @@
+//! `fmod` as vector code: the exact remainder of `float` or `double` lanes,
+//! bit-identical to glibc's `fmodf`/`fmod` (and to `frem`, which the x86
+//! backend lowers to those calls, one per lane).
+//!
+//! The remainder is exact, so any exact algorithm gives glibc's result;
+//! only NaNs need care. glibc returns `(x*y)/(x*y)` when `y` is zero or NaN
+//! or `x` is infinite or NaN; the vector code computes the same expression
+//! in those lanes, so the NaN's sign and payload follow the same hardware
+//! rules (the first NaN operand, quietened, else the default NaN).
+//!
+//! Otherwise, with `|x| >= |y|`, both magnitudes are split into an integer
+//! significand `m` in `[2^M, 2^(M+1))` (subnormals normalised) and an
+//! exponent `e`, and `mx * 2^(ex-ey) mod my` is computed by shift and
+//! subtract, one exponent step per loop iteration, while any lane has steps
+//! left (lanes that are done keep their value). The loop invariant
+//! `r < 2*my` keeps `r` within `M + 2` bits. The result `r * 2^ey` is then
+//! renormalised (or shifted into a subnormal, which loses no bits: it is a
+//! multiple of `y`'s unit in the last place) and takes `x`'s sign. Lanes
+//! with `|x| < |y|` return `x`. Inactive lanes take no loop steps.
+
+use super::state::Widener;
+use crate::llvm::LLVMIntPredicate::*;
+use crate::llvm::LLVMOpcode::*;
+use crate::llvm::{constant, Type, Value};
+
+/// `fmod(x, y)` lane by lane, for `<N x float>` or `<N x double>` values.
+pub(crate) fn emit_fmod<'ctx>(w: &mut Widener<'_, 'ctx>, x: Value<'ctx>, y: Value<'ctx>) -> Value<'ctx> {
+    let vty = x.ty();
+    let n = vty.vector_len();
+    let double = vty.element().kind() == crate::llvm::LLVMTypeKind::LLVMDoubleTypeKind;
+    let (k, m): (u32, u64) = if double { (64, 52) } else { (32, 23) };
+    let ity = Type::int(w.ctx(), k).vector_of(n);
+    let c = |v: u64| constant::vector(&vec![constant::int(Type::int(w.ctx(), k), v); n as usize]);
+    let sign_bit = 1u64 << (k - 1);
+    let inf_bits = ((1u64 << (k - 1 - m as u32)) - 1) << m;
+    let implicit = 1u64 << m;
+
+    // Inactive lanes may hold poison; the loop branches on every lane.
+    let x = w.b.freeze(x);
+    let y = w.b.freeze(y);
+    let active = if w.flow.full { w.all_true() } else { w.flow.mask };
+    let b = &w.b;
+    let ux = b.cast(LLVMBitCast, x, ity);
+    let uy = b.cast(LLVMBitCast, y, ity);
+    let sign = b.binop(LLVMAnd, ux, c(sign_bit));
+    let ax = b.binop(LLVMAnd, ux, c(sign_bit - 1));
+    let ay = b.binop(LLVMAnd, uy, c(sign_bit - 1));
+    let y_zero = b.icmp(LLVMIntEQ, ay, c(0));
+    let x_inf_nan = b.icmp(LLVMIntUGE, ax, c(inf_bits));
+    let y_nan = b.icmp(LLVMIntUGT, ay, c(inf_bits));
+    let special = b.binop(LLVMOr, b.binop(LLVMOr, y_zero, x_inf_nan), y_nan);
+    let small = b.icmp(LLVMIntULT, ax, ay);
+    let skip = b.binop(LLVMOr, special, small);
+    let all_true = constant::all_ones(skip.ty());
+    let work = b.binop(LLVMAnd, active, b.binop(LLVMXor, skip, all_true));
+
+    let ctlz = w.module.intrinsic("llvm.ctlz", &[ity]).expect("llvm.ctlz exists");
+    let false_i1 = constant::int(Type::int(w.ctx(), 1), 0);
+    let lz = |v: Value<'ctx>| w.b.call(ctlz.function_type(), ctlz, &[v, false_i1]);
+    // The significand (implicit bit set) and exponent of a nonzero magnitude.
+    let split = |a: Value<'ctx>| {
+        let b = &w.b;
+        let e = b.binop(LLVMLShr, a, c(m));
+        let is_sub = b.icmp(LLVMIntEQ, e, c(0));
+        let sh = b.binop(LLVMSub, lz(a), c(k as u64 - 1 - m));
+        let sub_m = b.binop(LLVMShl, a, sh);
+        let norm_m = b.binop(LLVMOr, b.binop(LLVMAnd, a, c(implicit - 1)), c(implicit));
+        let sub_e = b.binop(LLVMSub, c(1), sh);
+        (b.select(is_sub, sub_m, norm_m), b.select(is_sub, sub_e, e))
+    };
+    let (mx, ex) = split(ax);
+    let (my, ey) = split(ay);
+    let steps = w.b.select(work, w.b.binop(LLVMSub, ex, ey), c(0));
+
+    let from = w.b.current_block();
+    let head = w.clone.append_block("fmod.loop");
+    let body = w.clone.append_block("fmod.step");
+    let done = w.clone.append_block("fmod.done");
+    w.b.br(head);
+    w.b.position_at_end(head);
+    let r = w.b.phi(ity);
+    let left = w.b.phi(ity);
+    let going = w.b.icmp(LLVMIntSGT, left, c(0));
+    let any = w.any(going);
+    w.b.cond_br(any, body, done);
+    w.b.position_at_end(body);
+    let b = &w.b;
+    let ge = b.icmp(LLVMIntUGE, r, my);
+    let reduced = b.select(ge, b.binop(LLVMSub, r, my), r);
+    let next = b.select(going, b.binop(LLVMShl, reduced, c(1)), r);
+    let next_left = b.select(going, b.binop(LLVMSub, left, c(1)), left);
+    b.br(head);
+    r.add_incoming(mx, from);
+    r.add_incoming(next, body);
+    left.add_incoming(steps, from);
+    left.add_incoming(next_left, body);
+
+    w.b.position_at_end(done);
+    let b = &w.b;
+    let ge = b.icmp(LLVMIntUGE, r, my);
+    let rem = b.select(ge, b.binop(LLVMSub, r, my), r);
+    // Renormalise: rem < 2^(M+1); shift its top bit to bit M.
+    let sh = b.binop(LLVMSub, lz(rem), c(k as u64 - 1 - m));
+    let b = &w.b;
+    let rn = b.binop(LLVMShl, rem, b.select(b.icmp(LLVMIntEQ, rem, c(0)), c(0), sh));
+    let e = b.binop(LLVMSub, ey, sh);
+    let normal = b.binop(LLVMAdd, b.binop(LLVMShl, b.binop(LLVMSub, e, c(1)), c(m)), rn);
+    // A subnormal result: shift right by 1 - e (at most M here; clamped so
+    // that the unused arms never shift by the width or more).
+    let right = b.binop(LLVMSub, c(1), e);
+    let right = b.select(b.icmp(LLVMIntULT, right, c(k as u64)), right, c(k as u64 - 1));
+    let subnormal = b.binop(LLVMLShr, rn, right);
+    let mag = b.select(b.icmp(LLVMIntSGE, e, c(1)), normal, subnormal);
+    let mag = b.select(b.icmp(LLVMIntEQ, rem, c(0)), c(0), mag);
+    let bits = b.binop(LLVMOr, mag, sign);
+    let exact = b.cast(LLVMBitCast, bits, vty);
+    let xy = b.binop(LLVMFMul, x, y);
+    let nan = b.binop(LLVMFDiv, xy, xy);
+    let r = b.select(small, x, exact);
+    b.select(special, nan, r)
+}
