@@ -8,17 +8,13 @@
 //! | --- | --- |
 //! | `floor`, `ceil`, `trunc`, `round`, `roundeven`, `rint`, `nearbyint`, `fabs`, `sqrt`, `copysign`, `ldexp`, `scalbn` | the `llvm.*` intrinsic of that definition |
 //! | `abs`, `labs`, `llabs` | `llvm.abs(x, false)` (`INT_MIN` stays `INT_MIN`) |
-//! | `fmin(x, y)` | `y < x \|\| isnan(x) ? y : x` |
-//! | `fmax(x, y)` | `x < y \|\| isnan(x) ? y : x` |
+//! | `fmin(x, y)`, `fmax(x, y)` | glibc's x86-64 `minsd`/`maxsd` sequence, see [`glibc_min_max`] |
 //! | `fdim(x, y)` | `x <= y ? +0 : x - y` |
 //! | `fmod`, `frem` | [`super::fmod`] |
 //! | `udiv`/`sdiv`/`urem`/`srem` of 2 to 32 bits, non-constant divisor | [`super::division`] |
 //!
-//! `fmin`/`fmax` follow what glibc 2.36's `fmin`/`fmax` return, measured on
-//! every pair of ±0, 1, quiet and signalling NaNs of both signs: among equal
-//! values (±0) the first argument, a NaN argument loses to a number, and of
-//! two NaNs the second is returned unchanged. `llvm.minnum` leaves the zero
-//! case open, so it is not used.
+//! `llvm.minnum` leaves the order of ±0 open and quietens NaNs differently,
+//! so glibc's `fmin`/`fmax` are spelled out instead.
 
 use super::recipes::Recipe;
 use super::state::Widener;
@@ -87,12 +83,7 @@ fn exact_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'
             let keep_int_min = constant::int(Type::int(w.ctx(), 1), 0);
             b.call(decl.function_type(), decl, &[args[0], keep_int_min])
         }
-        ExactLibm::Fmin | ExactLibm::Fmax => {
-            let (x, y) = (args[0], args[1]);
-            let less = if f == ExactLibm::Fmin { b.fcmp(LLVMRealOLT, y, x) } else { b.fcmp(LLVMRealOLT, x, y) };
-            let x_nan = b.fcmp(LLVMRealUNO, x, x);
-            b.select(b.binop(LLVMOr, less, x_nan), y, x)
-        }
+        ExactLibm::Fmin | ExactLibm::Fmax => glibc_min_max(w, f == ExactLibm::Fmin, args[0], args[1]),
         ExactLibm::Fdim => {
             let (x, y) = (args[0], args[1]);
             let le = b.fcmp(LLVMRealOLE, x, y);
@@ -101,4 +92,32 @@ fn exact_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'
         ExactLibm::Fmod => return None,
     };
     Some(r)
+}
+
+/// glibc's x86-64 `fmin`/`fmax` (`sysdeps/x86_64/fpu/s_fmin.S`, checked
+/// against glibc 2.36 on every pair of ±0, 1 and quiet and signalling NaNs
+/// of both signs): ordered operands give `minsd`/`maxsd`'s `x < y ? x : y`
+/// (`x > y ? x : y`; so `fmin(+0, -0)` is `-0`, the second argument); a
+/// quiet NaN loses to a number; two NaNs, or a signalling one, give
+/// `x + y` (the first NaN, quietened).
+fn glibc_min_max<'ctx>(w: &Widener<'_, 'ctx>, min: bool, x: Value<'ctx>, y: Value<'ctx>) -> Value<'ctx> {
+    let b = &w.b;
+    let vty = x.ty();
+    let bits = if vty.element().kind() == crate::llvm::LLVMTypeKind::LLVMDoubleTypeKind { 64 } else { 32 };
+    let ity = Type::int(w.ctx(), bits).vector_of(vty.vector_len());
+    let quiet = if bits == 64 { 1u64 << 51 } else { 1u64 << 22 };
+    let quiet_bit = constant::vector(&vec![constant::int(Type::int(w.ctx(), bits), quiet); vty.vector_len() as usize]);
+    let zero = constant::null(ity);
+    let x_nan = b.fcmp(LLVMRealUNO, x, x);
+    let y_nan = b.fcmp(LLVMRealUNO, y, y);
+    let signalling = |v: Value<'ctx>, nan: Value<'ctx>| {
+        let q = b.binop(LLVMAnd, b.cast(LLVMBitCast, v, ity), quiet_bit);
+        b.binop(LLVMAnd, nan, b.icmp(crate::llvm::LLVMIntPredicate::LLVMIntEQ, q, zero))
+    };
+    let sum_case =
+        b.binop(LLVMOr, b.binop(LLVMAnd, x_nan, y_nan), b.binop(LLVMOr, signalling(x, x_nan), signalling(y, y_nan)));
+    let pick_x = if min { b.fcmp(LLVMRealOLT, x, y) } else { b.fcmp(LLVMRealOGT, x, y) };
+    let ordered = b.select(pick_x, x, y);
+    let one_nan = b.select(x_nan, y, b.select(y_nan, x, ordered));
+    b.select(sum_case, b.binop(LLVMFAdd, x, y), one_nan)
 }
