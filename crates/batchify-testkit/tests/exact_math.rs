@@ -441,3 +441,52 @@ macro_rules! check_division {
 check_division!(i32_division_is_exact, i32, u32, "i32", 32, 1_000_000);
 check_division!(i16_division_is_exact, i16, u16, "i16", 16, 300_000);
 check_division!(i8_division_is_exact, i8, u8, "i8", 8, 100_000);
+
+/// The libm *call* forms under divergent control flow
+/// (`tests/corpus/real/libm_calls.ll`), checked by the oracle at 4, 8 and
+/// 16 lanes, unmasked and with random masks, target-independent and AVX2:
+/// exact calls are vector code, errno-setting calls that may write errno,
+/// a user function named like libm and a `nobuiltin` call stay per lane.
+#[test]
+fn libm_calls_under_divergence_pass_the_oracle() {
+    use batchify_testkit::{CheckConfig, Oracle, OracleOptions};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/real/libm_calls.ll");
+    let bytes = std::fs::read(path).unwrap();
+    let functions = [
+        ("fmodf_branch", 2, 0),
+        ("fmod_loop", 2, 0),
+        ("dim_ldexp", 3, 0),
+        ("minmax_sqrt", 2, 0),
+        ("rounding_calls", 2, 0),
+        ("abs_calls", 2, 0),
+        ("errno_calls", 2, 2),
+        ("not_libm", 2, 2),
+    ];
+    let mut isas = vec![("_LLVM_", vec![4, 8, 16])];
+    if batchify_testkit::skip::require_cpu("libm_calls_under_divergence_pass_the_oracle (avx2)", "avx2") {
+        isas.push(("d", vec![8]));
+    }
+    for (isa, widths) in isas {
+        for w in widths {
+            for mask in ["N", "M"] {
+                let ctx = Context::create();
+                let module = parse_module(&ctx, &bytes, "libm_calls.ll").unwrap();
+                let specs: Vec<CloneSpec> = functions
+                    .iter()
+                    .map(|(f, params, _)| {
+                        let v = format!("_ZGV{isa}{mask}{w}{}_{f}", "v".repeat(*params));
+                        CloneSpec::from_variant(&VariantName::parse(&v).unwrap()).unwrap()
+                    })
+                    .collect();
+                let reports = batchify_core::batchify_inkwell(&module, &specs, &Default::default()).unwrap();
+                for (r, (f, _, per_lane)) in reports.iter().zip(functions) {
+                    assert!(r.fallback.is_none(), "{f}: {:?}", r.lines());
+                    assert_eq!(r.stats.serialized, per_lane, "{f}: {:?}", r.lines());
+                }
+                let oracle = Oracle::with_options(&module, &specs, &OracleOptions::default()).unwrap();
+                let stats = oracle.check_all(&CheckConfig { trials: 150, ..Default::default() });
+                assert!(stats.is_ok(), "{isa} {mask}{w}: {}", stats.unwrap_err());
+            }
+        }
+    }
+}
