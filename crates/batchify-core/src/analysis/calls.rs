@@ -249,3 +249,85 @@ pub fn exact_libm_call(call: Value) -> Option<ExactLibm> {
     };
     (!sets_errno || is_lane_invariant_call(call)).then_some(f)
 }
+
+/// A call of a math function that is not correctly rounded and that a
+/// vector math library provides (`exp`, `sin`, `pow`, ...): as an LLVM
+/// intrinsic (`llvm.exp.f32`) or as a libm call that writes no memory
+/// (`expf` under `-fno-math-errno`; otherwise the call may set errno, which
+/// the library's vector functions do not).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VecMathCall {
+    /// The C name of the scalar function (`expf`, `pow`).
+    pub name: String,
+    /// Number of arguments (1 or 2).
+    pub arity: u32,
+}
+
+/// The functions of [`VecMathCall`], by their `double` C name, with arity.
+const VECMATH_FAMILIES: &[(&str, u32)] = &[
+    ("sin", 1),
+    ("cos", 1),
+    ("tan", 1),
+    ("asin", 1),
+    ("acos", 1),
+    ("atan", 1),
+    ("sinh", 1),
+    ("cosh", 1),
+    ("tanh", 1),
+    ("asinh", 1),
+    ("acosh", 1),
+    ("atanh", 1),
+    ("exp", 1),
+    ("exp2", 1),
+    ("exp10", 1),
+    ("expm1", 1),
+    ("log", 1),
+    ("log2", 1),
+    ("log10", 1),
+    ("log1p", 1),
+    ("cbrt", 1),
+    ("erf", 1),
+    ("erfc", 1),
+    ("atan2", 2),
+    ("pow", 2),
+    ("hypot", 2),
+];
+
+/// The vector-math function a call computes, if it is one (see
+/// [`VecMathCall`]).
+pub fn vecmath_call(call: Value) -> Option<VecMathCall> {
+    use crate::llvm::LLVMTypeKind::{LLVMDoubleTypeKind, LLVMFloatTypeKind};
+    let callee = call.called_value();
+    if !callee.is_function() {
+        return None;
+    }
+    let ret = call.ty();
+    let suffix = match ret.kind() {
+        LLVMFloatTypeKind => "f",
+        LLVMDoubleTypeKind => "",
+        _ => return None,
+    };
+    let nargs = call.num_arg_operands();
+    let base = if let Some(intrinsic) = called_intrinsic(call) {
+        let b = intrinsic.strip_prefix("llvm.")?.to_string();
+        VECMATH_FAMILIES.iter().find(|(n, _)| *n == b)?;
+        b
+    } else {
+        if !callee.is_declaration()
+            || call.call_has_fn_attribute("nobuiltin")
+            || callee.has_fn_attribute("nobuiltin")
+            || !is_lane_invariant_call(call)
+        {
+            return None;
+        }
+        let name = callee.name();
+        let b = name.strip_suffix(suffix).filter(|_| !suffix.is_empty()).unwrap_or(&name).to_string();
+        if format!("{b}{suffix}") != name {
+            return None;
+        }
+        b
+    };
+    let &(_, arity) = VECMATH_FAMILIES.iter().find(|(n, _)| *n == base)?;
+    let args_ok = nargs == arity && (0..nargs).all(|k| call.operand(k).ty().kind() == ret.kind());
+    args_ok.then(|| VecMathCall { name: format!("{base}{suffix}"), arity })
+}

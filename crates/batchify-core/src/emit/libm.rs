@@ -13,6 +13,10 @@
 //! | `fmod`, `frem` | [`super::fmod`] |
 //! | `udiv`/`sdiv`/`urem`/`srem` of 2 to 32 bits, non-constant divisor | [`super::division`] |
 //!
+//! Calls of the functions that are not correctly rounded (`exp`, `sin`,
+//! ...) go to [`super::veclib`], which calls a vector math library only
+//! when one was asked for.
+//!
 //! `llvm.minnum` leaves the order of ±0 open and quietens NaNs differently,
 //! so glibc's `fmin`/`fmax` are spelled out instead.
 
@@ -38,12 +42,15 @@ pub(crate) fn recipe_for<'ctx>(i: Value<'ctx>) -> Option<Recipe<'ctx>> {
             Some(super::division::float_division as Recipe<'ctx>)
         }
         LLVMCall => {
-            let f = calls::exact_libm_call(i)?;
             let scalar_args = (0..i.num_arg_operands()).all(|k| i.operand(k).ty().is_vector_element());
-            scalar_args.then_some(match f {
-                ExactLibm::Fmod => libm_fmod as Recipe<'ctx>,
-                _ => exact_call as Recipe<'ctx>,
-            })
+            if !scalar_args {
+                return None;
+            }
+            match calls::exact_libm_call(i) {
+                Some(ExactLibm::Fmod) => Some(libm_fmod as Recipe<'ctx>),
+                Some(_) => Some(exact_call as Recipe<'ctx>),
+                None => calls::vecmath_call(i).map(|_| super::veclib::vecmath_call as Recipe<'ctx>),
+            }
         }
         _ => None,
     }

@@ -10,7 +10,8 @@
 //! * [`control`]: blocks, edge masks, linearized levels and divergent loops;
 //! * [`noreturn`]: `noreturn` calls deferred to the lowest doomed lane;
 //! * [`libm`]: exact math as vector code (libm calls, `frem` through
-//!   [`fmod`], narrow integer division through [`division`]).
+//!   [`fmod`], narrow integer division through [`division`]);
+//! * [`veclib`]: calls of a vector math library (`--veclib libmvec`).
 //!
 //! Everything that cannot be vectorized was rejected by
 //! [`crate::legality`] before this stage starts.
@@ -22,6 +23,7 @@ pub mod libm;
 pub mod noreturn;
 pub mod recipes;
 pub mod state;
+pub mod veclib;
 pub mod widen;
 
 use crate::error::Result;
@@ -38,6 +40,7 @@ pub fn emit(
     clone: Value,
     spec: &CloneSpec,
     analyses: &Analyses<'_, '_>,
+    veclib: crate::VecLib,
 ) -> Result<WidenStats> {
     let ctx = module.context();
     let mut w = Widener {
@@ -45,6 +48,7 @@ pub fn emit(
         spec,
         n: spec.width,
         analyses,
+        veclib,
         b: Builder::new(ctx),
         aux: Builder::new(ctx),
         stats: WidenStats::default(),

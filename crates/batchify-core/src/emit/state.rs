@@ -30,6 +30,13 @@ pub struct WidenStats {
     pub uniform_regions: usize,
     /// One line per serialized instruction kind, for `--report`.
     pub serialized_what: Vec<String>,
+    /// One line per vector math library function called (`--veclib`), with
+    /// its error bound, for `--report`.
+    pub veclib_calls: Vec<String>,
+    /// The largest error bound (in ulp) of the vector math library
+    /// functions the clone calls; `None` if it calls none (the clone is
+    /// then bit-exact).
+    pub veclib_max_ulps: Option<u32>,
 }
 
 /// The analyses the widener reads.
@@ -53,6 +60,8 @@ pub(crate) struct Widener<'a, 'ctx> {
     pub(crate) spec: &'a CloneSpec,
     pub(crate) n: u32,
     pub(crate) analyses: &'a Analyses<'a, 'ctx>,
+    /// The vector math library the clone may call.
+    pub(crate) veclib: crate::VecLib,
     /// Main builder.
     pub(crate) b: Builder<'ctx>,
     /// Builder for out-of-line insertions (splats, slots).
