@@ -225,13 +225,13 @@ fn frem_float_is_glibc_fmodf() {
     let (xs, ys) = cross(&sp, &sp);
     check_f32(&jit, &xs, &ys, glibc("fmodf"), "fmodf");
     let mut rng = SmallRng::seed_from_u64(0xf30d);
-    let (xs, ys) = random_f32_pairs(&mut rng, 3_000_000);
+    let (xs, ys) = random_f32_pairs(&mut rng, 2_000_000);
     check_f32(&jit, &xs, &ys, glibc("fmodf"), "fmodf");
-    // Exhaustive slices: 2^18 consecutive bit patterns of one operand
+    // Exhaustive slices: 2^16 consecutive bit patterns of one operand
     // (subnormals, around 1, the top of the range) against each special
     // value of the other.
     for start in [0u32, 0x3f7e_0000, 0x7f7c_0000, 0x8080_0000] {
-        let slice: Vec<u32> = (start..start + (1 << 18)).collect();
+        let slice: Vec<u32> = (start..start + (1 << 16)).collect();
         for &s in sp.iter().step_by(3) {
             let other = vec![s; slice.len()];
             check_f32(&jit, &slice, &other, glibc("fmodf"), "fmodf");
@@ -484,8 +484,10 @@ fn libm_calls_under_divergence_pass_the_oracle() {
                     assert_eq!(r.stats.serialized, per_lane, "{f}: {:?}", r.lines());
                 }
                 let oracle = Oracle::with_options(&module, &specs, &OracleOptions::default()).unwrap();
-                let stats = oracle.check_all(&CheckConfig { trials: 150, ..Default::default() });
-                assert!(stats.is_ok(), "{isa} {mask}{w}: {}", stats.unwrap_err());
+                match oracle.check_all(&CheckConfig { trials: 150, ..Default::default() }) {
+                    Ok(stats) => assert!(stats.lanes_compared > 1000, "{stats:?}"),
+                    Err(e) => panic!("{isa} {mask}{w}: {e}"),
+                }
             }
         }
     }
