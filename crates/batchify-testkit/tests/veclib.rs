@@ -72,8 +72,11 @@ fn ulps64(a: f64, b: f64) -> u64 {
     }
 }
 
-/// Families measured, with the input range of each argument.
-const FAMILIES: &[(&str, u32, (f64, f64), (f64, f64))] = &[
+/// An input range.
+type Range = (f64, f64);
+
+/// Families measured: name, arity, and the input range of each argument.
+const FAMILIES: &[(&str, u32, Range, Range)] = &[
     ("exp", 1, (-80.0, 80.0), (0.0, 0.0)),
     ("exp2", 1, (-120.0, 120.0), (0.0, 0.0)),
     ("log", 1, (1e-30, 1e30), (0.0, 0.0)),
