@@ -1,8 +1,8 @@
 ; Exact math as vector code (emit/libm.rs, emit/fmod.rs): `frem float` and a
 ; `memory(none)` call of libm's `fmodf` on varying values become vector
-; code: a shift-and-subtract loop on the significands (`fmod.loop`, run while
-; any lane has exponent steps left), no scalar `fmodf` call and no `frem`
-; left. Calls of libm's `floorf` and `fminf` become `llvm.floor.v8f32` and
+; code: a loop on the significands (`fmod.loop`, run while any lane has
+; exponent steps left) that takes up to 28 steps per iteration through an
+; exact `double` division, with no scalar `fmodf` call and no `frem` left. Calls of libm's `floorf` and `fminf` become `llvm.floor.v8f32` and
 ; glibc's `minss` sequence. A function of the module that is merely called
 ; `fabsf` (it has a body) is not libm: batchify runs it per lane (checked
 ; at -O0: at -O2 InstCombine itself folds the call of a function named
@@ -53,7 +53,9 @@ attributes #0 = { nounwind willreturn memory(none) }
 ; CHECK:         call {{.*}}<8 x i32> @llvm.ctlz.v8i32(
 ; CHECK:       {{^}}fmod.loop:
 ; CHECK:       {{^}}fmod.step:
-; CHECK:         shl <8 x i32> {{%.*}}, splat (i32 1)
+; CHECK:         call <8 x i32> @llvm.umin.v8i32(<8 x i32> {{%.*}}, <8 x i32> splat (i32 28))
+; CHECK:         fdiv <8 x double>
+; CHECK-NEXT:    call <8 x double> @llvm.trunc.v8f64(
 ; CHECK:       {{^}}fmod.done:
 ; CHECK-NOT:     frem
 ; CHECK-NOT:     @fmodf

@@ -10,9 +10,11 @@
 //!
 //! Otherwise, with `|x| >= |y|`, both magnitudes are split into an integer
 //! significand `m` in `[2^M, 2^(M+1))` (subnormals normalised) and an
-//! exponent `e`, and `mx * 2^(ex-ey) mod my` is computed by shift and
-//! subtract, one exponent step per loop iteration, while any lane has steps
-//! left (lanes that are done keep their value). The loop invariant
+//! exponent `e`, and `mx * 2^(ex-ey) mod my` is computed while any lane
+//! has steps left: for `double`, by shift and subtract, one exponent step
+//! per loop iteration (lanes that are done keep their value); for `float`,
+//! up to 28 steps per iteration through an exact `double` division
+//! ([`float_chunk_step`]), so at most 10 iterations. The loop invariant
 //! `r < 2*my` keeps `r` within `M + 2` bits. The result `r * 2^ey` is then
 //! renormalised (or shifted into a subnormal, which loses no bits: it is a
 //! multiple of `y`'s unit in the last place) and takes `x`'s sign. Lanes
@@ -72,6 +74,8 @@ pub(crate) fn emit_fmod<'ctx>(w: &mut Widener<'_, 'ctx>, x: Value<'ctx>, y: Valu
     let (my, ey) = split(ay);
     let steps = w.b.select(work, w.b.binop(LLVMSub, ex, ey), c(0));
 
+    // float: the divisor's significand as a double, for the chunked steps.
+    let my_wide = (!double).then(|| w.b.cast(LLVMUIToFP, my, Type::double(w.ctx()).vector_of(n)));
     let from = w.b.current_block();
     let head = w.clone.append_block("fmod.loop");
     let body = w.clone.append_block("fmod.step");
@@ -84,12 +88,16 @@ pub(crate) fn emit_fmod<'ctx>(w: &mut Widener<'_, 'ctx>, x: Value<'ctx>, y: Valu
     let any = w.any(going);
     w.b.cond_br(any, body, done);
     w.b.position_at_end(body);
-    let b = &w.b;
-    let ge = b.icmp(LLVMIntUGE, r, my);
-    let reduced = b.select(ge, b.binop(LLVMSub, r, my), r);
-    let next = b.select(going, b.binop(LLVMShl, reduced, c(1)), r);
-    let next_left = b.select(going, b.binop(LLVMSub, left, c(1)), left);
-    b.br(head);
+    let (next, next_left) = if double {
+        let b = &w.b;
+        let ge = b.icmp(LLVMIntUGE, r, my);
+        let reduced = b.select(ge, b.binop(LLVMSub, r, my), r);
+        let next = b.select(going, b.binop(LLVMShl, reduced, c(1)), r);
+        (next, b.select(going, b.binop(LLVMSub, left, c(1)), left))
+    } else {
+        float_chunk_step(w, r, my_wide.expect("made for float"), left)
+    };
+    w.b.br(head);
     r.add_incoming(mx, from);
     r.add_incoming(next, body);
     left.add_incoming(steps, from);
@@ -119,3 +127,39 @@ pub(crate) fn emit_fmod<'ctx>(w: &mut Widener<'_, 'ctx>, x: Value<'ctx>, y: Valu
     let r = b.select(small, x, exact);
     b.select(special, nan, r)
 }
+
+/// Up to [`FLOAT_CHUNK`] exponent steps of a `float` remainder at once, in
+/// `double`: `r' = (r * 2^s) mod my` with `s = min(left, 28)`. Exact:
+/// `r < 2^24` (it is `mx` or an earlier remainder, below `my`) so
+/// `a = r * 2^s < 2^52` is exact, `trunc(fl(a / my))` is the exact quotient
+/// for `a < 2^53` (the proof in `division.rs`), `q * my < 2^53` is exact,
+/// and `a - q * my` is exact because the remainder is representable.
+/// A lane with no steps left (`s = 0`) reduces `r` once more, which the
+/// final reduction would do anyway.
+fn float_chunk_step<'ctx>(
+    w: &Widener<'_, 'ctx>,
+    r: Value<'ctx>,
+    my: Value<'ctx>,
+    left: Value<'ctx>,
+) -> (Value<'ctx>, Value<'ctx>) {
+    let b = &w.b;
+    let ity = r.ty();
+    let n = ity.vector_len();
+    let ctx = w.ctx();
+    let splat = |t: Type<'ctx>, v: u64| constant::vector(&vec![constant::int(t, v); n as usize]);
+    let (i32t, i64t) = (Type::int(ctx, 32), Type::int(ctx, 64));
+    let dty = Type::double(ctx).vector_of(n);
+    let chunk = splat(i32t, FLOAT_CHUNK);
+    let s = b.select(b.icmp(LLVMIntULT, left, chunk), left, chunk);
+    let s64 = b.cast(LLVMZExt, s, i64t.vector_of(n));
+    let biased = b.binop(LLVMAdd, s64, splat(i64t, 1023));
+    let scale = b.cast(LLVMBitCast, b.binop(LLVMShl, biased, splat(i64t, 52)), dty);
+    let a = b.binop(LLVMFMul, b.cast(LLVMUIToFP, r, dty), scale);
+    let trunc = w.module.intrinsic("llvm.trunc", &[dty]).expect("llvm.trunc exists");
+    let q = b.call(trunc.function_type(), trunc, &[b.binop(LLVMFDiv, a, my)]);
+    let rem = b.binop(LLVMFSub, a, b.binop(LLVMFMul, q, my));
+    (b.cast(LLVMFPToSI, rem, ity), b.binop(LLVMSub, left, s))
+}
+
+/// Exponent steps per iteration of the `float` loop.
+const FLOAT_CHUNK: u64 = 28;
