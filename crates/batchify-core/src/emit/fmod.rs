@@ -11,11 +11,11 @@
 //! Otherwise, with `|x| >= |y|`, both magnitudes are split into an integer
 //! significand `m` in `[2^M, 2^(M+1))` (subnormals normalised) and an
 //! exponent `e`, and `mx * 2^(ex-ey) mod my` is computed while any lane
-//! has steps left: for `double`, by shift and subtract, one exponent step
-//! per loop iteration (lanes that are done keep their value); for `float`,
-//! up to 28 steps per iteration through an exact `double` division
-//! ([`float_chunk_step`]), so at most 10 iterations. The loop invariant
-//! `r < 2*my` keeps `r` within `M + 2` bits. The result `r * 2^ey` is then
+//! has steps left, several steps per loop iteration: for `float` up to 28
+//! through an exact `double` division ([`float_chunk_step`], at most 10
+//! iterations), for `double` up to 48 through a `double` quotient estimate
+//! corrected in `i64` ([`double_chunk_step`], at most 44 iterations). Every step leaves
+//! `r < my` (the first starts from `mx < 2^(M+1)`). The result `r * 2^ey` is then
 //! renormalised (or shifted into a subnormal, which loses no bits: it is a
 //! multiple of `y`'s unit in the last place) and takes `x`'s sign. Lanes
 //! with `|x| < |y|` return `x`. Inactive lanes take no loop steps.
@@ -74,8 +74,8 @@ pub(crate) fn emit_fmod<'ctx>(w: &mut Widener<'_, 'ctx>, x: Value<'ctx>, y: Valu
     let (my, ey) = split(ay);
     let steps = w.b.select(work, w.b.binop(LLVMSub, ex, ey), c(0));
 
-    // float: the divisor's significand as a double, for the chunked steps.
-    let my_wide = (!double).then(|| w.b.cast(LLVMUIToFP, my, Type::double(w.ctx()).vector_of(n)));
+    // The divisor's significand as a double (exact: below 2^53), for the steps.
+    let my_wide = Some(w.b.cast(LLVMUIToFP, my, Type::double(w.ctx()).vector_of(n)));
     let from = w.b.current_block();
     let head = w.clone.append_block("fmod.loop");
     let body = w.clone.append_block("fmod.step");
@@ -88,15 +88,9 @@ pub(crate) fn emit_fmod<'ctx>(w: &mut Widener<'_, 'ctx>, x: Value<'ctx>, y: Valu
     let any = w.any(going);
     w.b.cond_br(any, body, done);
     w.b.position_at_end(body);
-    let (next, next_left) = if double {
-        let b = &w.b;
-        let ge = b.icmp(LLVMIntUGE, r, my);
-        let reduced = b.select(ge, b.binop(LLVMSub, r, my), r);
-        let next = b.select(going, b.binop(LLVMShl, reduced, c(1)), r);
-        (next, b.select(going, b.binop(LLVMSub, left, c(1)), left))
-    } else {
-        float_chunk_step(w, r, my_wide.expect("made for float"), left)
-    };
+    let my_d = my_wide.expect("made above");
+    let (next, next_left) =
+        if double { double_chunk_step(w, r, my, my_d, left) } else { float_chunk_step(w, r, my_d, left) };
     w.b.br(head);
     r.add_incoming(mx, from);
     r.add_incoming(next, body);
@@ -163,3 +157,43 @@ fn float_chunk_step<'ctx>(
 
 /// Exponent steps per iteration of the `float` loop.
 const FLOAT_CHUNK: u64 = 28;
+
+/// Up to [`DOUBLE_CHUNK`] exponent steps of a `double` remainder at once:
+/// `r' = (r * 2^s) mod my` with `s = min(left, 48)`, `r, my < 2^53`.
+/// `a = r * 2^s` is exact in `double` (a power-of-two scaling), and
+/// `Q = a / my < 2^50`, so `fl(Q)` is within `Q * 2^-53 < 1/8` of `Q` and
+/// at least `floor(Q)` (rounding is monotonic): `q = trunc(fl(Q))` is
+/// `floor(Q)` or `floor(Q) + 1`, read from the low bits of `q + 2^52`. The
+/// true `r * 2^s - q * my` then lies in `(-my, my)`, so computing it in
+/// wrapping `i64` arithmetic (where `r << s` may wrap) gives it exactly,
+/// and adding `my` once if it is negative gives the remainder.
+fn double_chunk_step<'ctx>(
+    w: &Widener<'_, 'ctx>,
+    r: Value<'ctx>,
+    my: Value<'ctx>,
+    my_d: Value<'ctx>,
+    left: Value<'ctx>,
+) -> (Value<'ctx>, Value<'ctx>) {
+    let b = &w.b;
+    let ity = r.ty();
+    let n = ity.vector_len();
+    let i64t = Type::int(w.ctx(), 64);
+    let splat = |v: u64| constant::vector(&vec![constant::int(i64t, v); n as usize]);
+    let dty = Type::double(w.ctx()).vector_of(n);
+    let chunk = splat(DOUBLE_CHUNK);
+    let s = b.select(b.icmp(LLVMIntULT, left, chunk), left, chunk);
+    let scale = b.cast(LLVMBitCast, b.binop(LLVMShl, b.binop(LLVMAdd, s, splat(1023)), splat(52)), dty);
+    let a = b.binop(LLVMFMul, b.cast(LLVMUIToFP, r, dty), scale);
+    let trunc = w.module.intrinsic("llvm.trunc", &[dty]).expect("llvm.trunc exists");
+    let qf = b.call(trunc.function_type(), trunc, &[b.binop(LLVMFDiv, a, my_d)]);
+    let two52 = b.cast(LLVMBitCast, splat(0x4330_0000_0000_0000), dty);
+    let q_bits = b.cast(LLVMBitCast, b.binop(LLVMFAdd, qf, two52), ity);
+    let q = b.binop(LLVMAnd, q_bits, splat((1 << 52) - 1));
+    let rem = b.binop(LLVMSub, b.binop(LLVMShl, r, s), b.binop(LLVMMul, q, my));
+    let negative = b.icmp(LLVMIntSLT, rem, splat(0));
+    let rem = b.select(negative, b.binop(LLVMAdd, rem, my), rem);
+    (rem, b.binop(LLVMSub, left, s))
+}
+
+/// Exponent steps per iteration of the `double` loop.
+const DOUBLE_CHUNK: u64 = 48;
