@@ -55,6 +55,8 @@ int main(void) {
   fmod_case("random bit patterns");
   for (int i = 0; i < N; i++) { dx[i] = (double)((int)(next() % 2000001) - 1000000) / 1000.0; dy[i] = 0.5 + (double)(next() % 10000) / 1000.0; }
   fmodd_case("x in [-1000, 1000], y in [0.5, 10.5]");
+  for (int i = 0; i < N; i++) { uint64_t a = ((uint64_t)next() << 32) ^ next(), b = ((uint64_t)next() << 32) ^ next(); memcpy(dx + i, &a, 8); memcpy(dy + i, &b, 8); }
+  fmodd_case("random bit patterns");
   const char *what = "random a, random b != 0, -1";
   for (int i = 0; i < N; i++) { ix[i] = (int)next(); do iy[i] = (int)next() >> (next() % 31); while (iy[i] == 0 || iy[i] == -1); }
   DIV_CASE("sdiv i32", old_sdiv32, _ZGVdN8vv_sdiv32);
