@@ -181,8 +181,8 @@ pub fn isa_adds_fma(isa: crate::vfabi::Isa, scalar: Value) -> bool {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExactLibm {
     /// `floor`, `ceil`, `trunc`, `round`, `roundeven`, `rint`, `nearbyint`,
-    /// `fabs`, `sqrt`, `copysign` and `ldexp`/`scalbn`: the LLVM intrinsic
-    /// of that base name has the same definition.
+    /// `fabs`, `sqrt` and `copysign`: the LLVM intrinsic of that base name
+    /// has the same definition.
     Intrinsic(&'static str),
     /// `fmin`: glibc's choice among NaNs and signed zeros (see `emit::libm`).
     Fmin,
@@ -194,6 +194,9 @@ pub enum ExactLibm {
     Fmod,
     /// `abs`, `labs`, `llabs`: `llvm.abs` with `INT_MIN` kept as it is.
     Abs,
+    /// `ldexp`/`scalbn`: `x * 2^n`, correctly rounded (the vector
+    /// `llvm.ldexp` would be one scalar call per lane on x86).
+    Ldexp,
 }
 
 /// The exact libm function a call targets, if it is one: a call of a
@@ -244,7 +247,7 @@ pub fn exact_libm_call(call: Value) -> Option<ExactLibm> {
         "fmax" if binary => (ExactLibm::Fmax, false),
         "fdim" if binary => (ExactLibm::Fdim, true),
         "fmod" if binary => (ExactLibm::Fmod, true),
-        "ldexp" | "scalbn" if with_int => (ExactLibm::Intrinsic("llvm.ldexp"), true),
+        "ldexp" | "scalbn" if with_int => (ExactLibm::Ldexp, true),
         _ => return None,
     };
     (!sets_errno || is_lane_invariant_call(call)).then_some(f)

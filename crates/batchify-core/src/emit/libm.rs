@@ -6,7 +6,8 @@
 //!
 //! | scalar | vector form |
 //! | --- | --- |
-//! | `floor`, `ceil`, `trunc`, `round`, `roundeven`, `rint`, `nearbyint`, `fabs`, `sqrt`, `copysign`, `ldexp`, `scalbn` | the `llvm.*` intrinsic of that definition |
+//! | `floor`, `ceil`, `trunc`, `round`, `roundeven`, `rint`, `nearbyint`, `fabs`, `sqrt`, `copysign` | the `llvm.*` intrinsic of that definition |
+//! | `ldexp`, `scalbn` | multiplications by powers of two, see [`scale_by_power_of_two`] |
 //! | `abs`, `labs`, `llabs` | `llvm.abs(x, false)` (`INT_MIN` stays `INT_MIN`) |
 //! | `fmin(x, y)`, `fmax(x, y)` | glibc's x86-64 `minsd`/`maxsd` sequence, see [`glibc_min_max`] |
 //! | `fdim(x, y)` | `x <= y ? +0 : x - y` |
@@ -96,6 +97,7 @@ fn exact_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'
             let le = b.fcmp(LLVMRealOLE, x, y);
             b.select(le, constant::null(vty), b.binop(LLVMFSub, x, y))
         }
+        ExactLibm::Ldexp => scale_by_power_of_two(w, args[0], args[1]),
         ExactLibm::Fmod => return None,
     };
     Some(r)
@@ -127,4 +129,49 @@ fn glibc_min_max<'ctx>(w: &Widener<'_, 'ctx>, min: bool, x: Value<'ctx>, y: Valu
     let ordered = b.select(pick_x, x, y);
     let one_nan = b.select(x_nan, y, b.select(y_nan, x, ordered));
     b.select(sum_case, b.binop(LLVMFAdd, x, y), one_nan)
+}
+
+/// `ldexp(x, n)` (= `scalbn`) without a libm call: `x` is multiplied by at
+/// most two large or two small powers of two while `n` is out of the
+/// normal exponent range, then by `2^n` built from its bits (the scheme of
+/// musl's `scalbn`). Every product but the last is exact or already
+/// overflows to infinity; a small step leaves `x` normal unless the result
+/// is below half the smallest subnormal anyway, so the last product rounds
+/// once, to the correctly rounded `x * 2^n` that glibc returns.
+fn scale_by_power_of_two<'ctx>(w: &Widener<'_, 'ctx>, x: Value<'ctx>, n: Value<'ctx>) -> Value<'ctx> {
+    let b = &w.b;
+    let vty = x.ty();
+    let lanes = vty.vector_len() as usize;
+    let double = vty.element().kind() == crate::llvm::LLVMTypeKind::LLVMDoubleTypeKind;
+    // (largest exponent, smallest normal exponent, significand bits)
+    let (max_e, min_e, mant): (i64, i64, u64) = if double { (1023, -1022, 52) } else { (127, -126, 23) };
+    let bits = if double { 64 } else { 32 };
+    let ity = Type::int(w.ctx(), bits).vector_of(lanes as u32);
+    let i32t = Type::int(w.ctx(), 32);
+    let n_splat = |v: i64| constant::vector(&vec![constant::int(i32t, v as u64); lanes]);
+    let power = |e: i64| {
+        let enc = ((e + max_e) as u64) << mant;
+        b.cast(LLVMBitCast, constant::vector(&vec![constant::int(Type::int(w.ctx(), bits), enc); lanes]), vty)
+    };
+    use crate::llvm::LLVMIntPredicate::{LLVMIntSGT, LLVMIntSLT};
+    // Down by 2^(min_e + mant + 1) keeps a normal x normal down to the
+    // results that round to zero.
+    let down = min_e + mant as i64 + 1;
+    let (mut y, mut k) = (x, n);
+    for _ in 0..2 {
+        let big = b.icmp(LLVMIntSGT, k, n_splat(max_e));
+        let small = b.icmp(LLVMIntSLT, k, n_splat(min_e));
+        let y_big = b.binop(LLVMFMul, y, power(max_e));
+        let y_small = b.binop(LLVMFMul, y, power(down));
+        y = b.select(big, y_big, b.select(small, y_small, y));
+        let k_big = b.binop(LLVMSub, k, n_splat(max_e));
+        let k_small = b.binop(LLVMSub, k, n_splat(down));
+        k = b.select(big, k_big, b.select(small, k_small, k));
+    }
+    let k = b.select(b.icmp(LLVMIntSGT, k, n_splat(max_e)), n_splat(max_e), k);
+    let k = b.select(b.icmp(LLVMIntSLT, k, n_splat(min_e)), n_splat(min_e), k);
+    let k = if double { b.cast(LLVMSExt, k, ity) } else { k };
+    let biased = b.binop(LLVMAdd, k, constant::vector(&vec![constant::int(ity.element(), max_e as u64); lanes]));
+    let scale_bits = b.binop(LLVMShl, biased, constant::vector(&vec![constant::int(ity.element(), mant); lanes]));
+    b.binop(LLVMFMul, y, b.cast(LLVMBitCast, scale_bits, vty))
 }
