@@ -21,12 +21,16 @@
 //! `llvm.minnum` leaves the order of ±0 open and quietens NaNs differently,
 //! so glibc's `fmin`/`fmax` are spelled out instead.
 
-use super::recipes::Recipe;
 use super::state::Widener;
 use crate::analysis::calls::{self, ExactLibm, LaneWise, Overload};
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::LLVMRealPredicate::*;
 use crate::llvm::{constant, Type, Value};
+
+/// A rule that builds the vector form of one varying instruction (the
+/// same type as `recipes::Recipe`, spelled out here so that this module
+/// does not import `recipes`, which imports it).
+pub(crate) type Recipe<'ctx> = for<'a> fn(&mut Widener<'a, 'ctx>, Value<'ctx>) -> Option<Value<'ctx>>;
 
 /// The exact-math recipe for a varying instruction, if one applies. Checked
 /// before the generic recipes; the recipe it returns always succeeds.

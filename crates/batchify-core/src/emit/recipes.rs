@@ -171,7 +171,7 @@ fn scatter<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx
 
 /// A call of an intrinsic with a lane-wise vector form (`llvm.sqrt`,
 /// `llvm.fma`, ...); its scalar-only arguments must be uniform.
-pub(super) fn lane_wise_intrinsic<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
+fn lane_wise_intrinsic<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
     let base = calls::called_intrinsic(i)?;
     let lw = calls::lane_wise_intrinsic(&base)?;
     let nargs = i.num_arg_operands();

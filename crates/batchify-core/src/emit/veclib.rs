@@ -37,10 +37,15 @@ pub(crate) fn vecmath_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> O
             return Some(r);
         }
     }
-    if calls::called_intrinsic(i).is_some() {
-        return super::recipes::lane_wise_intrinsic(w, i);
-    }
-    None
+    // Otherwise as without this module: an intrinsic keeps its lane-wise
+    // vector form (all of these are overloaded on the return type only and
+    // take no immediate argument), a libm call runs per lane.
+    let base = calls::called_intrinsic(i)?;
+    let args: Vec<Value> = (0..i.num_arg_operands()).map(|k| w.varying_value(i.operand(k))).collect();
+    let decl = w.module.intrinsic(&base, &[i.ty().vector_of(w.n)])?;
+    let r = w.b.call(decl.function_type(), decl, &args);
+    crate::llvm::copy_flags(i, r);
+    Some(r)
 }
 
 /// The libmvec ISA letter and the number of lanes of its `float` variants
