@@ -75,7 +75,7 @@ pub(crate) fn emit_fmod<'ctx>(w: &mut Widener<'_, 'ctx>, x: Value<'ctx>, y: Valu
     let steps = w.b.select(work, w.b.binop(LLVMSub, ex, ey), c(0));
 
     // The divisor's significand as a double (exact: below 2^53), for the steps.
-    let my_wide = Some(w.b.cast(LLVMUIToFP, my, Type::double(w.ctx()).vector_of(n)));
+    let my_d = w.b.cast(LLVMUIToFP, my, Type::double(w.ctx()).vector_of(n));
     let from = w.b.current_block();
     let head = w.clone.append_block("fmod.loop");
     let body = w.clone.append_block("fmod.step");
@@ -88,7 +88,6 @@ pub(crate) fn emit_fmod<'ctx>(w: &mut Widener<'_, 'ctx>, x: Value<'ctx>, y: Valu
     let any = w.any(going);
     w.b.cond_br(any, body, done);
     w.b.position_at_end(body);
-    let my_d = my_wide.expect("made above");
     let (next, next_left) =
         if double { double_chunk_step(w, r, my, my_d, left) } else { float_chunk_step(w, r, my_d, left) };
     w.b.br(head);
