@@ -54,8 +54,8 @@ attributes #0 = { nounwind willreturn memory(none) }
 ; CHECK:       {{^}}fmod.loop:
 ; CHECK:       {{^}}fmod.step:
 ; CHECK:         call <8 x i32> @llvm.umin.v8i32(<8 x i32> {{%.*}}, <8 x i32> splat (i32 28))
-; CHECK:         fdiv <8 x double>
-; CHECK-NEXT:    call <8 x double> @llvm.trunc.v8f64(
+; CHECK:         [[Q:%.*]] = fdiv <8 x double>
+; CHECK-NEXT:    fadd <8 x double> [[Q]], splat (double 0x4330000000000000)
 ; CHECK:       {{^}}fmod.done:
 ; CHECK-NOT:     frem
 ; CHECK-NOT:     @fmodf

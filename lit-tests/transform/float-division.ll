@@ -5,7 +5,8 @@
 ; lane. Inactive lanes divide by 1 (the divisor is selected before the
 ; conversion; InstCombine moves the select past it at -O2); the remainder
 ; is `n - q*d`. Unsigned i32 quotients are read from the low bits of
-; `trunc(q) + 2^52`. A constant divisor keeps the integer `sdiv` (the
+; `q + 2^52` (the nearest integer), less one where that rounded up (no
+; `llvm.trunc`: without SSE4.1 it is a libm call per lane). A constant divisor keeps the integer `sdiv` (the
 ; backend multiplies by a magic number), and so does i64 (guarded-division.ll).
 ; Bit-exactness is checked by crates/batchify-testkit/tests/exact_math.rs.
 ;
@@ -47,11 +48,14 @@ define i32 @bykonst(i32 %n) {
 ; CHECK-NEXT:    [[QF:%.*]] = fdiv <4 x double> [[A]], [[B]]
 ; CHECK-NEXT:    [[Q:%.*]] = fptosi <4 x double> [[QF]] to <4 x i32>
 ; CHECK:         [[UQF:%.*]] = fdiv <4 x double>
-; CHECK-NEXT:    [[T:%.*]] = call <4 x double> @llvm.trunc.v4f64(<4 x double> [[UQF]])
-; CHECK-NEXT:    [[BIASED:%.*]] = fadd <4 x double> [[T]], splat (double 0x4330000000000000)
+; CHECK-NEXT:    [[BIASED:%.*]] = fadd <4 x double> [[UQF]], splat (double 0x4330000000000000)
+; CHECK-NEXT:    [[BACK:%.*]] = fadd <4 x double> [[BIASED]], splat (double 0xC330000000000000)
+; CHECK-NEXT:    [[UP:%.*]] = fcmp ogt <4 x double> [[BACK]], [[UQF]]
 ; CHECK-NEXT:    [[ENC:%.*]] = bitcast <4 x double> [[BIASED]] to <4 x i64>
-; CHECK-NEXT:    [[UQ:%.*]] = trunc <4 x i64> [[ENC]] to <4 x i32>
-; CHECK-NEXT:    [[P:%.*]] = mul <4 x i32> [[DIVISOR]], [[UQ]]
+; CHECK-NEXT:    [[NEAREST:%.*]] = trunc <4 x i64> [[ENC]] to <4 x i32>
+; CHECK-NEXT:    [[MINUS:%.*]] = sext <4 x i1> [[UP]] to <4 x i32>
+; CHECK-NEXT:    [[UQ:%.*]] = add <4 x i32> [[NEAREST]], [[MINUS]]
+; CHECK-NEXT:    [[P:%.*]] = mul <4 x i32> [[UQ]], [[DIVISOR]]
 ; CHECK-NEXT:    sub <4 x i32> [[FN]], [[P]]
 ; CHECK-NOT:     {{[su](div|rem)}}
 ; CHECK:         ret <4 x i32>

@@ -43,11 +43,17 @@ const W: usize = 8;
 /// batched to 8 lanes, and `@drive(ptr x, ptr y, ptr out, i64 n)` that runs
 /// the clone over `n` (a multiple of 8) elements.
 fn compile(decls: &str, body: &str, ret: &str, a: &str, b: &str) -> Jit {
+    compile_for(decls, body, ret, a, b, "")
+}
+
+/// [`compile`] with function attributes on `@f` (which the clone copies),
+/// such as a `target-cpu`.
+fn compile_for(decls: &str, body: &str, ret: &str, a: &str, b: &str, fn_attrs: &str) -> Jit {
     let vr = format!("<{W} x {ret}>");
     let (va, vb) = (format!("<{W} x {a}>"), format!("<{W} x {b}>"));
     let ir = format!(
         r#"
-define {ret} @f({a} %x, {b} %y) {{
+define {ret} @f({a} %x, {b} %y) {fn_attrs} {{
 {body}
 }}
 {decls}
@@ -490,6 +496,43 @@ fn libm_calls_under_divergence_pass_the_oracle() {
                     Err(e) => panic!("{isa} {mask}{w}: {e}"),
                 }
             }
+        }
+    }
+}
+
+/// The same code compiled for baseline x86-64 (SSE2, no SSE4.1 rounding,
+/// no AVX): the vector forms must stay exact there too, and use no
+/// `llvm.trunc` (a libm call per lane without SSE4.1).
+#[test]
+fn baseline_x86_64_forms_are_exact() {
+    let cpu = r#""target-cpu"="x86-64""#;
+    let mut rng = SmallRng::seed_from_u64(0xba5e);
+    let jit = compile_for("", "  %r = frem float %x, %y\n  ret float %r", "float", "float", "float", cpu);
+    let (xs, ys) = random_f32_pairs(&mut rng, 300_000);
+    check_f32(&jit, &xs, &ys, glibc("fmodf"), "fmodf");
+    let sp = special_f32();
+    let (xs, ys) = cross(&sp, &sp);
+    check_f32(&jit, &xs, &ys, glibc("fmodf"), "fmodf");
+    let jit = compile_for("", "  %r = frem double %x, %y\n  ret double %r", "double", "double", "double", cpu);
+    let xs: Vec<u64> = (0..100_000).map(|_| rng.gen()).collect();
+    let ys: Vec<u64> = xs
+        .iter()
+        .map(|&x| (x & 0xfff0_0000_0000_0000).wrapping_sub(rng.gen_range(0..200u64) << 52) | (rng.gen::<u64>() >> 12))
+        .collect();
+    check_f64(&jit, &xs, &ys, glibc("fmod"), "fmod");
+    let edges: Vec<u32> = int_edges(32).iter().map(|&e| e as u32).collect();
+    let (mut a, mut b) = cross(&edges, &edges);
+    a.extend((0..300_000).map(|_| rng.gen::<u32>()));
+    b.extend((0..300_000).map(|k| rng.gen::<u32>() >> (k % 32)));
+    for op in ["udiv", "urem"] {
+        let jit = compile_for("", &format!("  %r = {op} i32 %x, %y\n  ret i32 %r"), "i32", "i32", "i32", cpu);
+        let got: Vec<u32> = run(&jit, &a, &b);
+        for k in 0..a.len() {
+            if b[k] == 0 {
+                continue;
+            }
+            let want = if op == "udiv" { a[k] / b[k] } else { a[k] % b[k] };
+            assert_eq!(got[k], want, "{op} {} {}", a[k], b[k]);
         }
     }
 }

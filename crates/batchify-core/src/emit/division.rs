@@ -25,6 +25,7 @@
 
 use super::state::Widener;
 use crate::llvm::LLVMOpcode::{self, *};
+use crate::llvm::LLVMRealPredicate::LLVMRealOGT;
 use crate::llvm::{constant, Type, Value};
 
 /// The vector form of a varying `udiv`/`sdiv`/`urem`/`srem` of 2 to 32 bits
@@ -63,16 +64,20 @@ pub(crate) fn float_division<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) ->
             q32
         }
     } else {
-        // Unsigned i32: q < 2^32. Truncate, then add 2^52 so that the low
-        // 32 bits of the double's encoding are q.
-        let trunc = w.module.intrinsic("llvm.trunc", &[fty]).expect("llvm.trunc exists");
-        let t = w.b.call(trunc.function_type(), trunc, &[qf]);
+        // Unsigned i32: 0 <= q < 2^32. Adding 2^52 rounds it to the nearest
+        // integer, which the low 32 bits of the sum's encoding hold; one
+        // less where that rounded up. (`llvm.trunc` would be one libm call
+        // per lane on x86 without SSE4.1.)
         let two52 = constant::int(Type::int(ctx, 64), 0x4330_0000_0000_0000);
         let two52 = w.b.cast(LLVMBitCast, two52, Type::double(ctx));
-        let biased = w.b.binop(LLVMFAdd, t, constant::vector(&vec![two52; n as usize]));
+        let two52 = constant::vector(&vec![two52; n as usize]);
+        let biased = w.b.binop(LLVMFAdd, qf, two52);
+        let rounded_up = w.b.fcmp(LLVMRealOGT, w.b.binop(LLVMFSub, biased, two52), qf);
         let i64v = Type::int(ctx, 64).vector_of(n);
         let enc = w.b.cast(LLVMBitCast, biased, i64v);
-        w.b.cast(LLVMTrunc, enc, vty)
+        let nearest = w.b.cast(LLVMTrunc, enc, vty);
+        let minus_one = w.b.cast(LLVMSExt, rounded_up, vty);
+        w.b.binop(LLVMAdd, nearest, minus_one)
     };
     let r = match op {
         LLVMUDiv | LLVMSDiv => q,

@@ -124,9 +124,11 @@ pub(crate) fn emit_fmod<'ctx>(w: &mut Widener<'_, 'ctx>, x: Value<'ctx>, y: Valu
 /// Up to [`FLOAT_CHUNK`] exponent steps of a `float` remainder at once, in
 /// `double`: `r' = (r * 2^s) mod my` with `s = min(left, 28)`. Exact:
 /// `r < 2^24` (it is `mx` or an earlier remainder, below `my`) so
-/// `a = r * 2^s < 2^52` is exact, `trunc(fl(a / my))` is the exact quotient
-/// for `a < 2^53` (the proof in `division.rs`), `q * my < 2^53` is exact,
-/// and `a - q * my` is exact because the remainder is representable.
+/// `a = r * 2^s < 2^52` is exact; `fl(a / my)` lies in
+/// `[floor(Q), floor(Q) + 1)` for `a < 2^53` (the proof in `division.rs`),
+/// so its nearest integer `q` is `floor(Q)` or `floor(Q) + 1`; `q * my < 2^53`
+/// is exact, `a - q * my` lies in `(-my, my)` and is exact, and adding
+/// `my` where it is negative gives the remainder.
 /// A lane with no steps left (`s = 0`) reduces `r` once more, which the
 /// final reduction would do anyway.
 fn float_chunk_step<'ctx>(
@@ -148,9 +150,14 @@ fn float_chunk_step<'ctx>(
     let biased = b.binop(LLVMAdd, s64, splat(i64t, 1023));
     let scale = b.cast(LLVMBitCast, b.binop(LLVMShl, biased, splat(i64t, 52)), dty);
     let a = b.binop(LLVMFMul, b.cast(LLVMUIToFP, r, dty), scale);
-    let trunc = w.module.intrinsic("llvm.trunc", &[dty]).expect("llvm.trunc exists");
-    let q = b.call(trunc.function_type(), trunc, &[b.binop(LLVMFDiv, a, my)]);
+    // q: the quotient rounded to the nearest integer by adding and
+    // subtracting 2^52 (no `llvm.trunc`, which is a libm call per lane on
+    // x86 without SSE4.1): floor(Q) or floor(Q) + 1.
+    let two52 = b.cast(LLVMBitCast, splat(i64t, 0x4330_0000_0000_0000), dty);
+    let q = b.binop(LLVMFSub, b.binop(LLVMFAdd, b.binop(LLVMFDiv, a, my), two52), two52);
     let rem = b.binop(LLVMFSub, a, b.binop(LLVMFMul, q, my));
+    let negative = b.fcmp(crate::llvm::LLVMRealPredicate::LLVMRealOLT, rem, constant::null(dty));
+    let rem = b.select(negative, b.binop(LLVMFAdd, rem, my), rem);
     (b.cast(LLVMFPToSI, rem, ity), b.binop(LLVMSub, left, s))
 }
 
@@ -161,8 +168,8 @@ const FLOAT_CHUNK: u64 = 28;
 /// `r' = (r * 2^s) mod my` with `s = min(left, 48)`, `r, my < 2^53`.
 /// `a = r * 2^s` is exact in `double` (a power-of-two scaling), and
 /// `Q = a / my < 2^50`, so `fl(Q)` is within `Q * 2^-53 < 1/8` of `Q` and
-/// at least `floor(Q)` (rounding is monotonic): `q = trunc(fl(Q))` is
-/// `floor(Q)` or `floor(Q) + 1`, read from the low bits of `q + 2^52`. The
+/// at least `floor(Q)` (rounding is monotonic): its nearest integer `q` is
+/// `floor(Q)` or `floor(Q) + 1`, read from the low bits of `fl(Q) + 2^52`. The
 /// true `r * 2^s - q * my` then lies in `(-my, my)`, so computing it in
 /// wrapping `i64` arithmetic (where `r << s` may wrap) gives it exactly,
 /// and adding `my` once if it is negative gives the remainder.
@@ -183,8 +190,7 @@ fn double_chunk_step<'ctx>(
     let s = b.select(b.icmp(LLVMIntULT, left, chunk), left, chunk);
     let scale = b.cast(LLVMBitCast, b.binop(LLVMShl, b.binop(LLVMAdd, s, splat(1023)), splat(52)), dty);
     let a = b.binop(LLVMFMul, b.cast(LLVMUIToFP, r, dty), scale);
-    let trunc = w.module.intrinsic("llvm.trunc", &[dty]).expect("llvm.trunc exists");
-    let qf = b.call(trunc.function_type(), trunc, &[b.binop(LLVMFDiv, a, my_d)]);
+    let qf = b.binop(LLVMFDiv, a, my_d);
     let two52 = b.cast(LLVMBitCast, splat(0x4330_0000_0000_0000), dty);
     let q_bits = b.cast(LLVMBitCast, b.binop(LLVMFAdd, qf, two52), ity);
     let q = b.binop(LLVMAnd, q_bits, splat((1 << 52) - 1));
