@@ -12,9 +12,9 @@
 //! significand `m` in `[2^M, 2^(M+1))` (subnormals normalised) and an
 //! exponent `e`, and `mx * 2^(ex-ey) mod my` is computed while any lane
 //! has steps left, several steps per loop iteration: for `float` up to 28
-//! through an exact `double` division ([`float_chunk_step`], at most 10
+//! through an exact `double` division (`float_chunk_step`, at most 10
 //! iterations), for `double` up to 48 through a `double` quotient estimate
-//! corrected in `i64` ([`double_chunk_step`], at most 44 iterations). Every step leaves
+//! corrected in `i64` (`double_chunk_step`, at most 44 iterations). Every step leaves
 //! `r < my` (the first starts from `mx < 2^(M+1)`). The result `r * 2^ey` is then
 //! renormalised (or shifted into a subnormal, which loses no bits: it is a
 //! multiple of `y`'s unit in the last place) and takes `x`'s sign. Lanes

@@ -7,9 +7,9 @@
 //! | scalar | vector form |
 //! | --- | --- |
 //! | `floor`, `ceil`, `trunc`, `round`, `roundeven`, `rint`, `nearbyint`, `fabs`, `sqrt`, `copysign` | the `llvm.*` intrinsic of that definition |
-//! | `ldexp`, `scalbn` | multiplications by powers of two, see [`scale_by_power_of_two`] |
+//! | `ldexp`, `scalbn` | multiplications by powers of two, see `scale_by_power_of_two` |
 //! | `abs`, `labs`, `llabs` | `llvm.abs(x, false)` (`INT_MIN` stays `INT_MIN`) |
-//! | `fmin(x, y)`, `fmax(x, y)` | glibc's x86-64 `minsd`/`maxsd` sequence, see [`glibc_min_max`] |
+//! | `fmin(x, y)`, `fmax(x, y)` | glibc's x86-64 `minsd`/`maxsd` sequence, see `glibc_min_max` |
 //! | `fdim(x, y)` | `x <= y ? +0 : x - y` |
 //! | `fmod`, `frem` | [`super::fmod`] |
 //! | `udiv`/`sdiv`/`urem`/`srem` of 2 to 32 bits, non-constant divisor | [`super::division`] |
