@@ -70,7 +70,7 @@ exit:
 ; Each arm branches back to the latch and holds its own vector work only
 ; (checked in two runs, as the arms may come in either order). InstCombine
 ; turns the test into `(mode & 1) == 0`, so the first target is the `else`
-; arm (the division, with its divisor guarded for the inactive lanes) and the
+; arm (the division, through exact `double` division with divisor 1 in the inactive lanes) and the
 ; second the `then` arm.
 ; RUN: FileCheck %s --check-prefix=ODD < %t.ll
 ; RUN: FileCheck %s --check-prefix=EVEN < %t.ll
@@ -94,8 +94,8 @@ exit:
 ; EVEN:         br i1 [[UC]], label %[[ARM:[^,]+]], label %{{[^ ]+}}
 ; EVEN:       {{^}}[[ARM]]:
 ; EVEN-NOT:     mul
-; EVEN:         [[DIVISOR:%.*]] = select <8 x i1> [[GO_ON]], <8 x i32> [[MODES]], <8 x i32> splat (i32 1)
-; EVEN-NEXT:    sdiv <8 x i32> {{%.*}}, [[DIVISOR]]
+; EVEN:         [[DIVISOR:%.*]] = select <8 x i1> [[GO_ON]], <8 x double> {{%.*}}, <8 x double> splat (double 1.000000e+00)
+; EVEN-NEXT:    fdiv <8 x double> {{%.*}}, [[DIVISOR]]
 ; EVEN-NOT:     mul
 ; EVEN:         br label %{{[^ ]+}}
 ; EVEN:       {{^}}}

@@ -9,7 +9,7 @@
 use batchify_llvm_link as _;
 
 use batchify_core::vfabi::{Isa, VariantName};
-use batchify_core::{CloneSpec, Options, PrintAfter};
+use batchify_core::{CloneSpec, Options, PrintAfter, VecLib};
 use clap::{Parser, ValueEnum};
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -61,6 +61,16 @@ struct Cli {
     /// optimised clone) or `all`.
     #[arg(long = "print-after", value_name = "STAGE", value_parser = parse_stage)]
     print_after: Option<PrintAfter>,
+    /// Vector math library for functions that are not correctly rounded
+    /// (`exp`, `log`, `sin`, `pow`, ...): `none` (exact: one scalar call per
+    /// lane) or `libmvec` (glibc's `_ZGV*` functions, at most 4 ulp from the
+    /// exact result; `--report` lists the calls)
+    #[arg(long = "veclib", value_name = "LIB", default_value = "none", value_parser = parse_veclib)]
+    veclib: VecLib,
+}
+
+fn parse_veclib(s: &str) -> Result<VecLib, String> {
+    VecLib::parse(s).ok_or_else(|| format!("unknown vector math library `{s}` (expected none or libmvec)"))
 }
 
 fn parse_stage(s: &str) -> Result<PrintAfter, String> {
@@ -170,6 +180,7 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
             allow_fallback: !cli.no_fallback,
             print_analysis: cli.print_analysis,
             print_after: cli.print_after,
+            veclib: cli.veclib,
         },
     )
     .map_err(|e| e.to_string())?;

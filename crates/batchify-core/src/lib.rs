@@ -58,11 +58,37 @@ pub struct Options {
     pub print_analysis: bool,
     /// Record the IR after this stage (or every stage) of each clone.
     pub print_after: Option<PrintAfter>,
+    /// Vector math library for the functions that are not correctly
+    /// rounded (`exp`, `sin`, `pow`, ...); `VecLib::None` keeps them exact
+    /// (one scalar call per lane).
+    pub veclib: VecLib,
+}
+
+/// A vector math library the clones may call (`--veclib`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum VecLib {
+    /// None: results stay bit-identical to the scalar code.
+    #[default]
+    None,
+    /// glibc's libmvec (`_ZGV<isa>N<n>v_<name>`, x86-64): at most 4 ulp
+    /// from the exact result, as glibc documents it.
+    Libmvec,
+}
+
+impl VecLib {
+    /// Parses a library name (`none`, `libmvec`).
+    pub fn parse(s: &str) -> Option<VecLib> {
+        Some(match s {
+            "none" => VecLib::None,
+            "libmvec" => VecLib::Libmvec,
+            _ => return None,
+        })
+    }
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { opt_level: 2, allow_fallback: true, print_analysis: false, print_after: None }
+        Options { opt_level: 2, allow_fallback: true, print_analysis: false, print_after: None, veclib: VecLib::None }
     }
 }
 
@@ -161,6 +187,9 @@ impl CloneReport {
         }
         for what in &s.per_lane_calls {
             out.push(format!("  not batched: {what}"));
+        }
+        for what in &s.veclib_calls {
+            out.push(format!("  veclib: {what}"));
         }
         out
     }
@@ -327,7 +356,7 @@ fn vectorize<'ctx>(
         shapes: &shapes,
         private: &private,
     };
-    let stats = emit::emit(module, f, clone, spec, &analyses, callees)?;
+    let stats = emit::emit(module, f, clone, spec, &analyses, callees, printer.opts.veclib)?;
     printer.after(PrintAfter::Emit, "emit", clone);
     Ok(stats)
 }

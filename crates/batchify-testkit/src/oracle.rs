@@ -95,6 +95,15 @@ pub struct OracleOptions {
     /// default: generated programs may make poison they then discard (a
     /// speculated shift under a `select`), and those trials are valid.
     pub skip_poison_inputs: bool,
+    /// Accept `float`/`double` results up to this many units in the last
+    /// place from the scalar result (`None`, the default: bit for bit).
+    /// Only for clones built with a vector math library
+    /// (`batchify_core::Options::veclib`), whose functions are not
+    /// correctly rounded: set it to the bound batchify reports
+    /// (`WidenStats::veclib_max_ulps`) plus the scalar function's own
+    /// error. NaN must still meet NaN, infinities and finite values of
+    /// different signs never match, and memory is still compared bit for bit.
+    pub veclib_max_ulps: Option<u32>,
 }
 
 impl Default for OracleOptions {
@@ -108,6 +117,7 @@ impl Default for OracleOptions {
             tolerate_conflicts: false,
             protect_inactive_lanes: true,
             skip_poison_inputs: false,
+            veclib_max_ulps: None,
         }
     }
 }
@@ -1185,7 +1195,9 @@ fn compare_run(
     for k in (0..n).filter(|&k| inp.mask[k] && compare_results) {
         let mine = &got.results[k * RESULT_SLOT..k * RESULT_SLOT + len];
         let exp = &scalar.outs[k][..len];
-        if !results_agree(t, exp, mine, (a, b), undefined.map(|u| u.results[k].as_slice())) {
+        let agree = results_agree(t, exp, mine, (a, b), undefined.map(|u| u.results[k].as_slice()))
+            || opts.veclib_max_ulps.is_some_and(|u| within_ulps(t.result_scalar, exp, mine, u));
+        if !agree {
             return Some(Failure {
                 kind: got.kind_result,
                 lane: k,
@@ -1548,6 +1560,34 @@ fn both_nan(s: Option<Scalar>, a: &[u8], b: &[u8]) -> bool {
         Some(Scalar::Half) => (a & 0x7c00) == 0x7c00 && (a & 0x3ff) != 0 && (b & 0x7c00) == 0x7c00 && (b & 0x3ff) != 0,
         _ => false,
     }
+}
+
+/// Whether two finite or infinite `float`/`double` results (no NaN) of the
+/// same sign are at most `ulps` units in the last place apart (`-0` and
+/// `+0` are 0 apart; an infinity only meets itself).
+fn within_ulps(s: Option<Scalar>, a: &[u8], b: &[u8], ulps: u32) -> bool {
+    let bits = |x: &[u8]| {
+        let mut w = [0u8; 8];
+        w[..x.len().min(8)].copy_from_slice(&x[..x.len().min(8)]);
+        u64::from_le_bytes(w)
+    };
+    let (a, b) = (bits(a), bits(b));
+    let (sign, exp_mask) = match s {
+        Some(Scalar::Float) => (1u64 << 31, 0x7f80_0000u64),
+        Some(Scalar::Double) => (1u64 << 63, 0x7ff0_0000_0000_0000u64),
+        _ => return false,
+    };
+    let special = |x: u64| x & exp_mask == exp_mask;
+    if special(a) || special(b) {
+        return false; // NaN and infinities: bit for bit (or both NaN) only
+    }
+    let magnitude = |x: u64| (x & (sign - 1)) as i128;
+    let ordered = |x: u64| if x & sign != 0 { -magnitude(x) } else { magnitude(x) };
+    let zero = |x: u64| magnitude(x) == 0;
+    if (a & sign) != (b & sign) && !zero(a) && !zero(b) {
+        return false;
+    }
+    (ordered(a) - ordered(b)).abs() <= ulps as i128
 }
 
 fn fxhash(s: &str) -> u64 {

@@ -174,3 +174,163 @@ pub fn isa_adds_fma(isa: crate::vfabi::Isa, scalar: Value) -> bool {
     ];
     !FMA_CPUS.iter().any(|c| cpu.starts_with(c))
 }
+
+/// A C math library function whose result is exactly defined (no rounding
+/// error beyond the one correctly rounded result), so that its vector form
+/// can be bit-identical to glibc's scalar function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExactLibm {
+    /// `floor`, `ceil`, `trunc`, `round`, `roundeven`, `rint`, `nearbyint`,
+    /// `fabs`, `sqrt` and `copysign`: the LLVM intrinsic of that base name
+    /// has the same definition.
+    Intrinsic(&'static str),
+    /// `fmin`: glibc's choice among NaNs and signed zeros (see `emit::libm`).
+    Fmin,
+    /// `fmax`, likewise.
+    Fmax,
+    /// `fdim`: `x - y` where `x > y` or either is NaN, else `+0`.
+    Fdim,
+    /// `fmod`: the exact remainder, as the `frem` instruction.
+    Fmod,
+    /// `abs`, `labs`, `llabs`: `llvm.abs` with `INT_MIN` kept as it is.
+    Abs,
+    /// `ldexp`/`scalbn`: `x * 2^n`, correctly rounded (the vector
+    /// `llvm.ldexp` would be one scalar call per lane on x86).
+    Ldexp,
+}
+
+/// The exact libm function a call targets, if it is one: a call of a
+/// declaration (no body in the module) named as in C's `<math.h>` or
+/// `<stdlib.h>`, with that function's signature (`f` suffix: `float`,
+/// none: `double`), and no `nobuiltin` on the call or the callee. A
+/// function that may set `errno` (`sqrt`, `fmod`, `fdim`, `ldexp`,
+/// `scalbn`) counts only where the call writes no memory (`memory(none)`,
+/// as clang marks it under `-fno-math-errno`): errno is observable.
+pub fn exact_libm_call(call: Value) -> Option<ExactLibm> {
+    let callee = call.called_value();
+    if !callee.is_function() || !callee.is_declaration() || callee.intrinsic_id() != 0 {
+        return None;
+    }
+    if call.call_has_fn_attribute("nobuiltin") || callee.has_fn_attribute("nobuiltin") {
+        return None;
+    }
+    let name = callee.name();
+    let fty = call.called_function_type();
+    let ret = fty.return_type();
+    let params = fty.param_types();
+    use crate::llvm::LLVMTypeKind::{LLVMDoubleTypeKind, LLVMFloatTypeKind};
+    let (base, want) = match name.strip_suffix('f') {
+        Some(b) => (b, LLVMFloatTypeKind),
+        _ => (name.as_str(), LLVMDoubleTypeKind),
+    };
+    if matches!(name.as_str(), "abs" | "labs" | "llabs") {
+        let bits = if name == "abs" { 32 } else { 64 };
+        let ok = ret.int_width() == bits && params.len() == 1 && params[0].int_width() == bits;
+        return ok.then_some(ExactLibm::Abs);
+    }
+    let fp = |t: Type| t.kind() == want;
+    let unary = params.len() == 1 && fp(ret) && fp(params[0]);
+    let binary = params.len() == 2 && fp(ret) && fp(params[0]) && fp(params[1]);
+    let with_int = params.len() == 2 && fp(ret) && fp(params[0]) && params[1].int_width() == 32;
+    let (f, sets_errno) = match base {
+        "floor" if unary => (ExactLibm::Intrinsic("llvm.floor"), false),
+        "ceil" if unary => (ExactLibm::Intrinsic("llvm.ceil"), false),
+        "trunc" if unary => (ExactLibm::Intrinsic("llvm.trunc"), false),
+        "round" if unary => (ExactLibm::Intrinsic("llvm.round"), false),
+        "roundeven" if unary => (ExactLibm::Intrinsic("llvm.roundeven"), false),
+        "rint" if unary => (ExactLibm::Intrinsic("llvm.rint"), false),
+        "nearbyint" if unary => (ExactLibm::Intrinsic("llvm.nearbyint"), false),
+        "fabs" if unary => (ExactLibm::Intrinsic("llvm.fabs"), false),
+        "sqrt" if unary => (ExactLibm::Intrinsic("llvm.sqrt"), true),
+        "copysign" if binary => (ExactLibm::Intrinsic("llvm.copysign"), false),
+        "fmin" if binary => (ExactLibm::Fmin, false),
+        "fmax" if binary => (ExactLibm::Fmax, false),
+        "fdim" if binary => (ExactLibm::Fdim, true),
+        "fmod" if binary => (ExactLibm::Fmod, true),
+        "ldexp" | "scalbn" if with_int => (ExactLibm::Ldexp, true),
+        _ => return None,
+    };
+    (!sets_errno || is_lane_invariant_call(call)).then_some(f)
+}
+
+/// A call of a math function that is not correctly rounded and that a
+/// vector math library provides (`exp`, `sin`, `pow`, ...): as an LLVM
+/// intrinsic (`llvm.exp.f32`) or as a libm call that writes no memory
+/// (`expf` under `-fno-math-errno`; otherwise the call may set errno, which
+/// the library's vector functions do not).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VecMathCall {
+    /// The C name of the scalar function (`expf`, `pow`).
+    pub name: String,
+    /// Number of arguments (1 or 2).
+    pub arity: u32,
+}
+
+/// The functions of [`VecMathCall`], by their `double` C name, with arity.
+const VECMATH_FAMILIES: &[(&str, u32)] = &[
+    ("sin", 1),
+    ("cos", 1),
+    ("tan", 1),
+    ("asin", 1),
+    ("acos", 1),
+    ("atan", 1),
+    ("sinh", 1),
+    ("cosh", 1),
+    ("tanh", 1),
+    ("asinh", 1),
+    ("acosh", 1),
+    ("atanh", 1),
+    ("exp", 1),
+    ("exp2", 1),
+    ("exp10", 1),
+    ("expm1", 1),
+    ("log", 1),
+    ("log2", 1),
+    ("log10", 1),
+    ("log1p", 1),
+    ("cbrt", 1),
+    ("erf", 1),
+    ("erfc", 1),
+    ("atan2", 2),
+    ("pow", 2),
+    ("hypot", 2),
+];
+
+/// The vector-math function a call computes, if it is one (see
+/// [`VecMathCall`]).
+pub fn vecmath_call(call: Value) -> Option<VecMathCall> {
+    use crate::llvm::LLVMTypeKind::{LLVMDoubleTypeKind, LLVMFloatTypeKind};
+    let callee = call.called_value();
+    if !callee.is_function() {
+        return None;
+    }
+    let ret = call.ty();
+    let suffix = match ret.kind() {
+        LLVMFloatTypeKind => "f",
+        LLVMDoubleTypeKind => "",
+        _ => return None,
+    };
+    let nargs = call.num_arg_operands();
+    let base = if let Some(intrinsic) = called_intrinsic(call) {
+        let b = intrinsic.strip_prefix("llvm.")?.to_string();
+        VECMATH_FAMILIES.iter().find(|(n, _)| *n == b)?;
+        b
+    } else {
+        if !callee.is_declaration()
+            || call.call_has_fn_attribute("nobuiltin")
+            || callee.has_fn_attribute("nobuiltin")
+            || !is_lane_invariant_call(call)
+        {
+            return None;
+        }
+        let name = callee.name();
+        let b = name.strip_suffix(suffix).filter(|_| !suffix.is_empty()).unwrap_or(&name).to_string();
+        if format!("{b}{suffix}") != name {
+            return None;
+        }
+        b
+    };
+    let &(_, arity) = VECMATH_FAMILIES.iter().find(|(n, _)| *n == base)?;
+    let args_ok = nargs == arity && (0..nargs).all(|k| call.operand(k).ty().kind() == ret.kind());
+    args_ok.then(|| VecMathCall { name: format!("{base}{suffix}"), arity })
+}

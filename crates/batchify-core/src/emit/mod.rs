@@ -17,6 +17,9 @@
 //! * [`noreturn`]: `noreturn` calls deferred to the lowest doomed lane;
 //! * [`callees`]: calls of module functions become calls of their clones;
 //! * [`callee_clones`]: the run's registry of those clones.
+//! * [`libm`]: exact math as vector code (libm calls, `frem` through
+//!   [`fmod`], narrow integer division through [`division`]);
+//! * [`veclib`]: calls of a vector math library (`--veclib libmvec`).
 //!
 //! Everything that cannot be vectorized was rejected by
 //! [`crate::legality`] before this stage starts.
@@ -24,11 +27,15 @@
 pub mod callee_clones;
 pub mod callees;
 pub mod control;
+pub mod division;
+pub mod fmod;
+pub mod libm;
 pub mod memory;
 pub mod noreturn;
 pub mod private;
 pub mod recipes;
 pub mod state;
+pub mod veclib;
 pub mod vector_input;
 pub mod widen;
 
@@ -47,6 +54,7 @@ pub fn emit<'ctx>(
     spec: &CloneSpec,
     analyses: &Analyses<'_, 'ctx>,
     callees: &mut callee_clones::CalleeClones<'ctx>,
+    veclib: crate::VecLib,
 ) -> Result<WidenStats> {
     let ctx = module.context();
     let mut w = Widener {
@@ -54,6 +62,7 @@ pub fn emit<'ctx>(
         spec,
         n: spec.width,
         analyses,
+        veclib,
         b: Builder::new(ctx),
         aux: Builder::new(ctx),
         stats: WidenStats::default(),

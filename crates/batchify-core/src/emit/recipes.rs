@@ -33,6 +33,9 @@ pub(crate) fn recipe_for<'ctx>(i: Value<'ctx>) -> Option<Recipe<'ctx>> {
     if super::vector_input::involves_plain_vectors(i) {
         return Some(super::vector_input::recipe as Recipe<'ctx>);
     }
+    if let Some(exact_math) = super::libm::recipe_for(i) {
+        return Some(exact_math); // libm calls, frem, narrow division
+    }
     let lane_result = i.ty().is_vector_element();
     let lane_operand = || i.num_operands() > 0 && i.operand(0).ty().is_vector_element();
     let recipe: Recipe<'ctx> = match i.opcode() {

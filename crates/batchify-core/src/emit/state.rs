@@ -39,6 +39,13 @@ pub struct WidenStats {
     pub batched_calls: Vec<String>,
     /// Calls of module functions that stay per lane, with the reason.
     pub per_lane_calls: Vec<String>,
+    /// One line per vector math library function called (`--veclib`), with
+    /// its error bound, for `--report`.
+    pub veclib_calls: Vec<String>,
+    /// The largest error bound (in ulp) of the vector math library
+    /// functions the clone calls; `None` if it calls none (the clone is
+    /// then bit-exact).
+    pub veclib_max_ulps: Option<u32>,
 }
 
 /// The analyses the widener reads.
@@ -66,6 +73,8 @@ pub(crate) struct Widener<'a, 'ctx> {
     pub(crate) spec: &'a CloneSpec,
     pub(crate) n: u32,
     pub(crate) analyses: &'a Analyses<'a, 'ctx>,
+    /// The vector math library the clone may call.
+    pub(crate) veclib: crate::VecLib,
     /// Main builder.
     pub(crate) b: Builder<'ctx>,
     /// Builder for out-of-line insertions (splats, slots).

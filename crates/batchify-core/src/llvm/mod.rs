@@ -372,6 +372,14 @@ impl<'ctx> Type<'ctx> {
     pub fn ptr(ctx: Context<'ctx>) -> Type<'ctx> {
         Type(unsafe { LLVMPointerTypeInContext(ctx.0, 0) }, PhantomData)
     }
+    /// `float` in a context.
+    pub fn float(ctx: Context<'ctx>) -> Type<'ctx> {
+        Type(unsafe { LLVMFloatTypeInContext(ctx.0) }, PhantomData)
+    }
+    /// `double` in a context.
+    pub fn double(ctx: Context<'ctx>) -> Type<'ctx> {
+        Type(unsafe { LLVMDoubleTypeInContext(ctx.0) }, PhantomData)
+    }
     /// `void` in a context.
     pub fn void(ctx: Context<'ctx>) -> Type<'ctx> {
         Type(unsafe { LLVMVoidTypeInContext(ctx.0) }, PhantomData)

@@ -1,9 +1,11 @@
-//! `batchify-check FILE [--level o2|o0|rust1|rust2] [--width N] [--masked] [--function NAME] [--trials T]
+//! `batchify-check FILE [--level o2|o0|rust1|rust2] [--width N] [--masked] [--function NAME] [--trials T] [--veclib]
 //! [--optimized-caller] [--allow-null] [--no-fork]`:
 //! batches the functions of one corpus file and runs the oracle on each,
 //! printing one line per function. A debugging aid for corpus failures.
 //! `--function` may name a function of any linkage (the corpus harness
-//! only picks externally visible ones).
+//! only picks externally visible ones). `--veclib` builds with
+//! `--veclib libmvec` and compares `float`/`double` results within
+//! libmvec's 4 ulp plus 1 (`OracleOptions::veclib_max_ulps`).
 
 use batchify_core::vfabi::Isa;
 use batchify_testkit::corpus::{load_file, parse_module, specs_for_module, CLevel, Directives};
@@ -18,6 +20,7 @@ fn main() -> ExitCode {
     let (mut level, mut width, mut masked, mut only, mut trials) = (CLevel::O2, 8u32, false, None, 100usize);
     let mut isa = Isa::Llvm;
     let mut oracle_opts = OracleOptions::default();
+    let mut veclib = batchify_core::VecLib::None;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--level" => {
@@ -44,11 +47,21 @@ fn main() -> ExitCode {
                 }
             }
             "--function" => only = args.next(),
+            "--veclib" => {
+                // libmvec's documented 4 ulp, plus 1 for the scalar function's own error.
+                veclib = batchify_core::VecLib::Libmvec;
+                oracle_opts.veclib_max_ulps = Some(batchify_core::emit::veclib::LIBMVEC_MAX_ULPS + 1);
+                let h = unsafe { libc::dlopen(c"libmvec.so.1".as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
+                if h.is_null() {
+                    eprintln!("batchify-check: --veclib: libmvec.so.1 not found");
+                    return ExitCode::from(2);
+                }
+            }
             _ => file = Some(PathBuf::from(a)),
         }
     }
     let Some(file) = file else {
-        eprintln!("usage: batchify-check FILE [--level o2|o0|rust1|rust2] [--width N] [--masked] [--isa sse|avx|avx2|avx512] [--function NAME] [--trials T] [--optimized-caller] [--allow-null] [--no-fork]");
+        eprintln!("usage: batchify-check FILE [--level o2|o0|rust1|rust2] [--width N] [--masked] [--isa sse|avx|avx2|avx512] [--function NAME] [--trials T] [--optimized-caller] [--allow-null] [--no-fork] [--veclib]");
         return ExitCode::from(2);
     };
     let text = std::fs::read_to_string(&file).unwrap_or_default();
@@ -79,7 +92,7 @@ fn main() -> ExitCode {
         let ctx = Context::create();
         let module = parse_module(&ctx, &bytes, "input").expect("parses");
         let opt_level = std::env::var("BATCHIFY_OPT").ok().and_then(|s| s.parse().ok()).unwrap_or(2);
-        let opts = batchify_core::Options { allow_fallback: true, opt_level, ..Default::default() };
+        let opts = batchify_core::Options { allow_fallback: true, opt_level, veclib, ..Default::default() };
         let r = batchify_core::batchify_inkwell(&module, std::slice::from_ref(&spec), &opts)
             .map_err(|e| e.to_string())
             .and_then(|_| {

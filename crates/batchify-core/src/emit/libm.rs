@@ -1,0 +1,181 @@
+//! Exact math as vector code: recipes for calls of the exactly defined C
+//! math functions ([`calls::exact_libm_call`]), for `frem` ([`super::fmod`])
+//! and for narrow integer division ([`super::division`]). Each result is
+//! bit-identical to the scalar code's on the same host (glibc 2.36 on
+//! x86-64), including NaN payloads and signed zeros.
+//!
+//! | scalar | vector form |
+//! | --- | --- |
+//! | `floor`, `ceil`, `trunc`, `round`, `roundeven`, `rint`, `nearbyint`, `fabs`, `sqrt`, `copysign` | the `llvm.*` intrinsic of that definition |
+//! | `ldexp`, `scalbn` | multiplications by powers of two, see `scale_by_power_of_two` |
+//! | `abs`, `labs`, `llabs` | `llvm.abs(x, false)` (`INT_MIN` stays `INT_MIN`) |
+//! | `fmin(x, y)`, `fmax(x, y)` | glibc's x86-64 `minsd`/`maxsd` sequence, see `glibc_min_max` |
+//! | `fdim(x, y)` | `x <= y ? +0 : x - y` |
+//! | `fmod`, `frem` | [`super::fmod`] |
+//! | `udiv`/`sdiv`/`urem`/`srem` of 2 to 32 bits, non-constant divisor | [`super::division`] |
+//!
+//! Calls of the functions that are not correctly rounded (`exp`, `sin`,
+//! ...) go to [`super::veclib`], which calls a vector math library only
+//! when one was asked for.
+//!
+//! `llvm.minnum` leaves the order of ±0 open and quietens NaNs differently,
+//! so glibc's `fmin`/`fmax` are spelled out instead.
+
+use super::state::Widener;
+use crate::analysis::calls::{self, ExactLibm, LaneWise, Overload};
+use crate::llvm::LLVMOpcode::*;
+use crate::llvm::LLVMRealPredicate::*;
+use crate::llvm::{constant, Type, Value};
+
+/// A rule that builds the vector form of one varying instruction (the
+/// same type as `recipes::Recipe`, spelled out here so that this module
+/// does not import `recipes`, which imports it).
+pub(crate) type Recipe<'ctx> = for<'a> fn(&mut Widener<'a, 'ctx>, Value<'ctx>) -> Option<Value<'ctx>>;
+
+/// The exact-math recipe for a varying instruction, if one applies. Checked
+/// before the generic recipes; the recipe it returns always succeeds.
+pub(crate) fn recipe_for<'ctx>(i: Value<'ctx>) -> Option<Recipe<'ctx>> {
+    let ty = i.ty();
+    if !ty.is_vector_element() {
+        return None;
+    }
+    match i.opcode() {
+        LLVMFRem if is_float_or_double(ty) => Some(frem as Recipe<'ctx>),
+        LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem
+            if (2..=32).contains(&ty.int_width()) && i.operand(1).const_int_value().is_none() =>
+        {
+            Some(super::division::float_division as Recipe<'ctx>)
+        }
+        LLVMCall => {
+            let scalar_args = (0..i.num_arg_operands()).all(|k| i.operand(k).ty().is_vector_element());
+            if !scalar_args {
+                return None;
+            }
+            match calls::exact_libm_call(i) {
+                Some(ExactLibm::Fmod) => Some(libm_fmod as Recipe<'ctx>),
+                Some(_) => Some(exact_call as Recipe<'ctx>),
+                None => calls::vecmath_call(i).map(|_| super::veclib::vecmath_call as Recipe<'ctx>),
+            }
+        }
+        _ => None,
+    }
+}
+
+fn is_float_or_double(t: Type) -> bool {
+    use crate::llvm::LLVMTypeKind::*;
+    matches!(t.kind(), LLVMFloatTypeKind | LLVMDoubleTypeKind)
+}
+
+fn frem<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
+    let x = w.varying_value(i.operand(0));
+    let y = w.varying_value(i.operand(1));
+    Some(super::fmod::emit_fmod(w, x, y))
+}
+
+fn libm_fmod<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
+    frem(w, i)
+}
+
+/// The other exact calls: an intrinsic, or a few vector instructions.
+fn exact_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
+    let f = calls::exact_libm_call(i)?;
+    let args: Vec<Value> = (0..i.num_arg_operands()).map(|k| w.varying_value(i.operand(k))).collect();
+    let vty = i.ty().vector_of(w.n);
+    let b = &w.b;
+    let r = match f {
+        ExactLibm::Intrinsic(base) => {
+            let lw = calls::lane_wise_intrinsic(base).expect("exact libm intrinsics are lane-wise");
+            let arg_tys: Vec<Type> = args.iter().map(|v| v.ty()).collect();
+            let decl = w.module.intrinsic(base, &calls::vector_overloads(lw, vty, &arg_tys))?;
+            b.call(decl.function_type(), decl, &args)
+        }
+        ExactLibm::Abs => {
+            let lw = LaneWise { overload: Overload::Ret, scalar_args: &[1] };
+            let decl = w.module.intrinsic("llvm.abs", &calls::vector_overloads(lw, vty, &[vty]))?;
+            let keep_int_min = constant::int(Type::int(w.ctx(), 1), 0);
+            b.call(decl.function_type(), decl, &[args[0], keep_int_min])
+        }
+        ExactLibm::Fmin | ExactLibm::Fmax => glibc_min_max(w, f == ExactLibm::Fmin, args[0], args[1]),
+        ExactLibm::Fdim => {
+            let (x, y) = (args[0], args[1]);
+            let le = b.fcmp(LLVMRealOLE, x, y);
+            b.select(le, constant::null(vty), b.binop(LLVMFSub, x, y))
+        }
+        ExactLibm::Ldexp => scale_by_power_of_two(w, args[0], args[1]),
+        ExactLibm::Fmod => return None,
+    };
+    Some(r)
+}
+
+/// glibc's x86-64 `fmin`/`fmax` (`sysdeps/x86_64/fpu/s_fmin.S`, checked
+/// against glibc 2.36 on every pair of ±0, 1 and quiet and signalling NaNs
+/// of both signs): ordered operands give `minsd`/`maxsd`'s `x < y ? x : y`
+/// (`x > y ? x : y`; so `fmin(+0, -0)` is `-0`, the second argument); a
+/// quiet NaN loses to a number; two NaNs, or a signalling one, give
+/// `x + y` (the first NaN, quietened).
+fn glibc_min_max<'ctx>(w: &Widener<'_, 'ctx>, min: bool, x: Value<'ctx>, y: Value<'ctx>) -> Value<'ctx> {
+    let b = &w.b;
+    let vty = x.ty();
+    let bits = if vty.element().kind() == crate::llvm::LLVMTypeKind::LLVMDoubleTypeKind { 64 } else { 32 };
+    let ity = Type::int(w.ctx(), bits).vector_of(vty.vector_len());
+    let quiet = if bits == 64 { 1u64 << 51 } else { 1u64 << 22 };
+    let quiet_bit = constant::vector(&vec![constant::int(Type::int(w.ctx(), bits), quiet); vty.vector_len() as usize]);
+    let zero = constant::null(ity);
+    let x_nan = b.fcmp(LLVMRealUNO, x, x);
+    let y_nan = b.fcmp(LLVMRealUNO, y, y);
+    let signalling = |v: Value<'ctx>, nan: Value<'ctx>| {
+        let q = b.binop(LLVMAnd, b.cast(LLVMBitCast, v, ity), quiet_bit);
+        b.binop(LLVMAnd, nan, b.icmp(crate::llvm::LLVMIntPredicate::LLVMIntEQ, q, zero))
+    };
+    let sum_case =
+        b.binop(LLVMOr, b.binop(LLVMAnd, x_nan, y_nan), b.binop(LLVMOr, signalling(x, x_nan), signalling(y, y_nan)));
+    let pick_x = if min { b.fcmp(LLVMRealOLT, x, y) } else { b.fcmp(LLVMRealOGT, x, y) };
+    let ordered = b.select(pick_x, x, y);
+    let one_nan = b.select(x_nan, y, b.select(y_nan, x, ordered));
+    b.select(sum_case, b.binop(LLVMFAdd, x, y), one_nan)
+}
+
+/// `ldexp(x, n)` (= `scalbn`) without a libm call: `x` is multiplied by at
+/// most two large or two small powers of two while `n` is out of the
+/// normal exponent range, then by `2^n` built from its bits (the scheme of
+/// musl's `scalbn`). Every product but the last is exact or already
+/// overflows to infinity; a small step leaves `x` normal unless the result
+/// is below half the smallest subnormal anyway, so the last product rounds
+/// once, to the correctly rounded `x * 2^n` that glibc returns.
+fn scale_by_power_of_two<'ctx>(w: &Widener<'_, 'ctx>, x: Value<'ctx>, n: Value<'ctx>) -> Value<'ctx> {
+    let b = &w.b;
+    let vty = x.ty();
+    let lanes = vty.vector_len() as usize;
+    let double = vty.element().kind() == crate::llvm::LLVMTypeKind::LLVMDoubleTypeKind;
+    // (largest exponent, smallest normal exponent, significand bits)
+    let (max_e, min_e, mant): (i64, i64, u64) = if double { (1023, -1022, 52) } else { (127, -126, 23) };
+    let bits = if double { 64 } else { 32 };
+    let ity = Type::int(w.ctx(), bits).vector_of(lanes as u32);
+    let i32t = Type::int(w.ctx(), 32);
+    let n_splat = |v: i64| constant::vector(&vec![constant::int(i32t, v as u64); lanes]);
+    let power = |e: i64| {
+        let enc = ((e + max_e) as u64) << mant;
+        b.cast(LLVMBitCast, constant::vector(&vec![constant::int(Type::int(w.ctx(), bits), enc); lanes]), vty)
+    };
+    use crate::llvm::LLVMIntPredicate::{LLVMIntSGT, LLVMIntSLT};
+    // Down by 2^(min_e + mant + 1) keeps a normal x normal down to the
+    // results that round to zero.
+    let down = min_e + mant as i64 + 1;
+    let (mut y, mut k) = (x, n);
+    for _ in 0..2 {
+        let big = b.icmp(LLVMIntSGT, k, n_splat(max_e));
+        let small = b.icmp(LLVMIntSLT, k, n_splat(min_e));
+        let y_big = b.binop(LLVMFMul, y, power(max_e));
+        let y_small = b.binop(LLVMFMul, y, power(down));
+        y = b.select(big, y_big, b.select(small, y_small, y));
+        let k_big = b.binop(LLVMSub, k, n_splat(max_e));
+        let k_small = b.binop(LLVMSub, k, n_splat(down));
+        k = b.select(big, k_big, b.select(small, k_small, k));
+    }
+    let k = b.select(b.icmp(LLVMIntSGT, k, n_splat(max_e)), n_splat(max_e), k);
+    let k = b.select(b.icmp(LLVMIntSLT, k, n_splat(min_e)), n_splat(min_e), k);
+    let k = if double { b.cast(LLVMSExt, k, ity) } else { k };
+    let biased = b.binop(LLVMAdd, k, constant::vector(&vec![constant::int(ity.element(), max_e as u64); lanes]));
+    let scale_bits = b.binop(LLVMShl, biased, constant::vector(&vec![constant::int(ity.element(), mant); lanes]));
+    b.binop(LLVMFMul, y, b.cast(LLVMBitCast, scale_bits, vty))
+}

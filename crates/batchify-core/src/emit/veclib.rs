@@ -1,0 +1,118 @@
+//! Calls of a vector math library (`--veclib libmvec`) for the math
+//! functions that are not correctly rounded ([`calls::vecmath_call`]:
+//! `exp`, `log`, `sin`, `pow`, ... as intrinsics or as libm calls that
+//! write no memory).
+//!
+//! glibc's libmvec (x86-64) has one unmasked function per ISA and width:
+//! `_ZGV<isa>N<n><v..>_<name>`, with `isa` `b` (SSE4.1 build, SSE2 ABI:
+//! 4 floats or 2 doubles), `c` (AVX: 8 or 4), `d` (AVX2: 8 or 4) and `e`
+//! (AVX-512: 16 or 8). A clone uses the variant of its own ISA (generic
+//! clones the `b` one, which every x86-64 CPU can call); a clone with more
+//! lanes splits its vector into chunks of the variant's width, one with
+//! fewer pads it (the extra lanes compute `f(0)` and are dropped). Inactive
+//! lanes compute too: the functions neither trap nor write memory.
+//!
+//! Error bound: glibc documents that libmvec's functions "pass 4-ulp
+//! maximum relative error criterion" (glibc wiki, "libmvec", x86_64);
+//! `tests/veclib.rs` measures each family against glibc's scalar
+//! function. `--report` lists each function a clone calls with that bound.
+//!
+//! Without a vector math library, intrinsics keep their lane-wise vector
+//! form (the backend calls the scalar function per lane) and libm calls run
+//! per lane: both bit-identical to the scalar code.
+
+use super::state::Widener;
+use crate::analysis::calls;
+use crate::llvm::{constant, Type, Value};
+use crate::vfabi::Isa;
+use crate::VecLib;
+
+/// libmvec's documented error bound, in ulp from the exact result.
+pub const LIBMVEC_MAX_ULPS: u32 = 4;
+
+/// The recipe for a call [`calls::vecmath_call`] recognises.
+pub(crate) fn vecmath_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
+    if w.veclib == VecLib::Libmvec {
+        if let Some(r) = libmvec_call(w, i) {
+            return Some(r);
+        }
+    }
+    // Otherwise as without this module: an intrinsic keeps its lane-wise
+    // vector form (all of these are overloaded on the return type only and
+    // take no immediate argument), a libm call runs per lane.
+    let base = calls::called_intrinsic(i)?;
+    let args: Vec<Value> = (0..i.num_arg_operands()).map(|k| w.varying_value(i.operand(k))).collect();
+    let decl = w.module.intrinsic(&base, &[i.ty().vector_of(w.n)])?;
+    let r = w.b.call(decl.function_type(), decl, &args);
+    crate::llvm::copy_flags(i, r);
+    Some(r)
+}
+
+/// The libmvec ISA letter and the number of lanes of its `float` variants
+/// (none for AArch64 ISAs: libmvec's AArch64 names are not handled).
+fn libmvec_isa(isa: Isa) -> Option<(char, u32)> {
+    match isa {
+        Isa::Sse2 | Isa::Llvm => Some(('b', 4)),
+        Isa::Avx => Some(('c', 8)),
+        Isa::Avx2 => Some(('d', 8)),
+        Isa::Avx512 => Some(('e', 16)),
+        _ => None,
+    }
+}
+
+fn libmvec_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
+    let f = calls::vecmath_call(i)?;
+    let elem = i.ty();
+    let double = elem.kind() == crate::llvm::LLVMTypeKind::LLVMDoubleTypeKind;
+    let (letter, float_lanes) = libmvec_isa(w.spec.isa)?;
+    let vlen = if double { float_lanes / 2 } else { float_lanes };
+    let symbol = format!("_ZGV{letter}N{vlen}{}_{}", "v".repeat(f.arity as usize), f.name);
+    let chunk_ty = elem.vector_of(vlen);
+    let fn_ty = Type::function(chunk_ty, &vec![chunk_ty; f.arity as usize]);
+    let decl = match w.module.function(&symbol) {
+        Some(d) if d.function_type() == fn_ty => d,
+        Some(_) => return None, // the module has its own function of that name
+        None => w.module.add_function(&symbol, fn_ty),
+    };
+    let n = w.n;
+    let chunks = n.div_ceil(vlen);
+    let args: Vec<Value> = (0..f.arity).map(|k| w.varying_value(i.operand(k))).collect();
+    // Lanes past n (padding) read 0.0 from the second shuffle operand.
+    let zero = constant::null(elem.vector_of(n));
+    let i32t = Type::int(w.ctx(), 32);
+    let mask = |idx: &mut dyn Iterator<Item = u32>| {
+        constant::vector(&idx.map(|k| constant::int(i32t, k as u64)).collect::<Vec<_>>())
+    };
+    let mut results = Vec::new();
+    for c in 0..chunks {
+        let lanes: Vec<Value> = args
+            .iter()
+            .map(|&a| {
+                let pick = mask(&mut (c * vlen..(c + 1) * vlen).map(|k| if k < n { k } else { n }));
+                w.b.shuffle(w.b.freeze(a), zero, pick)
+            })
+            .collect();
+        results.push(w.b.call(fn_ty, decl, &lanes));
+    }
+    // Concatenate the chunks pairwise, then keep the first n lanes.
+    while results.len() > 1 {
+        if results.len() % 2 == 1 {
+            results.push(constant::null(results[0].ty()));
+        }
+        let len = results[0].ty().vector_len();
+        results = results.chunks(2).map(|p| w.b.shuffle(p[0], p[1], mask(&mut (0..2 * len)))).collect();
+    }
+    let wide = results[0];
+    let r = if wide.ty().vector_len() == n {
+        wide
+    } else {
+        let poison = constant::poison(wide.ty());
+        w.b.shuffle(wide, poison, mask(&mut (0..n)))
+    };
+    let line = format!("{} -> {symbol} (libmvec, at most {LIBMVEC_MAX_ULPS} ulp)", f.name);
+    if !w.stats.veclib_calls.contains(&line) {
+        w.stats.veclib_calls.push(line);
+    }
+    w.stats.veclib_max_ulps = Some(LIBMVEC_MAX_ULPS);
+    Some(r)
+}
