@@ -187,15 +187,3 @@ int bit_walk(unsigned x) {
   }
   return (int)score;
 }
-
-// A search over a uniform (constant) table: the loop is divergent (lanes
-// stop at different entries), but the counter is the same in every lane
-// still searching, so the table read stays one scalar load per iteration.
-static const float search_table[16] = {-8.0f, -4.5f, -2.0f, -1.0f, -0.5f, -0.25f, 0.0f, 0.125f,
-                                       0.5f,  1.0f,  1.5f,  2.0f,  3.0f,  5.0f,   8.0f, 13.0f};
-int search_uniform_table(float x) {
-  int i = 0;
-  while (i < 16 && search_table[i] < x)
-    i++;
-  return i;
-}

@@ -137,3 +137,15 @@ void bytes_xor(unsigned char t[static 256], char i, unsigned char key) {
 double load_lin_i64(const double t[static 256], int64_t i) {
   return t[(uint64_t)i & 255u] + t[((uint64_t)i + 1u) & 255u];
 }
+
+// A search over a uniform (constant) table: the loop is divergent (lanes
+// stop at different entries), but the counter is the same in every lane
+// still searching, so the table read stays one scalar load per iteration.
+static const float constant_table[16] = {-8.0f, -4.5f, -2.0f, -1.0f, -0.5f, -0.25f, 0.0f, 0.125f,
+                                       0.5f,  1.0f,  1.5f,  2.0f,  3.0f,  5.0f,   8.0f, 13.0f};
+int search_uniform_table(float x) {
+  int i = 0;
+  while (i < 16 && constant_table[i] < x)
+    i++;
+  return i;
+}
