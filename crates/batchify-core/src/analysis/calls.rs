@@ -253,6 +253,35 @@ pub fn exact_libm_call(call: Value) -> Option<ExactLibm> {
     (!sets_errno || is_lane_invariant_call(call)).then_some(f)
 }
 
+/// A call of libm's `sqrt`/`sqrtf` or `fmod`/`fmodf` that may set `errno`
+/// (clang's default `-fmath-errno`): its value is exact, and only inputs
+/// in the domain-error set make the call set `errno` (see
+/// `emit::libm::errno_call`). `None` for any other call, and for calls
+/// that [`exact_libm_call`] takes (they write no memory).
+pub fn errno_libm_call(call: Value) -> Option<ExactLibm> {
+    if exact_libm_call(call).is_some() {
+        return None;
+    }
+    let callee = call.called_value();
+    if !callee.is_function() || !callee.is_declaration() || callee.intrinsic_id() != 0 {
+        return None;
+    }
+    if call.call_has_fn_attribute("nobuiltin") || callee.has_fn_attribute("nobuiltin") {
+        return None;
+    }
+    let fty = call.called_function_type();
+    let (ret, params) = (fty.return_type(), fty.param_types());
+    use crate::llvm::LLVMTypeKind::{LLVMDoubleTypeKind, LLVMFloatTypeKind};
+    let name = callee.name();
+    let want = if name.ends_with('f') { LLVMFloatTypeKind } else { LLVMDoubleTypeKind };
+    let fp = |t: Type| t.kind() == want;
+    match name.as_str() {
+        "sqrt" | "sqrtf" if params.len() == 1 && fp(ret) && fp(params[0]) => Some(ExactLibm::Intrinsic("llvm.sqrt")),
+        "fmod" | "fmodf" if params.len() == 2 && fp(ret) && fp(params[0]) && fp(params[1]) => Some(ExactLibm::Fmod),
+        _ => None,
+    }
+}
+
 /// A call of a math function that is not correctly rounded and that a
 /// vector math library provides (`exp`, `sin`, `pow`, ...): as an LLVM
 /// intrinsic (`llvm.exp.f32`) or as a libm call that writes no memory

@@ -54,6 +54,7 @@ pub(crate) fn recipe_for<'ctx>(i: Value<'ctx>) -> Option<Recipe<'ctx>> {
             match calls::exact_libm_call(i) {
                 Some(ExactLibm::Fmod) => Some(libm_fmod as Recipe<'ctx>),
                 Some(_) => Some(exact_call as Recipe<'ctx>),
+                None if calls::errno_libm_call(i).is_some() => Some(errno_call as Recipe<'ctx>),
                 None => calls::vecmath_call(i).map(|_| super::veclib::vecmath_call as Recipe<'ctx>),
             }
         }
@@ -104,6 +105,74 @@ fn exact_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'
         ExactLibm::Ldexp => scale_by_power_of_two(w, args[0], args[1]),
         ExactLibm::Fmod => return None,
     };
+    Some(r)
+}
+
+/// `sqrt` or `fmod` that may set `errno`: the exact vector value for every
+/// lane, and the real call, in lane order, for each active lane whose input
+/// is in the domain-error set (`sqrt`: `x < 0`; `fmod`: `y == 0` or `x`
+/// infinite), which sets `errno` as the scalar calls would and gives those
+/// lanes the call's own result. Other inputs never set `errno`.
+fn errno_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
+    let f = calls::errno_libm_call(i)?;
+    let n = w.n;
+    let vty = i.ty().vector_of(n);
+    let args: Vec<Value> = (0..i.num_arg_operands()).map(|k| w.varying_value(i.operand(k))).collect();
+    let zero = constant::null(vty);
+    let (value, domain) = match f {
+        ExactLibm::Intrinsic(base) => {
+            let decl = w.module.intrinsic(base, &[vty])?;
+            let v = w.b.call(decl.function_type(), decl, &[args[0]]);
+            (v, w.b.fcmp(LLVMRealOLT, args[0], zero))
+        }
+        ExactLibm::Fmod => {
+            let v = super::fmod::emit_fmod(w, args[0], args[1]);
+            let fabs = w.module.intrinsic("llvm.fabs", &[vty])?;
+            let ax = w.b.call(fabs.function_type(), fabs, &[args[0]]);
+            let inf = constant::vector(&vec![constant::real_inf(i.ty()); n as usize]);
+            let y0 = w.b.fcmp(LLVMRealOEQ, args[1], zero);
+            let xinf = w.b.fcmp(LLVMRealOEQ, ax, inf);
+            (v, w.b.binop(LLVMOr, y0, xinf))
+        }
+        _ => return None,
+    };
+    let calls = if w.flow.full { domain } else { w.b.binop(LLVMAnd, domain, w.flow.mask) };
+    let any = w.any(calls);
+    let from = w.b.current_block();
+    let run = w.clone.append_block("errno.calls");
+    let cont = w.clone.append_block("errno.done");
+    w.b.cond_br(any, run, cont);
+    w.b.position_at_end(run);
+    let mut acc = value;
+    for k in 0..n {
+        let bit = w.b.extract_element(calls, k);
+        let here = w.b.current_block();
+        let call_b = w.clone.append_block("errno.call");
+        let next = w.clone.append_block("errno.next");
+        w.b.cond_br(bit, call_b, next);
+        w.b.position_at_end(call_b);
+        let c = i.clone_instruction();
+        for (a, v) in args.iter().enumerate() {
+            let lane = w.b.extract_element(*v, k);
+            c.set_operand(a as u32, lane);
+        }
+        c.clear_debug_location();
+        w.b.insert(c);
+        let with = w.b.insert_element(acc, c, k);
+        w.b.br(next);
+        w.b.position_at_end(next);
+        let p = w.b.phi(vty);
+        p.add_incoming(with, call_b);
+        p.add_incoming(acc, here);
+        acc = p;
+    }
+    let run_end = w.b.current_block();
+    w.b.br(cont);
+    w.b.position_at_end(cont);
+    let r = w.b.phi(vty);
+    r.add_incoming(acc, run_end);
+    r.add_incoming(value, from);
+    w.stats.serialized_what.push(format!("call to `{}` only in lanes that may set errno", i.called_value().name()));
     Some(r)
 }
 

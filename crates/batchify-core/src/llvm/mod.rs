@@ -923,6 +923,10 @@ pub mod constant {
     pub fn poison<'ctx>(ty: Type<'ctx>) -> Value<'ctx> {
         Value(unsafe { LLVMGetPoison(ty.0) }, PhantomData)
     }
+    /// Positive infinity of a floating-point type.
+    pub fn real_inf<'ctx>(ty: Type<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMConstReal(ty.0, f64::INFINITY) }, PhantomData)
+    }
     /// All-zero constant of a type.
     pub fn null<'ctx>(ty: Type<'ctx>) -> Value<'ctx> {
         Value(unsafe { LLVMConstNull(ty.0) }, PhantomData)
