@@ -2776,6 +2776,176 @@ mod tests {
         assert!(outer > 5, "only {outer} programs leave an outer loop");
     }
 
+    /// Names of the memory features in statements `ss` (`nested`: under
+    /// control flow): `masked store` (a buffer store under an `if`, loop or
+    /// `switch`), `store <shape>` and `load <shape>` per index shape.
+    fn memory_features(ss: &[Stmt], nested: bool, out: &mut BTreeSet<String>) {
+        for s in ss {
+            match s {
+                Stmt::Assign(_, e) | Stmt::Return(e) | Stmt::Record(_, e) => expr_features(e, out),
+                Stmt::Store(_, i, e) => {
+                    expr_features(i, out);
+                    expr_features(e, out);
+                }
+                Stmt::BufStore(_, idx, e) => {
+                    if nested {
+                        out.insert("masked store".into());
+                    }
+                    out.insert(format!("store {}", shape(idx)));
+                    expr_features(e, out);
+                }
+                Stmt::If(_, a, b) | Stmt::Irreducible { a, b, .. } => {
+                    memory_features(a, true, out);
+                    memory_features(b, true, out);
+                }
+                Stmt::Loop { body, .. } => memory_features(body, true, out),
+                Stmt::Switch { cases, .. } => cases.iter().for_each(|c| memory_features(&c.body, true, out)),
+                Stmt::Break(_) | Stmt::Continue(_) => {}
+            }
+        }
+    }
+
+    fn expr_features(e: &Expr, out: &mut BTreeSet<String>) {
+        match &e.kind {
+            ExprKind::BufLoad(_, idx, _) => {
+                out.insert(format!("load {}", shape(idx)));
+            }
+            ExprKind::Load(_, i) => {
+                out.insert("array load".into());
+                expr_features(i, out);
+            }
+            ExprKind::Int(_, a, b) | ExprKind::Div(_, _, a, b) | ExprKind::Float(_, a, b) => {
+                expr_features(a, out);
+                expr_features(b, out);
+            }
+            ExprKind::FloatUn(_, a) | ExprKind::Conv(_, a) | ExprKind::FpToSi(_, _, a) => expr_features(a, out),
+            ExprKind::Select(_, a, b) => {
+                expr_features(a, out);
+                expr_features(b, out);
+            }
+            ExprKind::Call(_, args, ..) | ExprKind::SelfCall(args, ..) => args.iter().for_each(|a| expr_features(a, out)),
+            ExprKind::Var(_) | ExprKind::Const(_) | ExprKind::Arg(_) => {}
+        }
+    }
+
+    fn shape(idx: &Index) -> &'static str {
+        match idx {
+            Index::Const(_) => "const",
+            Index::Uniform(_) => "uniform",
+            Index::Lane { scale: 1, .. } => "linear",
+            Index::Lane { .. } => "strided",
+            Index::LaneRandom { .. } => "window random",
+            Index::Random(_, false) => "random and",
+            Index::Random(_, true) => "random urem",
+        }
+    }
+
+    /// Each memory feature, index shape and buffer kind appears in a set of
+    /// programs of the default configuration.
+    #[test]
+    fn default_programs_have_every_memory_feature() {
+        let cfg = GenConfig::default();
+        let mut features = BTreeSet::new();
+        let mut kinds = BTreeSet::new();
+        let mut elems = HashSet::new();
+        for seed in 0..400u64 {
+            let mut g = Gen::new(SmallRng::seed_from_u64(seed), &cfg, Vec::new(), Vec::new());
+            let f = g.program();
+            memory_features(&f.body, false, &mut features);
+            for b in &f.bufs {
+                let k = match (b.kind, b.role) {
+                    (ParamKind::Vector, BufRole::Read) => "varying read",
+                    (ParamKind::Uniform, BufRole::Read) => "uniform read",
+                    (ParamKind::Linear { step }, BufRole::Read) if step == b.elem.bytes() as i64 => "linear read",
+                    (ParamKind::Linear { .. }, BufRole::Read) => "strided read",
+                    (ParamKind::Vector, BufRole::Own) => "own",
+                    (ParamKind::Uniform, BufRole::Window { by: Some(_), .. }) => "uniform window",
+                    (ParamKind::Linear { .. }, BufRole::Window { by: None, .. }) => "linear window",
+                    other => panic!("seed {seed}: unexpected buffer {other:?}"),
+                };
+                kinds.insert(k);
+                elems.insert(b.elem);
+            }
+        }
+        for want in [
+            "masked store",
+            "array load",
+            "store const",
+            "store uniform",
+            "store linear",
+            "store strided",
+            "store window random",
+            "store random and",
+            "store random urem",
+            "load const",
+            "load uniform",
+            "load linear",
+            "load strided",
+            "load window random",
+            "load random and",
+            "load random urem",
+        ] {
+            assert!(features.contains(want), "no `{want}` in 400 programs: {features:?}");
+        }
+        for want in
+            ["varying read", "uniform read", "linear read", "strided read", "own", "uniform window", "linear window"]
+        {
+            assert!(kinds.contains(want), "no `{want}` buffer in 400 programs: {kinds:?}");
+        }
+        assert_eq!(elems.len(), Elem::ALL.len(), "element types seen: {elems:?}");
+    }
+
+    /// Local arrays, recursion, the recorder (in the top-level function and
+    /// in helpers), uniform and linear parameters all appear in programs of
+    /// the default configuration, and every program verifies.
+    #[test]
+    fn default_programs_have_arrays_recursion_records_and_parameter_kinds() {
+        let cfg = GenConfig::default();
+        let (mut arrays, mut recursive, mut records, mut helper_records) = (0, 0, 0, 0);
+        let (mut uniform, mut linear, mut buffers) = (0, 0, 0);
+        for seed in 0..400u64 {
+            let p = generate(seed, &cfg);
+            parse_and_verify(&p).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", p.ir));
+            arrays += p.ir.contains("alloca [8 x") as u32;
+            recursive += p.ir.contains("rec.call") as u32;
+            let call = format!("call void @{RECORDER}(");
+            records += p.ir.contains(&call) as u32;
+            let top = p.ir.find(&format!("@\"{}\"(", p.name)).expect("top-level function");
+            helper_records += p.ir[..top].contains(&call) as u32;
+            uniform += p.abi.iter().any(|(t, k)| t != "ptr" && *k == ParamKind::Uniform) as u32;
+            linear += p.abi.iter().any(|(t, k)| t != "ptr" && matches!(k, ParamKind::Linear { .. })) as u32;
+            buffers += !p.buffers.is_empty() as u32;
+        }
+        for (what, n, min) in [
+            ("local arrays", arrays, 20),
+            ("recursive helpers", recursive, 10),
+            ("recorder calls", records, 40),
+            ("recorder calls in helpers", helper_records, 5),
+            ("uniform parameters", uniform, 40),
+            ("linear parameters", linear, 40),
+            ("buffers", buffers, 100),
+        ] {
+            assert!(n >= min, "only {n} of 400 programs have {what}");
+        }
+    }
+
+    /// A recursive helper's self-call is guarded by `depth > 0` and passes
+    /// `depth - 1`; its callers pass `x & 3`.
+    #[test]
+    fn recursion_is_bounded_by_the_depth_parameter() {
+        let cfg = GenConfig { p_helper: 1.0, p_recursive: 1.0, ..GenConfig::default() };
+        let mut seen = 0;
+        for seed in 0..100u64 {
+            let p = generate(seed, &cfg);
+            for f in p.ir.split("\ndefine ").filter(|f| f.contains("rec.call")) {
+                seen += 1;
+                assert!(f.contains("i32 %depth"), "seed {seed}:\n{f}");
+                assert!(f.contains("icmp sgt i32 %depth, 0") && f.contains("sub i32 %depth, 1"), "seed {seed}:\n{f}");
+            }
+        }
+        assert!(seen > 20, "only {seen} recursive helpers");
+    }
+
     fn has_outer_exit(ss: &[Stmt]) -> bool {
         ss.iter().any(|s| match s {
             Stmt::Break(up) | Stmt::Continue(up) => *up > 0,
