@@ -512,7 +512,7 @@ pub fn scalar_loop_clone_ir(program: &Program, spec: &CloneSpec) -> String {
             let _ = writeln!(s, "  %m.{k} = extractelement <{n} x i1> %mask, i32 {k}");
             let _ = writeln!(s, "  br i1 %m.{k}, label %call{k}, label %skip{k}");
         } else {
-            let _ = writeln!(s, "  br label %call{k}");
+            let _ = writeln!(s, "  br i1 true, label %call{k}, label %skip{k}");
         }
         let _ = writeln!(s, "call{k}:");
         let mut args = Vec::new();
