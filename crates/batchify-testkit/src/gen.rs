@@ -16,7 +16,7 @@
 //! # Helpers
 //! Besides the top-level (batched) function, a program may have up to
 //! [`GenConfig::max_helpers`] `internal` helpers, generated the same way;
-//! helper `k` calls only helpers `0..k` (no recursion). Helpers get random
+//! helper `k` calls only helpers `0..k`, and itself if recursive. Helpers get random
 //! calling conventions (call sites always carry the callee's), `tail` on
 //! calls with scalar arguments, and attributes that hold for their bodies
 //! (`memory(..)`, `nounwind`, `willreturn`, `speculatable`, `noundef`,
@@ -27,6 +27,24 @@
 //! the caller. A `range` attribute holds because callers mask the argument
 //! (and helpers mask the returned value) with `and`.
 //!
+//! # Memory, parameter kinds, recursion and the recorder
+//! * The top-level function may take pointer parameters to bounded buffers
+//!   ([`BufParam`], [`GenConfig::p_buffers`]): varying, uniform or linear
+//!   pointers to `i8`..`double` elements, loaded and stored at constant,
+//!   uniform, linear, strided and data-dependent indices, all inside the
+//!   buffer, with stores under divergent control flow. No lane writes a
+//!   byte another lane touches in the same call ([`BufRole`]), so the
+//!   oracle compares every byte.
+//! * Scalar parameters may be uniform or linear in the clone the fuzzer
+//!   asks for ([`Program::abi`]).
+//! * Private arrays (`alloca [8 x T]`, [`GenConfig::p_array`]) are read and
+//!   written at uniform and varying indices.
+//! * Helpers may be recursive ([`GenConfig::p_recursive`]), bounded by a
+//!   depth parameter.
+//! * Statements may call the side-effect recorder [`RECORDER`]
+//!   ([`GenConfig::p_record`]), whose log the oracle checks
+//!   ([`crate::recorder`]).
+//!
 //! # Termination
 //! Every loop owns a private `i32` counter that no other statement can
 //! name. It is set to 0 in the loop's preheader, and the only edges back to
@@ -34,7 +52,10 @@
 //! loop shape tests `counter < K` with a constant `K <= max_trip` on each
 //! path to the next iteration (`continue` branches to the latch). So each
 //! loop runs at most `K` iterations per entry, and a program runs at most
-//! `max_trip ^ max_depth` iterations of its innermost body.
+//! `max_trip ^ max_depth` iterations of its innermost body. A recursive
+//! helper calls itself at most twice per call, never in a loop or a loop
+//! condition, with `depth - 1` and only when `depth > 0`; callers pass
+//! `x & 3`, so a call tree has at most 15 calls.
 //!
 //! # No undefined behaviour, no poison in results
 //! * every variable is initialised in the entry block before any use, and
@@ -165,7 +186,8 @@ pub struct GenConfig {
     /// functions of their own, `internal`) that expressions call.
     pub p_helper: f64,
     /// Most helpers of one program (at least one when it has helpers).
-    /// Helper `k` may call helpers `0..k` (never itself: no recursion).
+    /// Helper `k` may call helpers `0..k`, and itself if recursive
+    /// ([`GenConfig::p_recursive`]).
     pub max_helpers: u32,
     /// Probability that a helper has an explicit calling convention
     /// (`fastcc`, `coldcc`, `tailcc`, `preserve_mostcc` or `ccc`, uniformly);
@@ -201,7 +223,8 @@ pub struct GenConfig {
     /// On by default: the oracle makes internal functions callable.
     pub top_level_internal: bool,
     /// Probability that the program has private arrays (`alloca [8 x T]`)
-    /// read and written at computed, masked indices.
+    /// read and written at masked indices, uniform (constants, uniform
+    /// parameters) and varying, so mem2reg cannot remove them.
     pub p_array: f64,
     /// Print the optional attributes chosen. `false` gives the very same
     /// program without them (only `byval`, `sret`, `dereferenceable` of
@@ -2823,7 +2846,9 @@ mod tests {
                 expr_features(a, out);
                 expr_features(b, out);
             }
-            ExprKind::Call(_, args, ..) | ExprKind::SelfCall(args, ..) => args.iter().for_each(|a| expr_features(a, out)),
+            ExprKind::Call(_, args, ..) | ExprKind::SelfCall(args, ..) => {
+                args.iter().for_each(|a| expr_features(a, out))
+            }
             ExprKind::Var(_) | ExprKind::Const(_) | ExprKind::Arg(_) => {}
         }
     }

@@ -123,7 +123,7 @@ pub fn check_log(lanes: &[Vec<Entry>], clone: &[Entry]) -> Result<(), LogMismatc
 fn search(
     lanes: &[Vec<Entry>],
     clone: &[Entry],
-    pos: &mut Vec<u32>,
+    pos: &mut [u32],
     t: usize,
     seen: &mut HashSet<Vec<u32>>,
     budget: &mut usize,
@@ -143,7 +143,7 @@ fn search(
                 t += 1;
             }
             _ => {
-                if !seen.insert(pos.clone()) {
+                if !seen.insert(pos.to_vec()) {
                     return Some(false);
                 }
                 if *budget == 0 {
@@ -151,7 +151,7 @@ fn search(
                 }
                 *budget -= 1;
                 for k in cands {
-                    let mut next = pos.clone();
+                    let mut next = pos.to_vec();
                     next[k] += 1;
                     match search(lanes, clone, &mut next, t + 1, seen, budget) {
                         Some(false) => {}

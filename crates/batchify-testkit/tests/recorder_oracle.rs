@@ -121,10 +121,8 @@ fn lane_after_lane_clone_passes() {
 
 #[test]
 fn recording_for_inactive_lanes_fails() {
-    let clone = clone_with(
-        |k| first_site(k, "true"),
-        |k| second_site(k, &format!("%on.{k}"), &format!("add i64 %d.{k}, 0")),
-    );
+    let clone =
+        clone_with(|k| first_site(k, "true"), |k| second_site(k, &format!("%on.{k}"), &format!("add i64 %d.{k}, 0")));
     let msg = log_failure(&clone);
     assert!(msg.contains("recorder log differs"), "{msg}");
 }
