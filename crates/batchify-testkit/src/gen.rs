@@ -1581,6 +1581,16 @@ impl<'a> Gen<'a> {
     }
 
     fn leaf(&mut self, ty: Ty) -> Expr {
+        // The entry value of a uniform or linear parameter: uniform (or
+        // linear) wherever it is used, whatever assignments did to its
+        // variable, so calls get uniform arguments and branches uniform
+        // conditions.
+        let shaped: Vec<usize> =
+            (0..self.kinds.len()).filter(|&i| self.kinds[i] != ParamKind::Vector && self.vars[i] == ty).collect();
+        if !shaped.is_empty() && self.rng.gen_bool(0.2) {
+            let i = *shaped.choose(&mut self.rng).expect("nonempty");
+            return Expr { ty, kind: ExprKind::Arg(i) };
+        }
         let cands: Vec<usize> = (0..self.avail).filter(|&i| self.vars[i] == ty).collect();
         if !cands.is_empty() && self.rng.gen_bool(0.8) {
             let v = *cands.choose(&mut self.rng).expect("nonempty");
