@@ -177,3 +177,37 @@ fn fuzz_width4_unmasked() {
     let opts = FuzzOptions { count: 300, seed: 0x4_0000, width: 4, masked: false, ..FuzzOptions::default() };
     assert_clean(&fuzz::run(&opts), 0.85);
 }
+
+/// The oracle can fail on the generated memory and recorder programs: a
+/// reference clone that calls the scalar function for inactive lanes too
+/// (the mask test replaced by `true`) touches inactive lanes' buffers, which
+/// are inaccessible (a fault), or records for them (a log mismatch).
+#[test]
+fn a_clone_that_ignores_the_mask_is_caught() {
+    use batchify_testkit::{CheckConfig, Oracle, OracleError};
+    let opts = FuzzOptions {
+        width: 8,
+        masked: true,
+        gen: GenConfig { p_buffers: 1.0, p_record: 0.15, ..GenConfig::default() },
+        ..FuzzOptions::default()
+    };
+    let (mut caught, mut total) = (0, 0);
+    for seed in 0x3e5_0000..0x3e5_0000 + 40u64 {
+        let program = fuzz::generate_for(seed, &opts);
+        let spec = fuzz::spec_for(&program, &opts);
+        let correct = fuzz::scalar_loop_clone_ir(&program, &spec);
+        let broken =
+            (0..spec.width).fold(correct.clone(), |ir, k| ir.replace(&format!("br i1 %m.{k},"), "br i1 true,"));
+        assert_ne!(broken, correct);
+        let ctx = inkwell::context::Context::create();
+        let module = fuzz::parse_ir(&ctx, &format!("{}{broken}", program.ir), &program.name).expect("parses");
+        module.verify().expect("the broken clone verifies");
+        total += 1;
+        let oracle = Oracle::new(&module, &[spec]).expect("oracle builds");
+        if let Err(OracleError::Mismatch(_)) = oracle.check_all(&CheckConfig { trials: 8, seed }) {
+            caught += 1;
+        }
+    }
+    eprintln!("{caught} of {total} mask-ignoring clones caught");
+    assert!(caught * 2 >= total, "only {caught} of {total} mask-ignoring clones caught");
+}
