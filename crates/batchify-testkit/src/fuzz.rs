@@ -1,7 +1,8 @@
 //! The fuzzer: random programs from [`crate::gen`], optionally optimised by
-//! LLVM's `default<O2>` pipeline, batched by batchify with every parameter
-//! varying, and checked by the [`crate::oracle`] on random inputs (and
-//! random masks for masked clones).
+//! LLVM's `default<O2>` pipeline, batched by batchify with the parameter
+//! kinds each program chose (varying, uniform, linear: [`spec_for`]), and
+//! checked by the [`crate::oracle`] on random inputs (and random masks for
+//! masked clones), buffer contents and recorder logs included.
 //!
 //! Program `i` of a run with seed `S` is generated from seed `S + i`
 //! (wrapping), and everything else about it (whether it is optimised, the
