@@ -382,6 +382,7 @@ pub fn gen_flags(gen: &GenConfig) -> Option<String> {
             p_linear_param: gen.p_linear_param,
             p_record: gen.p_record,
             p_recursive: gen.p_recursive,
+            p_buf_helper: gen.p_buf_helper,
             // Set from the run's width (see `gen_config`).
             lanes: gen.lanes,
             ..base.clone()
@@ -415,6 +416,7 @@ pub fn gen_flags(gen: &GenConfig) -> Option<String> {
             ("linear-params", gen.p_linear_param, base.p_linear_param),
             ("records", gen.p_record, base.p_record),
             ("recursion", gen.p_recursive, base.p_recursive),
+            ("buf-callees", gen.p_buf_helper, base.p_buf_helper),
         ] {
             if a != b {
                 let _ = write!(s, " --{name} {a}");

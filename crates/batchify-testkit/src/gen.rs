@@ -251,6 +251,10 @@ pub struct GenConfig {
     /// (callers pass `x & 3`) and calls itself with `depth - 1` only when
     /// `depth > 0`, so recursion ends for every input.
     pub p_recursive: f64,
+    /// Probability that a helper takes a read-only pointer to one of the
+    /// top-level function's buffers (varying, uniform or linear there) and
+    /// loads from it at constant and data-dependent indices.
+    pub p_buf_helper: f64,
     /// Widest clone the programs are checked at (the fuzzer sets its
     /// `--width`): buffers whose lanes own windows of a shared buffer are
     /// sized so that `lanes` windows never overlap.
@@ -300,6 +304,7 @@ impl Default for GenConfig {
             p_linear_param: 0.15,
             p_record: 0.04,
             p_recursive: 0.3,
+            p_buf_helper: 0.25,
             lanes: 8,
         }
     }
@@ -336,6 +341,7 @@ impl GenConfig {
             p_buffers: 0.0,
             p_uniform_param: 0.0,
             p_linear_param: 0.0,
+            p_buf_helper: 0.0,
             ..GenConfig::default()
         }
     }
@@ -506,6 +512,8 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
     // Element types of the top-level function's arrays that pointer-taking
     // helpers need.
     let mut needed_arrays: Vec<Ty> = Vec::new();
+    // Element types and lengths of buffers that buffer-reading helpers need.
+    let mut needed_bufs: Vec<(Elem, u64)> = Vec::new();
     if chance(&mut rng, cfg.p_helper) {
         let sub = GenConfig {
             max_depth: cfg.max_depth.min(1),
@@ -531,13 +539,24 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
                 None
             };
             let sret = chance(&mut hrng, cfg.p_sret);
-            let recursive = ptr.is_none() && !sret && chance(&mut hrng, cfg.p_recursive);
-            let callable = (0..helpers.len()).filter(|&j| helpers[j].ptr.is_none()).collect();
+            let buf = if ptr.is_none() && !sret && chance(&mut hrng, cfg.p_buf_helper) {
+                let elem = *Elem::ALL.choose(&mut hrng).expect("nonempty");
+                Some((elem, *[4u64, 8, 16].choose(&mut hrng).expect("nonempty")))
+            } else {
+                None
+            };
+            let recursive = ptr.is_none() && buf.is_none() && !sret && chance(&mut hrng, cfg.p_recursive);
+            let callable =
+                (0..helpers.len()).filter(|&j| helpers[j].ptr.is_none() && helpers[j].buf.is_none()).collect();
             let mut g = Gen::new(hrng, &sub, helpers.clone(), callable);
             g.ptr_param = ptr;
             g.is_helper = true;
             g.recursive = recursive;
             g.next_tag = (k as u64 + 1) * 1000 + 1;
+            if let Some((elem, len)) = buf {
+                g.bufs = vec![BufParam { kind: ParamKind::Vector, elem, len, role: BufRole::Read }];
+                needed_bufs.push((elem, len));
+            }
             let f = g.program();
             let h = g.helper_signature(format!("{name}.helper{k}"), &f, sret);
             ir.push_str(&lower(&h.name, &h.sig, &f, &mut decls, &helpers));
@@ -553,6 +572,7 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
     let callable = (0..helpers.len()).collect();
     let mut g = Gen::new(rng, cfg, helpers.clone(), callable);
     g.needed_arrays = needed_arrays;
+    g.needed_bufs = needed_bufs;
     let f = g.program();
     let sig = g.top_level_signature(&f);
     ir.push_str(&lower(&name, &sig, &f, &mut decls, &helpers));
@@ -640,6 +660,9 @@ struct Helper {
     recursive: bool,
     /// Calls the recorder, directly or through its callees.
     effects: bool,
+    /// Takes a read-only pointer to a buffer of the caller: element type
+    /// and the elements it may read.
+    buf: Option<(Elem, u64)>,
     /// Its `define` line.
     sig: Sig,
     /// Call-site attributes: of the array pointer (with a trailing space;
@@ -716,8 +739,9 @@ enum ExprKind {
     FpToSi(Guard, u64, Box<Expr>),
     /// A call of helper `.0` with scalar arguments `.1`, passing array `.2`
     /// to its pointer parameter; `.3`: marked `tail`; `.4`: the depth
-    /// argument of a recursive helper (`x & 3`).
-    Call(usize, Vec<Expr>, Option<usize>, bool, Option<Box<Expr>>),
+    /// argument of a recursive helper (`x & 3`); `.5`: the buffer passed to
+    /// a buffer-reading helper.
+    Call(usize, Vec<Expr>, Option<usize>, bool, Option<Box<Expr>>, Option<usize>),
     /// `array[index & 7]`.
     Load(usize, Box<Expr>),
     /// The value the scalar parameter had on entry (not its variable, which
@@ -851,6 +875,9 @@ struct Gen<'a> {
     ptr_param: Option<(PtrMode, Ty)>,
     /// Element types of arrays the function must have (for pointer-taking helpers).
     needed_arrays: Vec<Ty>,
+    /// Read-only buffers the top-level function must have (for
+    /// buffer-reading helpers): element type, length.
+    needed_bufs: Vec<(Elem, u64)>,
     /// Generating a helper.
     is_helper: bool,
     /// Every returned value is `value & mask` (a helper's `range` return).
@@ -897,6 +924,7 @@ impl<'a> Gen<'a> {
             callable,
             ptr_param: None,
             needed_arrays: Vec::new(),
+            needed_bufs: Vec::new(),
             is_helper: false,
             ret_mask: None,
             uses_div: false,
@@ -966,6 +994,7 @@ impl<'a> Gen<'a> {
         // `speculatable`, `willreturn`, `nosync` or `nofree` claims.
         let effects = self.records || self.calls.iter().any(|&h| self.helpers[h].effects);
         let spec = self.ptr_param.is_none()
+            && self.bufs.is_empty()
             && !sret
             && !self.uses_div
             && !effects
@@ -973,7 +1002,7 @@ impl<'a> Gen<'a> {
             && self.calls.iter().all(|&h| self.helpers[h].spec);
         // Memory effects: only the array pointer and the sret pointer, and
         // the helper's own stack; callees are free of pointers.
-        let (mut reads, mut writes) = (false, sret);
+        let (mut reads, mut writes) = (!self.bufs.is_empty(), sret);
         if let Some((mode, _)) = self.ptr_param {
             reads |= mode != PtrMode::Write;
             writes |= mode != PtrMode::Read;
@@ -1065,6 +1094,16 @@ impl<'a> Gen<'a> {
                 call_ptr_attrs.push_str(&self.attr("nonnull"));
             }
         }
+        // A buffer pointer: a whole read-only buffer of the caller.
+        let mut buf_attrs = Vec::new();
+        for b in self.bufs.clone() {
+            let mut a = String::new();
+            for x in ["noundef", "nonnull", "readonly"] {
+                a.push_str(&self.attr(x));
+            }
+            a.push_str(&self.attr(&format!("dereferenceable({})", b.len * b.elem.bytes())));
+            buf_attrs.push(a);
+        }
         let mut sret_attrs = String::new();
         if sret {
             let st = format!("{{ {}, i32 }}", f.ret.ir());
@@ -1079,6 +1118,7 @@ impl<'a> Gen<'a> {
             ret_attrs.clear();
             param_attrs.iter_mut().for_each(String::clear);
             call_arg_attrs.iter_mut().for_each(String::clear);
+            buf_attrs.iter_mut().for_each(String::clear);
             if self.ptr_param.is_some_and(|(m, _)| m == PtrMode::Byval) {
                 ptr_attrs.clone_from(&call_ptr_attrs);
             } else {
@@ -1099,6 +1139,7 @@ impl<'a> Gen<'a> {
             spec,
             recursive: self.recursive,
             effects,
+            buf: self.bufs.first().map(|b| (b.elem, b.len)),
             sig: Sig {
                 linkage: "internal ",
                 cc,
@@ -1108,7 +1149,7 @@ impl<'a> Gen<'a> {
                 ptr_attrs,
                 sret_attrs,
                 sret,
-                buf_attrs: Vec::new(),
+                buf_attrs,
             },
             call_ptr_attrs,
             call_arg_attrs,
@@ -1309,6 +1350,13 @@ impl<'a> Gen<'a> {
 
     /// Picks the buffer parameters (top-level only; see [`BufRole`]).
     fn choose_buffers(&mut self) {
+        for (elem, len) in self.needed_bufs.clone() {
+            let eb = elem.bytes() as i64;
+            let kind = *[ParamKind::Vector, ParamKind::Uniform, ParamKind::Linear { step: eb }]
+                .choose(&mut self.rng)
+                .expect("nonempty");
+            self.bufs.push(BufParam { kind, elem, len, role: BufRole::Read });
+        }
         if !self.chance(self.cfg.p_buffers) {
             return;
         }
@@ -1687,6 +1735,18 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// A buffer of this function a helper that reads `(elem, len)` may get:
+    /// same element type, at least `len` elements, and no lane writes into
+    /// it what another lane reads (read-only, or a lane's own).
+    fn buffers_for(&self, (elem, len): (Elem, u64)) -> Vec<usize> {
+        (0..self.bufs.len())
+            .filter(|&j| {
+                let b = self.bufs[j];
+                b.elem == elem && b.len >= len && matches!(b.role, BufRole::Read | BufRole::Own)
+            })
+            .collect()
+    }
+
     /// An index into a private array: often uniform (a constant or a
     /// uniform parameter's value), else any expression (masked with `& 7`
     /// when lowered).
@@ -1724,8 +1784,9 @@ impl<'a> Gen<'a> {
             let arrs: Vec<usize> = (0..self.arrays.len()).filter(|&a| self.arrays[a] == et).collect();
             *arrs.choose(&mut self.rng).expect("checked above")
         });
+        let buffer = h.buf.map(|want| *self.buffers_for(want).choose(&mut self.rng).expect("checked by the caller"));
         // `tail`: the callee touches none of the caller's stack.
-        let tail = h.ptr.is_none() && !h.sig.sret && chance(&mut self.rng, self.cfg.p_tail);
+        let tail = h.ptr.is_none() && h.buf.is_none() && !h.sig.sret && chance(&mut self.rng, self.cfg.p_tail);
         // A recursive helper's depth: `x & 3`, x of any int expression
         // (varying or uniform), so recursion is at most 3 calls deep.
         let depth = h.recursive.then(|| {
@@ -1734,7 +1795,7 @@ impl<'a> Gen<'a> {
             Box::new(Expr { ty: Ty::I32, kind: ExprKind::Int(IntOp::And, Box::new(e), Box::new(three)) })
         });
         self.calls.insert(hi);
-        Expr { ty: h.ret, kind: ExprKind::Call(hi, args, array, tail, depth) }
+        Expr { ty: h.ret, kind: ExprKind::Call(hi, args, array, tail, depth, buffer) }
     }
 
     fn expr(&mut self, ty: Ty, depth: u32) -> Expr {
@@ -1748,7 +1809,9 @@ impl<'a> Gen<'a> {
             .copied()
             .filter(|&h| {
                 let h = &self.helpers[h];
-                h.ret == ty && h.ptr.is_none_or(|(_, et)| self.arrays.contains(&et))
+                h.ret == ty
+                    && h.ptr.is_none_or(|(_, et)| self.arrays.contains(&et))
+                    && h.buf.is_none_or(|want| !self.buffers_for(want).is_empty())
             })
             .collect();
         if !cands.is_empty() && self.rng.gen_bool(0.15) {
@@ -2431,7 +2494,7 @@ impl Lower<'_> {
                     }
                 }
             }
-            ExprKind::Call(hi, args, array, tail, depth) => {
+            ExprKind::Call(hi, args, array, tail, depth, buffer) => {
                 let h = &self.helpers[*hi];
                 let mut ops = Vec::new();
                 for (a, attrs) in args.iter().zip(&h.call_arg_attrs) {
@@ -2441,6 +2504,9 @@ impl Lower<'_> {
                 if let Some(d) = depth {
                     let x = self.expr(d);
                     ops.insert(0, format!("i32 {x}"));
+                }
+                if let Some(j) = buffer {
+                    ops.insert(0, format!("ptr %b{j}"));
                 }
                 let h = &self.helpers[*hi];
                 let (cc, name) = (h.sig.cc, h.name.clone());
@@ -2703,7 +2769,7 @@ mod tests {
     fn programs_without_attributes_are_the_same_programs() {
         // Buffers keep `dereferenceable` (the oracle sizes them by it);
         // the fuzzer's attribute check covers their other attributes.
-        let cfg = GenConfig { p_buffers: 0.0, ..callee_heavy() };
+        let cfg = GenConfig { p_buffers: 0.0, p_buf_helper: 0.0, ..callee_heavy() };
         let plain_cfg = GenConfig { emit_attrs: false, ..cfg.clone() };
         for seed in 0..100u64 {
             let (p, q) = (generate(seed, &cfg), generate(seed, &plain_cfg));
@@ -2937,7 +3003,7 @@ mod tests {
     fn default_programs_have_arrays_recursion_records_and_parameter_kinds() {
         let cfg = GenConfig::default();
         let (mut arrays, mut recursive, mut records, mut helper_records) = (0, 0, 0, 0);
-        let (mut uniform, mut linear, mut buffers) = (0, 0, 0);
+        let (mut uniform, mut linear, mut buffers, mut buf_helpers) = (0, 0, 0, 0);
         for seed in 0..400u64 {
             let p = generate(seed, &cfg);
             parse_and_verify(&p).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", p.ir));
@@ -2947,6 +3013,7 @@ mod tests {
             records += p.ir.contains(&call) as u32;
             let top = p.ir.find(&format!("@\"{}\"(", p.name)).expect("top-level function");
             helper_records += p.ir[..top].contains(&call) as u32;
+            buf_helpers += p.ir[..top].lines().any(|l| l.starts_with("define ") && l.contains("%b0")) as u32;
             uniform += p.abi.iter().any(|(t, k)| t != "ptr" && *k == ParamKind::Uniform) as u32;
             linear += p.abi.iter().any(|(t, k)| t != "ptr" && matches!(k, ParamKind::Linear { .. })) as u32;
             buffers += !p.buffers.is_empty() as u32;
@@ -2959,6 +3026,7 @@ mod tests {
             ("uniform parameters", uniform, 40),
             ("linear parameters", linear, 40),
             ("buffers", buffers, 100),
+            ("helpers reading a buffer", buf_helpers, 10),
         ] {
             assert!(n >= min, "only {n} of 400 programs have {what}");
         }

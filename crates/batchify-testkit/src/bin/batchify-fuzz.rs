@@ -8,7 +8,7 @@
 //!               [--tail-fraction F] [--attrs F] [--ptr-callees P] [--sret P]
 //!               [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal]
 //!               [--buffers P] [--max-buffers N] [--uniform-params P] [--linear-params P]
-//!               [--records P] [--recursion P]
+//!               [--records P] [--recursion P] [--buf-callees P]
 //!               [--self-test | --attr-check] [--threads N] [--timeout SECS] [--dump]
 //! ```
 //!
@@ -30,7 +30,8 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
 [--trials T] [--straight-line] [--max-depth D] [--max-stmts N] [--max-total-stmts N] [--max-trip K] [--arrays P] \
 [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F] [--tail-fraction F] [--attrs F] [--ptr-callees P] \
 [--sret P] [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal] [--buffers P] [--max-buffers N] \
-[--uniform-params P] [--linear-params P] [--records P] [--recursion P] [--self-test | --attr-check] [--threads N] \
+[--uniform-params P] [--linear-params P] [--records P] [--recursion P] [--buf-callees P] [--self-test | --attr-check] \
+[--threads N] \
 [--timeout SECS] [--dump]
 
   --count N          programs to run (default 1000)
@@ -74,6 +75,8 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
                      batchify_record(tag, value), whose log the oracle checks (default 0.04)
   --recursion P      probability that a helper is recursive, with a depth parameter that
                      bounds it (default 0.3)
+  --buf-callees P    probability that a helper takes a read-only pointer to one of the
+                     top-level function's buffers (default 0.25)
   --self-test        check a per-lane reference clone instead of batchify (tests the generator)
   --attr-check       check the program against a copy without its optional attributes
                      (tests that the generator's attributes hold; use --opt-fraction 1)
@@ -111,7 +114,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let (mut ptr_callees, mut sret, mut top_attrs) = (None, None, None);
     let (mut no_top_cc, mut no_top_internal) = (false, false);
     let (mut buffers, mut max_buffers, mut uniform_params, mut linear_params) = (None, None, None, None);
-    let (mut records, mut recursion) = (None, None);
+    let (mut records, mut recursion, mut buf_callees) = (None, None, None);
     let mut args = args;
     while let Some(a) = args.next() {
         let (flag, inline) = match a.split_once('=') {
@@ -164,6 +167,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             "--linear-params" => linear_params = Some(fraction(&flag, next())?),
             "--records" => records = Some(fraction(&flag, next())?),
             "--recursion" => recursion = Some(fraction(&flag, next())?),
+            "--buf-callees" => buf_callees = Some(fraction(&flag, next())?),
             "--no-top-level-cc" => no_top_cc = true,
             "--no-top-level-internal" => no_top_internal = true,
             "--self-test" => opts.engine = Engine::ScalarLoop,
@@ -206,6 +210,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
         p_linear_param: linear_params.unwrap_or(base.p_linear_param),
         p_record: records.unwrap_or(base.p_record),
         p_recursive: recursion.unwrap_or(base.p_recursive),
+        p_buf_helper: buf_callees.unwrap_or(base.p_buf_helper),
         ..base
     };
     Ok(Some(Args { opts, dump }))
