@@ -1,7 +1,8 @@
 //! The fuzzer: random programs from [`crate::gen`], optionally optimised by
-//! LLVM's `default<O2>` pipeline, batched by batchify with every parameter
-//! varying, and checked by the [`crate::oracle`] on random inputs (and
-//! random masks for masked clones).
+//! LLVM's `default<O2>` pipeline, batched by batchify with the parameter
+//! kinds each program chose (varying, uniform, linear: [`spec_for`]), and
+//! checked by the [`crate::oracle`] on random inputs (and random masks for
+//! masked clones), buffer contents and recorder logs included.
 //!
 //! Program `i` of a run with seed `S` is generated from seed `S + i`
 //! (wrapping), and everything else about it (whether it is optimised, the
@@ -16,9 +17,10 @@
 //! calling thread watches the workers and, past the limit, prints the
 //! program and its reproduction command and aborts instead of hanging.
 
-use crate::gen::{generate, GenConfig, Program, Ty};
+use crate::gen::{generate, GenConfig, Program};
 use crate::{CheckConfig, Oracle, OracleError};
-use batchify_core::vfabi::Isa;
+use batchify_core::spec::mask_abi_for;
+use batchify_core::vfabi::{Isa, Param, ParamKind, VariantName};
 use batchify_core::{CloneReport, CloneSpec, Error, Options};
 use inkwell::context::Context;
 use inkwell::module::Module;
@@ -374,6 +376,15 @@ pub fn gen_flags(gen: &GenConfig) -> Option<String> {
             p_top_attrs: gen.p_top_attrs,
             top_level_cc: gen.top_level_cc,
             top_level_internal: gen.top_level_internal,
+            p_buffers: gen.p_buffers,
+            max_buffers: gen.max_buffers,
+            p_uniform_param: gen.p_uniform_param,
+            p_linear_param: gen.p_linear_param,
+            p_record: gen.p_record,
+            p_recursive: gen.p_recursive,
+            p_buf_helper: gen.p_buf_helper,
+            // Set from the run's width (see `gen_config`).
+            lanes: gen.lanes,
             ..base.clone()
         };
         if tuned != *gen {
@@ -390,6 +401,7 @@ pub fn gen_flags(gen: &GenConfig) -> Option<String> {
         num("max-total-stmts", gen.max_total_stmts, base.max_total_stmts);
         num("max-trip", gen.max_trip, base.max_trip);
         num("max-callees", gen.max_helpers, base.max_helpers);
+        num("max-buffers", gen.max_buffers, base.max_buffers);
         for (name, a, b) in [
             ("arrays", gen.p_array, base.p_array),
             ("callees", gen.p_helper, base.p_helper),
@@ -399,6 +411,12 @@ pub fn gen_flags(gen: &GenConfig) -> Option<String> {
             ("ptr-callees", gen.p_ptr_helper, base.p_ptr_helper),
             ("sret", gen.p_sret, base.p_sret),
             ("top-attrs", gen.p_top_attrs, base.p_top_attrs),
+            ("buffers", gen.p_buffers, base.p_buffers),
+            ("uniform-params", gen.p_uniform_param, base.p_uniform_param),
+            ("linear-params", gen.p_linear_param, base.p_linear_param),
+            ("records", gen.p_record, base.p_record),
+            ("recursion", gen.p_recursive, base.p_recursive),
+            ("buf-callees", gen.p_buf_helper, base.p_buf_helper),
         ] {
             if a != b {
                 let _ = write!(s, " --{name} {a}");
@@ -438,38 +456,102 @@ pub fn repro_command(seed: u64, opts: &FuzzOptions) -> String {
     s
 }
 
-/// The clone spec the fuzzer asks for.
+/// The clone spec the fuzzer asks for: the parameter kinds the program
+/// chose ([`Program::abi`]: varying, uniform, linear), target-independent.
 pub fn spec_for(program: &Program, opts: &FuzzOptions) -> CloneSpec {
-    CloneSpec::all_varying(&program.name, program.params.len(), opts.width, Isa::Llvm, opts.masked)
+    let isa = Isa::Llvm;
+    let params: Vec<ParamKind> = program.abi.iter().map(|(_, k)| *k).collect();
+    let ps: Vec<Param> = params.iter().map(|&kind| Param { kind, align: None }).collect();
+    CloneSpec {
+        scalar_name: program.name.clone(),
+        vector_name: VariantName::mangle(isa, opts.masked, opts.width, &ps, &program.name),
+        width: opts.width,
+        aligns: vec![None; params.len()],
+        params,
+        mask: opts.masked.then(|| mask_abi_for(isa)),
+        isa,
+    }
+}
+
+/// The generator configuration of a run: [`FuzzOptions::gen`] with
+/// [`GenConfig::lanes`] set to the run's width.
+pub fn gen_config(opts: &FuzzOptions) -> GenConfig {
+    GenConfig { lanes: opts.width.max(1), ..opts.gen.clone() }
+}
+
+/// Generates program `seed` of a run (see [`gen_config`]).
+pub fn generate_for(seed: u64, opts: &FuzzOptions) -> Program {
+    generate(seed, &gen_config(opts))
 }
 
 /// IR of a reference clone named as `spec` asks: it calls the scalar
-/// function once per lane (inactive lanes included: generated programs are
-/// total) and assembles the results.
+/// function once per active lane, in lane order (varying arguments from
+/// their lane, uniform ones as they are, linear ones as `base + k*step`,
+/// pointer steps in bytes), and assembles the results (inactive lanes:
+/// poison).
 pub fn scalar_loop_clone_ir(program: &Program, spec: &CloneSpec) -> String {
     let n = spec.width;
-    let vt = |t: Ty| format!("<{n} x {}>", t.ir());
-    let mut params: Vec<String> = program.params.iter().enumerate().map(|(i, t)| format!("{} %a{i}", vt(*t))).collect();
+    let vt = |t: &str| format!("<{n} x {t}>");
+    let mut params: Vec<String> = program
+        .abi
+        .iter()
+        .zip(&spec.params)
+        .enumerate()
+        .map(|(i, ((t, _), k))| match k {
+            ParamKind::Vector => format!("{} %a{i}", vt(t)),
+            _ => format!("{t} %a{i}"),
+        })
+        .collect();
     if spec.mask.is_some() {
         params.push(format!("<{n} x i1> %mask"));
     }
-    let mut s = format!("\ndefine {} @{}({}) {{\nentry:\n", vt(program.ret), spec.vector_name, params.join(", "));
+    let rt = program.ret.ir();
+    let mut s =
+        format!("\ndefine {} @{}({}) {{\nentry:\n  br label %lane0\n", vt(rt), spec.vector_name, params.join(", "));
     let mut acc = "poison".to_string();
     for k in 0..n {
+        let _ = writeln!(s, "lane{k}:");
+        if spec.mask.is_some() {
+            let _ = writeln!(s, "  %m.{k} = extractelement <{n} x i1> %mask, i32 {k}");
+            let _ = writeln!(s, "  br i1 %m.{k}, label %call{k}, label %skip{k}");
+        } else {
+            let _ = writeln!(s, "  br i1 true, label %call{k}, label %skip{k}");
+        }
+        let _ = writeln!(s, "call{k}:");
         let mut args = Vec::new();
-        for (i, t) in program.params.iter().enumerate() {
-            let _ = writeln!(s, "  %a{i}.{k} = extractelement {} %a{i}, i32 {k}", vt(*t));
-            args.push(format!("{} %a{i}.{k}", t.ir()));
+        for (i, ((t, _), kind)) in program.abi.iter().zip(&spec.params).enumerate() {
+            let v = format!("%a{i}.{k}");
+            match kind {
+                ParamKind::Vector => {
+                    let _ = writeln!(s, "  {v} = extractelement {} %a{i}, i32 {k}", vt(t));
+                }
+                ParamKind::Linear { step } if t == "ptr" => {
+                    let _ = writeln!(s, "  {v} = getelementptr i8, ptr %a{i}, i64 {}", step * k as i64);
+                }
+                ParamKind::Linear { step } => {
+                    let _ = writeln!(s, "  {v} = add {t} %a{i}, {}", step * k as i64);
+                }
+                _ => {
+                    args.push(format!("{t} %a{i}"));
+                    continue;
+                }
+            }
+            args.push(format!("{t} {v}"));
         }
         // `noinline` at the call: inlined copies would meet LLVM 22's SLP
         // vectorizer under `default<O2>`, which miscompiles
         // `uitofp (sext i32 to i64)` into `uitofp <N x i32>`.
         let cc = if program.cc.is_empty() { String::new() } else { format!("{} ", program.cc) };
-        let _ = writeln!(s, "  %r.{k} = call {cc}{} @{}({}) #0", program.ret.ir(), program.name, args.join(", "));
-        let _ = writeln!(s, "  %v.{k} = insertelement {} {acc}, {} %r.{k}, i32 {k}", vt(program.ret), program.ret.ir());
+        let _ = writeln!(s, "  %r.{k} = call {cc}{rt} @{}({}) #0", program.name, args.join(", "));
+        let _ = writeln!(s, "  %w.{k} = insertelement {} {acc}, {rt} %r.{k}, i32 {k}", vt(rt));
+        let _ = writeln!(s, "  br label %skip{k}");
+        let _ = writeln!(s, "skip{k}:");
+        let _ = writeln!(s, "  %v.{k} = phi {} [ %w.{k}, %call{k} ], [ {acc}, %lane{k} ]", vt(rt));
+        let next = if k + 1 < n { format!("lane{}", k + 1) } else { "done".to_string() };
+        let _ = writeln!(s, "  br label %{next}");
         acc = format!("%v.{k}");
     }
-    let _ = writeln!(s, "  ret {} {acc}\n}}\n\nattributes #0 = {{ noinline }}", vt(program.ret));
+    let _ = writeln!(s, "done:\n  ret {} {acc}\n}}\n\nattributes #0 = {{ noinline }}", vt(rt));
     s
 }
 
@@ -518,7 +600,7 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
         Engine::Batchify => {}
         Engine::ScalarLoop => text.push_str(&scalar_loop_clone_ir(program, &spec)),
         Engine::AttrCheck => {
-            let plain = generate(seed, &GenConfig { emit_attrs: false, ..opts.gen.clone() });
+            let plain = generate(seed, &GenConfig { emit_attrs: false, ..gen_config(opts) });
             text.push_str(&attr_check_ir(program, &plain, &spec));
         }
     }
@@ -584,7 +666,7 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
 /// and reproduction command are printed first.
 pub fn check_seed(seed: u64, opts: &FuzzOptions) -> (Program, Checked) {
     let _current = CurrentProgram::enter(repro_command(seed, opts));
-    let program = generate(seed, &opts.gen);
+    let program = generate_for(seed, opts);
     let optimized = should_optimize(seed, opts.optimize_fraction);
     let checked = catch_unwind(AssertUnwindSafe(|| check_program(&program, seed, opts))).unwrap_or_else(|p| {
         let msg = p
@@ -672,7 +754,7 @@ pub fn run_with_progress(opts: &FuzzOptions, every: usize, progress: &mut dyn Fn
                                 "batchify-fuzz: program seed {seed} still running after {limit:?} (a clone or scalar \
                                  function that never returns?); aborting.\n  reproduce: {}\n{}",
                                 repro_command(seed, opts),
-                                generate(seed, &opts.gen).ir
+                                generate_for(seed, opts).ir
                             );
                             std::process::abort();
                         }

@@ -16,7 +16,7 @@
 //! # Helpers
 //! Besides the top-level (batched) function, a program may have up to
 //! [`GenConfig::max_helpers`] `internal` helpers, generated the same way;
-//! helper `k` calls only helpers `0..k` (no recursion). Helpers get random
+//! helper `k` calls only helpers `0..k`, and itself if recursive. Helpers get random
 //! calling conventions (call sites always carry the callee's), `tail` on
 //! calls with scalar arguments, and attributes that hold for their bodies
 //! (`memory(..)`, `nounwind`, `willreturn`, `speculatable`, `noundef`,
@@ -27,6 +27,24 @@
 //! the caller. A `range` attribute holds because callers mask the argument
 //! (and helpers mask the returned value) with `and`.
 //!
+//! # Memory, parameter kinds, recursion and the recorder
+//! * The top-level function may take pointer parameters to bounded buffers
+//!   ([`BufParam`], [`GenConfig::p_buffers`]): varying, uniform or linear
+//!   pointers to `i8`..`double` elements, loaded and stored at constant,
+//!   uniform, linear, strided and data-dependent indices, all inside the
+//!   buffer, with stores under divergent control flow. No lane writes a
+//!   byte another lane touches in the same call ([`BufRole`]), so the
+//!   oracle compares every byte.
+//! * Scalar parameters may be uniform or linear in the clone the fuzzer
+//!   asks for ([`Program::abi`]).
+//! * Private arrays (`alloca [8 x T]`, [`GenConfig::p_array`]) are read and
+//!   written at uniform and varying indices.
+//! * Helpers may be recursive ([`GenConfig::p_recursive`]), bounded by a
+//!   depth parameter.
+//! * Statements may call the side-effect recorder [`RECORDER`]
+//!   ([`GenConfig::p_record`]), whose log the oracle checks
+//!   ([`crate::recorder`]).
+//!
 //! # Termination
 //! Every loop owns a private `i32` counter that no other statement can
 //! name. It is set to 0 in the loop's preheader, and the only edges back to
@@ -34,7 +52,10 @@
 //! loop shape tests `counter < K` with a constant `K <= max_trip` on each
 //! path to the next iteration (`continue` branches to the latch). So each
 //! loop runs at most `K` iterations per entry, and a program runs at most
-//! `max_trip ^ max_depth` iterations of its innermost body.
+//! `max_trip ^ max_depth` iterations of its innermost body. A recursive
+//! helper calls itself at most twice per call, never in a loop or a loop
+//! condition, with `depth - 1` and only when `depth > 0`; callers pass
+//! `x & 3`, so a call tree has at most 15 calls.
 //!
 //! # No undefined behaviour, no poison in results
 //! * every variable is initialised in the entry block before any use, and
@@ -61,6 +82,7 @@
 //! `fcmp` predicates (ordered and unordered), so NaN lanes take different
 //! branches from their neighbours.
 
+use batchify_core::vfabi::ParamKind;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -164,7 +186,8 @@ pub struct GenConfig {
     /// functions of their own, `internal`) that expressions call.
     pub p_helper: f64,
     /// Most helpers of one program (at least one when it has helpers).
-    /// Helper `k` may call helpers `0..k` (never itself: no recursion).
+    /// Helper `k` may call helpers `0..k`, and itself if recursive
+    /// ([`GenConfig::p_recursive`]).
     pub max_helpers: u32,
     /// Probability that a helper has an explicit calling convention
     /// (`fastcc`, `coldcc`, `tailcc`, `preserve_mostcc` or `ccc`, uniformly);
@@ -200,12 +223,42 @@ pub struct GenConfig {
     /// On by default: the oracle makes internal functions callable.
     pub top_level_internal: bool,
     /// Probability that the program has private arrays (`alloca [8 x T]`)
-    /// read and written at computed, masked indices.
+    /// read and written at masked indices, uniform (constants, uniform
+    /// parameters) and varying, so mem2reg cannot remove them.
     pub p_array: f64,
     /// Print the optional attributes chosen. `false` gives the very same
-    /// program without them (only `byval`, `sret` and their alignment
-    /// stay): the fuzzer's attribute check compares the two.
+    /// program without them (only `byval`, `sret`, `dereferenceable` of
+    /// buffer parameters and their alignment stay): the fuzzer's attribute
+    /// check compares the two.
     pub emit_attrs: bool,
+    /// Probability that the top-level function takes pointer parameters to
+    /// bounded buffers (1 to [`GenConfig::max_buffers`]; see [`BufParam`]),
+    /// loaded and stored with uniform, linear, strided and random indices.
+    pub p_buffers: f64,
+    /// Most buffer parameters of one program.
+    pub max_buffers: u32,
+    /// Probability that a scalar parameter of the top-level function is
+    /// uniform (one value for all lanes) in the clone the fuzzer asks for.
+    pub p_uniform_param: f64,
+    /// Probability that an integer parameter of the top-level function is
+    /// linear with step 1 or -1 (lane k gets `base + k*step`).
+    pub p_linear_param: f64,
+    /// Probability, per statement, of a call of the side-effect recorder
+    /// `void batchify_record(i64 tag, i64 value)` (see
+    /// [`crate::recorder`]); helpers make them too.
+    pub p_record: f64,
+    /// Probability that a helper is recursive: it takes a depth parameter
+    /// (callers pass `x & 3`) and calls itself with `depth - 1` only when
+    /// `depth > 0`, so recursion ends for every input.
+    pub p_recursive: f64,
+    /// Probability that a helper takes a read-only pointer to one of the
+    /// top-level function's buffers (varying, uniform or linear there) and
+    /// loads from it at constant and data-dependent indices.
+    pub p_buf_helper: f64,
+    /// Widest clone the programs are checked at (the fuzzer sets its
+    /// `--width`): buffers whose lanes own windows of a shared buffer are
+    /// sized so that `lanes` windows never overlap.
+    pub lanes: u32,
 }
 
 impl Default for GenConfig {
@@ -241,10 +294,18 @@ impl Default for GenConfig {
             p_top_attrs: 0.3,
             top_level_cc: true,
             top_level_internal: true,
-            // Off until batchify handles stack memory mem2reg cannot remove
-            // (it builds a per-lane fallback for it today).
-            p_array: 0.0,
+            // Stack memory mem2reg cannot remove: batchify builds a per-lane
+            // fallback for it today, checked all the same.
+            p_array: 0.15,
             emit_attrs: true,
+            p_buffers: 0.4,
+            max_buffers: 3,
+            p_uniform_param: 0.2,
+            p_linear_param: 0.15,
+            p_record: 0.04,
+            p_recursive: 0.3,
+            p_buf_helper: 0.25,
+            lanes: 8,
         }
     }
 }
@@ -272,6 +333,15 @@ impl GenConfig {
             // Stack objects of the caller: not a single block after mem2reg.
             p_ptr_helper: 0.0,
             p_sret: 0.0,
+            p_array: 0.0,
+            // The generator's features from before: no buffers, recursion,
+            // recorder calls, uniform or linear parameters.
+            p_recursive: 0.0,
+            p_record: 0.0,
+            p_buffers: 0.0,
+            p_uniform_param: 0.0,
+            p_linear_param: 0.0,
+            p_buf_helper: 0.0,
             ..GenConfig::default()
         }
     }
@@ -285,8 +355,15 @@ pub struct Program {
     pub ir: String,
     /// The top-level function's name.
     pub name: String,
-    /// Parameter types, in order.
+    /// Types of the scalar parameters, in order (they follow the buffer
+    /// parameters).
     pub params: Vec<Ty>,
+    /// The buffer (pointer) parameters, in order; they come first.
+    pub buffers: Vec<BufParam>,
+    /// Every parameter of the top-level function in order (buffers, then
+    /// scalars): its IR type and how the lanes of the clone the fuzzer asks
+    /// for share it.
+    pub abi: Vec<(String, ParamKind)>,
     /// Return type.
     pub ret: Ty,
     /// The top-level function's calling convention keyword (`fastcc`, ...),
@@ -296,6 +373,106 @@ pub struct Program {
     /// ([`GenConfig::top_level_internal`]).
     pub internal: bool,
 }
+
+/// The element type of a buffer parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Elem {
+    /// `i8` (loaded with `sext`/`zext` to `i32`, stored with `trunc`).
+    I8,
+    /// `i16` (as `i8`).
+    I16,
+    /// `i32`.
+    I32,
+    /// `i64`.
+    I64,
+    /// `float`.
+    F32,
+    /// `double`.
+    F64,
+}
+
+impl Elem {
+    /// All element types.
+    pub const ALL: [Elem; 6] = [Elem::I8, Elem::I16, Elem::I32, Elem::I64, Elem::F32, Elem::F64];
+
+    /// The LLVM spelling.
+    pub fn ir(self) -> &'static str {
+        match self {
+            Elem::I8 => "i8",
+            Elem::I16 => "i16",
+            Elem::I32 => "i32",
+            Elem::I64 => "i64",
+            Elem::F32 => "float",
+            Elem::F64 => "double",
+        }
+    }
+
+    /// Bytes per element.
+    pub fn bytes(self) -> u64 {
+        match self {
+            Elem::I8 => 1,
+            Elem::I16 => 2,
+            Elem::I32 | Elem::F32 => 4,
+            Elem::I64 | Elem::F64 => 8,
+        }
+    }
+
+    /// The type of the language's values loaded from and stored to it.
+    pub fn value_ty(self) -> Ty {
+        match self {
+            Elem::I8 | Elem::I16 | Elem::I32 => Ty::I32,
+            Elem::I64 => Ty::I64,
+            Elem::F32 => Ty::F32,
+            Elem::F64 => Ty::F64,
+        }
+    }
+}
+
+/// What the lanes may do with a buffer parameter. Every role keeps the
+/// scalar code in bounds and the lanes free of conflicts: no lane writes
+/// a byte another lane reads or writes in the same call, so the order of
+/// the lanes' accesses cannot change what the calls leave (the oracle
+/// compares every byte; its `tolerate_conflicts` stays off).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BufRole {
+    /// Loads only, any index shape.
+    Read,
+    /// A varying pointer: each lane has a buffer of its own, loaded and
+    /// stored at any index shape.
+    Own,
+    /// Each lane owns a window of `size` elements (a power of two) and
+    /// loads and stores only there. With `by: Some(i)` the pointer is
+    /// uniform and lane k's window is elements `(size*x + j) & (len-1)`,
+    /// `j < size`, where `x` is the linear (step +-1) scalar parameter `i`
+    /// and `len >= size * lanes`; with `by: None` the pointer is linear with
+    /// a step of `size` elements and the window is `p[0..size)`.
+    Window {
+        /// Elements per window.
+        size: u64,
+        /// The linear scalar parameter that picks the window, if any.
+        by: Option<usize>,
+    },
+}
+
+/// A pointer parameter of the top-level function: `dereferenceable` for
+/// `len` elements (so the oracle's buffer ends at its guard page) and
+/// never reached past that by the scalar code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BufParam {
+    /// How lanes share it: varying (a buffer per lane), uniform (one
+    /// buffer), or linear with a step in bytes.
+    pub kind: ParamKind,
+    /// Element type.
+    pub elem: Elem,
+    /// Elements each lane's pointer may reach.
+    pub len: u64,
+    /// What the lanes do with it.
+    pub role: BufRole,
+}
+
+/// Name of the side-effect recorder the programs call (see
+/// [`crate::recorder`]).
+pub const RECORDER: &str = "batchify_record";
 
 /// Calling conventions of helpers.
 const HELPER_CCS: [&str; 5] = ["fastcc", "coldcc", "tailcc", "preserve_mostcc", "ccc"];
@@ -335,6 +512,8 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
     // Element types of the top-level function's arrays that pointer-taking
     // helpers need.
     let mut needed_arrays: Vec<Ty> = Vec::new();
+    // Element types and lengths of buffers that buffer-reading helpers need.
+    let mut needed_bufs: Vec<(Elem, u64)> = Vec::new();
     if chance(&mut rng, cfg.p_helper) {
         let sub = GenConfig {
             max_depth: cfg.max_depth.min(1),
@@ -345,6 +524,7 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
             p_irreducible: 0.0,
             p_helper: 0.0,
             p_array: 0.0,
+            p_buffers: 0.0,
             ..cfg.clone()
         };
         let n = rng.gen_range(1..=cfg.max_helpers.max(1));
@@ -359,10 +539,24 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
                 None
             };
             let sret = chance(&mut hrng, cfg.p_sret);
-            let callable = (0..helpers.len()).filter(|&j| helpers[j].ptr.is_none()).collect();
+            let buf = if ptr.is_none() && !sret && chance(&mut hrng, cfg.p_buf_helper) {
+                let elem = *Elem::ALL.choose(&mut hrng).expect("nonempty");
+                Some((elem, *[4u64, 8, 16].choose(&mut hrng).expect("nonempty")))
+            } else {
+                None
+            };
+            let recursive = ptr.is_none() && buf.is_none() && !sret && chance(&mut hrng, cfg.p_recursive);
+            let callable =
+                (0..helpers.len()).filter(|&j| helpers[j].ptr.is_none() && helpers[j].buf.is_none()).collect();
             let mut g = Gen::new(hrng, &sub, helpers.clone(), callable);
             g.ptr_param = ptr;
             g.is_helper = true;
+            g.recursive = recursive;
+            g.next_tag = (k as u64 + 1) * 1000 + 1;
+            if let Some((elem, len)) = buf {
+                g.bufs = vec![BufParam { kind: ParamKind::Vector, elem, len, role: BufRole::Read }];
+                needed_bufs.push((elem, len));
+            }
             let f = g.program();
             let h = g.helper_signature(format!("{name}.helper{k}"), &f, sret);
             ir.push_str(&lower(&h.name, &h.sig, &f, &mut decls, &helpers));
@@ -378,6 +572,7 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
     let callable = (0..helpers.len()).collect();
     let mut g = Gen::new(rng, cfg, helpers.clone(), callable);
     g.needed_arrays = needed_arrays;
+    g.needed_bufs = needed_bufs;
     let f = g.program();
     let sig = g.top_level_signature(&f);
     ir.push_str(&lower(&name, &sig, &f, &mut decls, &helpers));
@@ -391,10 +586,14 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
     for d in &decls {
         let _ = writeln!(ir, "\n{d}");
     }
+    let mut abi: Vec<(String, ParamKind)> = f.bufs.iter().map(|b| ("ptr".to_string(), b.kind)).collect();
+    abi.extend(f.params.iter().zip(&f.kinds).map(|(t, k)| (t.ir().to_string(), *k)));
     Program {
         ir,
         name,
         params: f.params,
+        buffers: f.bufs,
+        abi,
         ret: f.ret,
         cc: sig.cc.trim().to_string(),
         internal: sig.linkage.contains("internal"),
@@ -412,6 +611,12 @@ struct Function {
     arrays: Vec<Ty>,
     /// How the function uses its pointer-to-array parameter, if it has one.
     ptr_param: Option<PtrMode>,
+    /// Buffer parameters (top-level function only).
+    bufs: Vec<BufParam>,
+    /// How lanes share each scalar parameter.
+    kinds: Vec<ParamKind>,
+    /// A recursive helper: `i32 %depth` comes first.
+    depth_param: bool,
     body: Vec<Stmt>,
 }
 
@@ -434,6 +639,8 @@ struct Sig {
     sret_attrs: String,
     /// Returns `{ ret, i32 }` through an `sret` pointer (then `void`).
     sret: bool,
+    /// Attributes of each buffer parameter, with a trailing space.
+    buf_attrs: Vec<String>,
 }
 
 /// A helper as its callers see it.
@@ -449,6 +656,13 @@ struct Helper {
     ptr: Option<(PtrMode, Ty)>,
     /// `speculatable` holds: no pointers, no division, no `fptosi`, callees alike.
     spec: bool,
+    /// Takes a depth parameter first and calls itself.
+    recursive: bool,
+    /// Calls the recorder, directly or through its callees.
+    effects: bool,
+    /// Takes a read-only pointer to a buffer of the caller: element type
+    /// and the elements it may read.
+    buf: Option<(Elem, u64)>,
     /// Its `define` line.
     sig: Sig,
     /// Call-site attributes: of the array pointer (with a trailing space;
@@ -524,10 +738,39 @@ enum ExprKind {
     /// Guarded `fptosi` with the fallback value (sign-extended bits).
     FpToSi(Guard, u64, Box<Expr>),
     /// A call of helper `.0` with scalar arguments `.1`, passing array `.2`
-    /// to its pointer parameter; `.3`: marked `tail`.
-    Call(usize, Vec<Expr>, Option<usize>, bool),
+    /// to its pointer parameter; `.3`: marked `tail`; `.4`: the depth
+    /// argument of a recursive helper (`x & 3`); `.5`: the buffer passed to
+    /// a buffer-reading helper.
+    Call(usize, Vec<Expr>, Option<usize>, bool, Option<Box<Expr>>, Option<usize>),
     /// `array[index & 7]`.
     Load(usize, Box<Expr>),
+    /// The value the scalar parameter had on entry (not its variable, which
+    /// statements may change): keeps uniform and linear shapes.
+    Arg(usize),
+    /// A load from buffer parameter `.0` at `.1`; `.2`: `sext` (else
+    /// `zext`) of a narrow element.
+    BufLoad(usize, Box<Index>, bool),
+    /// In a recursive helper: `depth > 0 ? self(depth - 1, args) : fallback`
+    /// (the fallback's bits); `.2`: marked `tail`.
+    SelfCall(Vec<Expr>, u64, bool),
+}
+
+/// The element index of a buffer access; every shape is lowered to an
+/// `i64` inside the buffer.
+#[derive(Debug, Clone)]
+enum Index {
+    /// `c` (`c < len`): uniform.
+    Const(u64),
+    /// `arg & (len-1)` for a uniform scalar parameter: uniform.
+    Uniform(usize),
+    /// `(scale*arg + offset) & (len-1)` for a linear scalar parameter:
+    /// contiguous (scale 1) or strided.
+    Lane { arg: usize, scale: u64, offset: u64 },
+    /// `(scale*arg + (e & (scale-1))) & (len-1)`: data-dependent, inside
+    /// the lane's window of a [`BufRole::Window`] buffer.
+    LaneRandom { arg: usize, scale: u64, e: Expr },
+    /// `e & (len-1)` or (`true`) `urem e, len`: data-dependent.
+    Random(Expr, bool),
 }
 
 #[derive(Debug, Clone)]
@@ -583,6 +826,12 @@ enum Stmt {
     },
     /// `array[index & 7] = value`.
     Store(usize, Expr, Expr),
+    /// A store to buffer parameter `.0` at `.1` (floats with NaNs replaced
+    /// by a number, so every byte the calls leave is defined).
+    BufStore(usize, Index, Expr),
+    /// `batchify_record(tag, value)`, the value as `i64` (floats: their
+    /// bits, NaNs replaced by a number).
+    Record(u64, Expr),
     /// Two blocks that branch to each other: entered at `a` if the first
     /// condition holds, else at `b`; each continues to the other while its
     /// condition holds and the shared counter is below the cap.
@@ -626,6 +875,9 @@ struct Gen<'a> {
     ptr_param: Option<(PtrMode, Ty)>,
     /// Element types of arrays the function must have (for pointer-taking helpers).
     needed_arrays: Vec<Ty>,
+    /// Read-only buffers the top-level function must have (for
+    /// buffer-reading helpers): element type, length.
+    needed_bufs: Vec<(Elem, u64)>,
     /// Generating a helper.
     is_helper: bool,
     /// Every returned value is `value & mask` (a helper's `range` return).
@@ -634,6 +886,19 @@ struct Gen<'a> {
     uses_div: bool,
     /// Helpers some expression calls.
     calls: BTreeSet<usize>,
+    /// The top-level function's buffer parameters.
+    bufs: Vec<BufParam>,
+    /// How lanes share each scalar parameter (top-level function only;
+    /// helpers: all varying).
+    kinds: Vec<ParamKind>,
+    /// Some statement calls the recorder.
+    records: bool,
+    /// Generating a recursive helper (it has a depth parameter).
+    recursive: bool,
+    /// Self-calls made so far (at most two, none inside loops).
+    self_calls: u32,
+    /// Tag of the next recorder call.
+    next_tag: u64,
 }
 
 fn pick_range(rng: &mut SmallRng, r: &RangeInclusive<u32>) -> u32 {
@@ -659,10 +924,17 @@ impl<'a> Gen<'a> {
             callable,
             ptr_param: None,
             needed_arrays: Vec::new(),
+            needed_bufs: Vec::new(),
             is_helper: false,
             ret_mask: None,
             uses_div: false,
             calls: BTreeSet::new(),
+            bufs: Vec::new(),
+            kinds: Vec::new(),
+            records: false,
+            recursive: false,
+            self_calls: 0,
+            next_tag: 1,
         }
     }
 
@@ -718,11 +990,19 @@ impl<'a> Gen<'a> {
             "preserve_mostcc" => "preserve_mostcc ",
             _ => "ccc ",
         };
-        let spec =
-            self.ptr_param.is_none() && !sret && !self.uses_div && self.calls.iter().all(|&h| self.helpers[h].spec);
+        // The recorder's calls are side effects: no `memory(..)`,
+        // `speculatable`, `willreturn`, `nosync` or `nofree` claims.
+        let effects = self.records || self.calls.iter().any(|&h| self.helpers[h].effects);
+        let spec = self.ptr_param.is_none()
+            && self.bufs.is_empty()
+            && !sret
+            && !self.uses_div
+            && !effects
+            && !self.recursive
+            && self.calls.iter().all(|&h| self.helpers[h].spec);
         // Memory effects: only the array pointer and the sret pointer, and
         // the helper's own stack; callees are free of pointers.
-        let (mut reads, mut writes) = (false, sret);
+        let (mut reads, mut writes) = (!self.bufs.is_empty(), sret);
         if let Some((mode, _)) = self.ptr_param {
             reads |= mode != PtrMode::Write;
             writes |= mode != PtrMode::Read;
@@ -734,14 +1014,19 @@ impl<'a> Gen<'a> {
         }
         let mut fn_attrs = String::new();
         for a in ["nounwind", "willreturn", "norecurse", "nofree", "nosync", "mustprogress"] {
-            if chance(&mut self.rng, p) {
+            let holds = match a {
+                "norecurse" => !self.recursive && !effects,
+                "willreturn" | "nofree" | "nosync" => !effects,
+                _ => true,
+            };
+            if chance(&mut self.rng, p) && holds {
                 let _ = write!(fn_attrs, " {a}");
             }
         }
         if spec && chance(&mut self.rng, p) {
             fn_attrs.push_str(" speculatable");
         }
-        if chance(&mut self.rng, p) {
+        if chance(&mut self.rng, p) && !effects {
             let argmem = match (reads, writes) {
                 (false, false) => None,
                 (true, false) => Some("read"),
@@ -809,6 +1094,16 @@ impl<'a> Gen<'a> {
                 call_ptr_attrs.push_str(&self.attr("nonnull"));
             }
         }
+        // A buffer pointer: a whole read-only buffer of the caller.
+        let mut buf_attrs = Vec::new();
+        for b in self.bufs.clone() {
+            let mut a = String::new();
+            for x in ["noundef", "nonnull", "readonly"] {
+                a.push_str(&self.attr(x));
+            }
+            a.push_str(&self.attr(&format!("dereferenceable({})", b.len * b.elem.bytes())));
+            buf_attrs.push(a);
+        }
         let mut sret_attrs = String::new();
         if sret {
             let st = format!("{{ {}, i32 }}", f.ret.ir());
@@ -823,6 +1118,7 @@ impl<'a> Gen<'a> {
             ret_attrs.clear();
             param_attrs.iter_mut().for_each(String::clear);
             call_arg_attrs.iter_mut().for_each(String::clear);
+            buf_attrs.iter_mut().for_each(String::clear);
             if self.ptr_param.is_some_and(|(m, _)| m == PtrMode::Byval) {
                 ptr_attrs.clone_from(&call_ptr_attrs);
             } else {
@@ -841,7 +1137,20 @@ impl<'a> Gen<'a> {
             ret: f.ret,
             ptr: self.ptr_param,
             spec,
-            sig: Sig { linkage: "internal ", cc, ret_attrs, fn_attrs, param_attrs, ptr_attrs, sret_attrs, sret },
+            recursive: self.recursive,
+            effects,
+            buf: self.bufs.first().map(|b| (b.elem, b.len)),
+            sig: Sig {
+                linkage: "internal ",
+                cc,
+                ret_attrs,
+                fn_attrs,
+                param_attrs,
+                ptr_attrs,
+                sret_attrs,
+                sret,
+                buf_attrs,
+            },
             call_ptr_attrs,
             call_arg_attrs,
             call_ret_attrs,
@@ -852,6 +1161,29 @@ impl<'a> Gen<'a> {
     fn top_level_signature(&mut self, f: &Function) -> Sig {
         let cfg = self.cfg;
         let mut sig = Sig { param_attrs: vec![String::new(); f.params.len()], ..Sig::default() };
+        let effects = self.records || self.calls.iter().any(|&h| self.helpers[h].effects);
+        // Buffers: `dereferenceable` always (the oracle sizes the buffer by
+        // it), the rest when attributes are on.
+        for b in &f.bufs {
+            // The same random choices with and without attributes.
+            let (on, noalias, readonly, align) =
+                (self.rng.gen_bool(0.6), self.rng.gen_bool(0.5), self.rng.gen_bool(0.5), self.rng.gen_bool(0.5));
+            let mut a = String::new();
+            if cfg.emit_attrs && on {
+                a.push_str("noundef nonnull ");
+                if noalias {
+                    a.push_str("noalias ");
+                }
+                if b.role == BufRole::Read && readonly {
+                    a.push_str("readonly ");
+                }
+                if align {
+                    let _ = write!(a, "align {} ", b.elem.bytes());
+                }
+            }
+            let _ = write!(a, "dereferenceable({}) ", b.len * b.elem.bytes());
+            sig.buf_attrs.push(a);
+        }
         if cfg.top_level_internal && self.rng.gen_bool(0.5) {
             sig.linkage = "internal ";
         }
@@ -864,15 +1196,21 @@ impl<'a> Gen<'a> {
         }
         if chance(&mut self.rng, cfg.p_top_attrs) {
             for a in ["nounwind", "willreturn", "mustprogress"] {
-                if self.rng.gen_bool(0.7) {
+                if self.rng.gen_bool(0.7) && !(a == "willreturn" && effects) {
                     let _ = write!(sig.fn_attrs, " {a}");
                 }
             }
             // Its arrays and sret temporaries are its own stack, but keep
             // the claim to functions without any.
             let stack = !f.arrays.is_empty() || self.calls.iter().any(|&h| self.helpers[h].sig.sret);
-            if !stack && self.rng.gen_bool(0.7) {
-                sig.fn_attrs.push_str(" memory(none)");
+            if !stack && !effects && self.rng.gen_bool(0.7) {
+                if f.bufs.is_empty() {
+                    sig.fn_attrs.push_str(" memory(none)");
+                } else if f.bufs.iter().all(|b| b.role == BufRole::Read) {
+                    sig.fn_attrs.push_str(" memory(argmem: read)");
+                } else {
+                    sig.fn_attrs.push_str(" memory(argmem: readwrite)");
+                }
             }
             for a in sig.param_attrs.iter_mut() {
                 if self.rng.gen_bool(0.7) {
@@ -883,7 +1221,7 @@ impl<'a> Gen<'a> {
                 sig.ret_attrs.push_str("noundef ");
             }
             if !cfg.emit_attrs {
-                sig = Sig { linkage: sig.linkage, cc: sig.cc, ..Sig::default() };
+                sig = Sig { linkage: sig.linkage, cc: sig.cc, buf_attrs: sig.buf_attrs, ..Sig::default() };
             }
         }
         sig
@@ -907,6 +1245,11 @@ impl<'a> Gen<'a> {
             params.push(*Ty::ALL.choose(&mut self.rng).expect("nonempty"));
         }
         params.shuffle(&mut self.rng);
+        self.kinds = vec![ParamKind::Vector; params.len()];
+        if !self.is_helper {
+            self.choose_kinds(&params);
+            self.choose_buffers();
+        }
         let ret = *Ty::ALL.choose(&mut self.rng).expect("nonempty");
         self.ret = ret;
         // Helpers may promise a `range` of their integer results.
@@ -981,7 +1324,116 @@ impl<'a> Gen<'a> {
             vars: self.vars.clone(),
             arrays: self.arrays.clone(),
             ptr_param: self.ptr_param.map(|(m, _)| m),
+            bufs: self.bufs.clone(),
+            kinds: self.kinds.clone(),
+            depth_param: self.recursive,
             body,
+        }
+    }
+
+    /// Makes some scalar parameters uniform or linear (top-level only).
+    fn choose_kinds(&mut self, params: &[Ty]) {
+        for (i, t) in params.iter().enumerate() {
+            if t.is_int() && self.chance(self.cfg.p_linear_param) {
+                let step = if self.rng.gen_bool(0.75) { 1 } else { -1 };
+                self.kinds[i] = ParamKind::Linear { step };
+            } else if self.chance(self.cfg.p_uniform_param) {
+                self.kinds[i] = ParamKind::Uniform;
+            }
+        }
+    }
+
+    /// Scalar parameters of a kind.
+    fn args_of(&self, want: fn(ParamKind) -> bool) -> Vec<usize> {
+        (0..self.kinds.len()).filter(|&i| want(self.kinds[i])).collect()
+    }
+
+    /// Picks the buffer parameters (top-level only; see [`BufRole`]).
+    fn choose_buffers(&mut self) {
+        for (elem, len) in self.needed_bufs.clone() {
+            let eb = elem.bytes() as i64;
+            let kind = *[ParamKind::Vector, ParamKind::Uniform, ParamKind::Linear { step: eb }]
+                .choose(&mut self.rng)
+                .expect("nonempty");
+            self.bufs.push(BufParam { kind, elem, len, role: BufRole::Read });
+        }
+        if !self.chance(self.cfg.p_buffers) {
+            return;
+        }
+        let linear = self.args_of(|k| matches!(k, ParamKind::Linear { .. }));
+        for _ in 0..self.rng.gen_range(1..=self.cfg.max_buffers.max(1)) {
+            let elem = *Elem::ALL.choose(&mut self.rng).expect("nonempty");
+            let eb = elem.bytes() as i64;
+            let roll = self.rng.gen_range(0..100);
+            let b = if roll < 35 {
+                let len = *[4u64, 8, 16, 32].choose(&mut self.rng).expect("nonempty");
+                let kind = match self.rng.gen_range(0..4) {
+                    0 => ParamKind::Vector,
+                    1 => ParamKind::Uniform,
+                    // Lanes' pointers one or two elements apart: contiguous
+                    // or strided loads.
+                    2 => ParamKind::Linear { step: eb },
+                    _ => ParamKind::Linear { step: 2 * eb },
+                };
+                BufParam { kind, elem, len, role: BufRole::Read }
+            } else if roll < 65 {
+                let len = *[4u64, 8, 16, 32].choose(&mut self.rng).expect("nonempty");
+                BufParam { kind: ParamKind::Vector, elem, len, role: BufRole::Own }
+            } else {
+                let size = *[1u64, 2, 4].choose(&mut self.rng).expect("nonempty");
+                match linear.choose(&mut self.rng) {
+                    Some(&by) if self.rng.gen_bool(0.6) => {
+                        let len = (size * self.cfg.lanes.max(1) as u64).next_power_of_two().max(4);
+                        BufParam { kind: ParamKind::Uniform, elem, len, role: BufRole::Window { size, by: Some(by) } }
+                    }
+                    _ => BufParam {
+                        kind: ParamKind::Linear { step: size as i64 * eb },
+                        elem,
+                        len: size,
+                        role: BufRole::Window { size, by: None },
+                    },
+                }
+            };
+            self.bufs.push(b);
+        }
+    }
+
+    /// A random element index for buffer `b` (see [`Index`]), of an
+    /// expression depth up to `d`.
+    fn index(&mut self, b: usize, d: u32) -> Index {
+        let buf = self.bufs[b];
+        let ity = if self.rng.gen_bool(0.5) { Ty::I32 } else { Ty::I64 };
+        match buf.role {
+            BufRole::Window { size, by: Some(arg) } => {
+                if size > 1 && self.rng.gen_bool(0.4) {
+                    let e = self.expr(ity, d);
+                    Index::LaneRandom { arg, scale: size, e }
+                } else {
+                    Index::Lane { arg, scale: size, offset: self.rng.gen_range(0..size) }
+                }
+            }
+            BufRole::Window { size, by: None } => {
+                if size > 1 && self.rng.gen_bool(0.4) {
+                    Index::Random(self.expr(ity, d), self.rng.gen_bool(0.3))
+                } else {
+                    Index::Const(self.rng.gen_range(0..size))
+                }
+            }
+            BufRole::Read | BufRole::Own => {
+                let uniform = self.args_of(|k| k == ParamKind::Uniform);
+                let uniform: Vec<usize> = uniform.into_iter().filter(|&i| self.vars[i].is_int()).collect();
+                let linear = self.args_of(|k| matches!(k, ParamKind::Linear { .. }));
+                match self.rng.gen_range(0..10) {
+                    0 | 1 => Index::Const(self.rng.gen_range(0..buf.len)),
+                    2 | 3 if !uniform.is_empty() => Index::Uniform(*uniform.choose(&mut self.rng).expect("nonempty")),
+                    4 | 5 if !linear.is_empty() => {
+                        let arg = *linear.choose(&mut self.rng).expect("nonempty");
+                        let scale = *[1u64, 1, 2, 3].choose(&mut self.rng).expect("nonempty");
+                        Index::Lane { arg, scale, offset: self.rng.gen_range(0..buf.len) }
+                    }
+                    _ => Index::Random(self.expr(ity, d), self.rng.gen_bool(0.3)),
+                }
+            }
         }
     }
 
@@ -1011,11 +1463,17 @@ impl<'a> Gen<'a> {
     }
 
     fn assign(&mut self) -> Stmt {
+        let bufs: Vec<usize> = (0..self.bufs.len()).filter(|&b| self.bufs[b].role != BufRole::Read).collect();
+        if !bufs.is_empty() && self.rng.gen_bool(0.35) {
+            let b = *bufs.choose(&mut self.rng).expect("nonempty");
+            let idx = self.index(b, 1);
+            let e = self.expr(self.bufs[b].elem.value_ty(), 2);
+            return Stmt::BufStore(b, idx, e);
+        }
         let writable: Vec<usize> = (0..self.arrays.len()).filter(|&a| self.writable(a)).collect();
         if !writable.is_empty() && self.rng.gen_bool(0.3) {
             let a = *writable.choose(&mut self.rng).expect("nonempty");
-            let ity = if self.rng.gen_bool(0.5) { Ty::I32 } else { Ty::I64 };
-            let idx = self.expr(ity, 1);
+            let idx = self.array_index(1);
             let e = self.expr(self.arrays[a], 2);
             return Stmt::Store(a, idx, e);
         }
@@ -1028,6 +1486,13 @@ impl<'a> Gen<'a> {
     fn stmt(&mut self, depth: u32) -> Stmt {
         let cfg = self.cfg;
         let nest = depth < cfg.max_depth;
+        if self.chance(cfg.p_record) {
+            let ty = *Ty::ALL.choose(&mut self.rng).expect("nonempty");
+            let e = self.expr(ty, 2);
+            self.records = true;
+            self.next_tag += 1;
+            return Stmt::Record(self.next_tag - 1, e);
+        }
         if self.loops > 0 && self.chance(cfg.p_break) {
             let c = self.cond(2);
             let up = self.exit_level();
@@ -1058,8 +1523,9 @@ impl<'a> Gen<'a> {
             let kind = *[LoopKind::For, LoopKind::While, LoopKind::DoWhile].choose(&mut self.rng).expect("nonempty");
             let cap = self.rng.gen_range(1..=cfg.max_trip.max(1));
             let short_circuit = self.chance(cfg.p_short_circuit);
-            let cond = self.cond(2);
+            // The condition runs on every iteration too (no self-calls there).
             self.loops += 1;
+            let cond = self.cond(2);
             let body = self.sub_block(depth + 1);
             self.loops -= 1;
             return Stmt::Loop { kind, short_circuit, cap, cond, body };
@@ -1163,6 +1629,16 @@ impl<'a> Gen<'a> {
     }
 
     fn leaf(&mut self, ty: Ty) -> Expr {
+        // The entry value of a uniform or linear parameter: uniform (or
+        // linear) wherever it is used, whatever assignments did to its
+        // variable, so calls get uniform arguments and branches uniform
+        // conditions.
+        let shaped: Vec<usize> =
+            (0..self.kinds.len()).filter(|&i| self.kinds[i] != ParamKind::Vector && self.vars[i] == ty).collect();
+        if !shaped.is_empty() && self.rng.gen_bool(0.2) {
+            let i = *shaped.choose(&mut self.rng).expect("nonempty");
+            return Expr { ty, kind: ExprKind::Arg(i) };
+        }
         let cands: Vec<usize> = (0..self.avail).filter(|&i| self.vars[i] == ty).collect();
         if !cands.is_empty() && self.rng.gen_bool(0.8) {
             let v = *cands.choose(&mut self.rng).expect("nonempty");
@@ -1259,6 +1735,37 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// A buffer of this function a helper that reads `(elem, len)` may get:
+    /// same element type, at least `len` elements, and no lane writes into
+    /// it what another lane reads (read-only, or a lane's own).
+    fn buffers_for(&self, (elem, len): (Elem, u64)) -> Vec<usize> {
+        (0..self.bufs.len())
+            .filter(|&j| {
+                let b = self.bufs[j];
+                b.elem == elem && b.len >= len && matches!(b.role, BufRole::Read | BufRole::Own)
+            })
+            .collect()
+    }
+
+    /// An index into a private array: often uniform (a constant or a
+    /// uniform parameter's value), else any expression (masked with `& 7`
+    /// when lowered).
+    fn array_index(&mut self, d: u32) -> Expr {
+        let uniform: Vec<usize> =
+            self.args_of(|k| k == ParamKind::Uniform).into_iter().filter(|&i| self.vars[i].is_int()).collect();
+        match self.rng.gen_range(0..10) {
+            0 | 1 => Expr { ty: Ty::I64, kind: ExprKind::Const(self.rng.gen_range(0..ARRAY_LEN)) },
+            2 | 3 if !uniform.is_empty() => {
+                let i = *uniform.choose(&mut self.rng).expect("nonempty");
+                Expr { ty: self.vars[i], kind: ExprKind::Arg(i) }
+            }
+            _ => {
+                let ity = if self.rng.gen_bool(0.5) { Ty::I32 } else { Ty::I64 };
+                self.expr(ity, d)
+            }
+        }
+    }
+
     /// A call of helper `hi` with arguments of expression depth `d`.
     fn call(&mut self, hi: usize, d: u32) -> Expr {
         let h = self.helpers[hi].clone();
@@ -1277,10 +1784,18 @@ impl<'a> Gen<'a> {
             let arrs: Vec<usize> = (0..self.arrays.len()).filter(|&a| self.arrays[a] == et).collect();
             *arrs.choose(&mut self.rng).expect("checked above")
         });
+        let buffer = h.buf.map(|want| *self.buffers_for(want).choose(&mut self.rng).expect("checked by the caller"));
         // `tail`: the callee touches none of the caller's stack.
-        let tail = h.ptr.is_none() && !h.sig.sret && chance(&mut self.rng, self.cfg.p_tail);
+        let tail = h.ptr.is_none() && h.buf.is_none() && !h.sig.sret && chance(&mut self.rng, self.cfg.p_tail);
+        // A recursive helper's depth: `x & 3`, x of any int expression
+        // (varying or uniform), so recursion is at most 3 calls deep.
+        let depth = h.recursive.then(|| {
+            let e = self.expr(Ty::I32, d.min(1));
+            let three = Expr { ty: Ty::I32, kind: ExprKind::Const(3) };
+            Box::new(Expr { ty: Ty::I32, kind: ExprKind::Int(IntOp::And, Box::new(e), Box::new(three)) })
+        });
         self.calls.insert(hi);
-        Expr { ty: h.ret, kind: ExprKind::Call(hi, args, array, tail) }
+        Expr { ty: h.ret, kind: ExprKind::Call(hi, args, array, tail, depth, buffer) }
     }
 
     fn expr(&mut self, ty: Ty, depth: u32) -> Expr {
@@ -1294,7 +1809,9 @@ impl<'a> Gen<'a> {
             .copied()
             .filter(|&h| {
                 let h = &self.helpers[h];
-                h.ret == ty && h.ptr.is_none_or(|(_, et)| self.arrays.contains(&et))
+                h.ret == ty
+                    && h.ptr.is_none_or(|(_, et)| self.arrays.contains(&et))
+                    && h.buf.is_none_or(|want| !self.buffers_for(want).is_empty())
             })
             .collect();
         if !cands.is_empty() && self.rng.gen_bool(0.15) {
@@ -1303,10 +1820,24 @@ impl<'a> Gen<'a> {
         }
         if let Some(a) = (0..self.arrays.len()).find(|&a| self.arrays[a] == ty && self.readable(a)) {
             if self.rng.gen_bool(0.2) {
-                let ity = if self.rng.gen_bool(0.5) { Ty::I32 } else { Ty::I64 };
-                let idx = self.expr(ity, d);
+                let idx = self.array_index(d);
                 return Expr { ty, kind: ExprKind::Load(a, Box::new(idx)) };
             }
+        }
+        let bufs: Vec<usize> = (0..self.bufs.len()).filter(|&b| self.bufs[b].elem.value_ty() == ty).collect();
+        if !bufs.is_empty() && self.rng.gen_bool(0.25) {
+            let b = *bufs.choose(&mut self.rng).expect("nonempty");
+            let idx = self.index(b, d);
+            let signed = self.rng.gen_bool(0.5);
+            return Expr { ty, kind: ExprKind::BufLoad(b, Box::new(idx), signed) };
+        }
+        if self.recursive && ty == self.ret && self.loops == 0 && self.self_calls < 2 && self.rng.gen_bool(0.3) {
+            self.self_calls += 1;
+            let params: Vec<Ty> = self.vars[..self.kinds.len()].to_vec();
+            let args = params.iter().map(|&t| self.expr(t, d.min(1))).collect();
+            let fallback = self.constant(ty);
+            let tail = chance(&mut self.rng, self.cfg.p_tail);
+            return Expr { ty, kind: ExprKind::SelfCall(args, fallback, tail) };
         }
         let roll = self.rng.gen_range(0..100);
         if roll < 10 {
@@ -1376,6 +1907,11 @@ struct Lower<'a> {
     loops: Vec<(String, String)>,
     decls: &'a mut BTreeSet<String>,
     counters: usize,
+    /// Buffer parameters (`%b0`, ...).
+    bufs: &'a [BufParam],
+    /// The function's own name and convention (for self-calls).
+    name: &'a str,
+    cc: &'a str,
 }
 
 fn int_const(ty: Ty, bits: u64) -> String {
@@ -1421,6 +1957,9 @@ fn lower(name: &str, sig: &Sig, f: &Function, decls: &mut BTreeSet<String>, help
         loops: Vec::new(),
         decls,
         counters: 0,
+        bufs: &f.bufs,
+        name,
+        cc: sig.cc,
     };
     for (i, t) in f.vars.iter().enumerate() {
         let _ = writeln!(l.allocas, "  %x{i} = alloca {}", t.ir());
@@ -1440,6 +1979,13 @@ fn lower(name: &str, sig: &Sig, f: &Function, decls: &mut BTreeSet<String>, help
     }
     if f.ptr_param.is_some() {
         params.push(format!("ptr {}%arr0", sig.ptr_attrs));
+    }
+    for (j, _) in f.bufs.iter().enumerate() {
+        let attrs = sig.buf_attrs.get(j).map_or("", String::as_str);
+        params.push(format!("ptr {attrs}%b{j}"));
+    }
+    if f.depth_param {
+        params.push("i32 %depth".into());
     }
     for (i, t) in f.params.iter().enumerate() {
         let attrs = sig.param_attrs.get(i).map_or("", String::as_str);
@@ -1597,6 +2143,35 @@ impl Lower<'_> {
                 let p = self.element(*a, idx);
                 self.inst(format!("store {} {x}, ptr {p}", self.arrays[*a].ir()));
             }
+            Stmt::BufStore(b, idx, value) => {
+                let x = self.expr(value);
+                let elem = self.bufs[*b].elem;
+                let x = match elem {
+                    Elem::I8 | Elem::I16 => self.val(format!("trunc i32 {x} to {}", elem.ir())),
+                    Elem::F32 | Elem::F64 => self.no_nan(value.ty, &x),
+                    _ => x,
+                };
+                let p = self.buf_element(*b, idx);
+                self.inst(format!("store {} {x}, ptr {p}, align {}", elem.ir(), elem.bytes()));
+            }
+            Stmt::Record(tag, value) => {
+                let x = self.expr(value);
+                let v = match value.ty {
+                    Ty::I32 => self.val(format!("sext i32 {x} to i64")),
+                    Ty::I64 => x,
+                    Ty::F32 => {
+                        let q = self.no_nan(Ty::F32, &x);
+                        let b = self.val(format!("bitcast float {q} to i32"));
+                        self.val(format!("zext i32 {b} to i64"))
+                    }
+                    Ty::F64 => {
+                        let q = self.no_nan(Ty::F64, &x);
+                        self.val(format!("bitcast double {q} to i64"))
+                    }
+                };
+                self.decls.insert(format!("declare void @{RECORDER}(i64, i64)"));
+                self.inst(format!("call void @{RECORDER}(i64 {tag}, i64 {v})"));
+            }
             Stmt::Irreducible { cap, conds, a, b } => {
                 self.counters += 1;
                 let it = format!("%it{}", self.counters);
@@ -1644,6 +2219,59 @@ impl Lower<'_> {
         let m64 = if idx.ty == Ty::I64 { m } else { self.val(format!("zext i32 {m} to i64")) };
         let et = self.arrays[a].ir();
         self.val(format!("getelementptr inbounds [{ARRAY_LEN} x {et}], ptr %arr{a}, i64 0, i64 {m64}"))
+    }
+
+    /// A scalar parameter's value as `i64` (sign-extended).
+    fn arg64(&mut self, arg: usize) -> String {
+        match self.vars[arg] {
+            Ty::I64 => format!("%p{arg}"),
+            _ => self.val(format!("sext i32 %p{arg} to i64")),
+        }
+    }
+
+    /// An integer expression's value as `i64` (sign-extended).
+    fn expr64(&mut self, e: &Expr) -> String {
+        let x = self.expr(e);
+        match e.ty {
+            Ty::I64 => x,
+            _ => self.val(format!("sext i32 {x} to i64")),
+        }
+    }
+
+    /// The address of element `idx` of buffer `b` (always in bounds).
+    fn buf_element(&mut self, b: usize, idx: &Index) -> String {
+        let len = self.bufs[b].len;
+        let et = self.bufs[b].elem.ir();
+        let i = match idx {
+            Index::Const(c) => c.to_string(),
+            Index::Uniform(arg) => {
+                let x = self.arg64(*arg);
+                self.val(format!("and i64 {x}, {}", len - 1))
+            }
+            Index::Lane { arg, scale, offset } => {
+                let x = self.arg64(*arg);
+                let m = if *scale == 1 { x } else { self.val(format!("mul i64 {x}, {scale}")) };
+                let a = if *offset == 0 { m } else { self.val(format!("add i64 {m}, {offset}")) };
+                self.val(format!("and i64 {a}, {}", len - 1))
+            }
+            Index::LaneRandom { arg, scale, e } => {
+                let r = self.expr64(e);
+                let j = self.val(format!("and i64 {r}, {}", scale - 1));
+                let x = self.arg64(*arg);
+                let m = self.val(format!("mul i64 {x}, {scale}"));
+                let a = self.val(format!("add i64 {m}, {j}"));
+                self.val(format!("and i64 {a}, {}", len - 1))
+            }
+            Index::Random(e, urem) => {
+                let r = self.expr64(e);
+                if *urem {
+                    self.val(format!("urem i64 {r}, {len}"))
+                } else {
+                    self.val(format!("and i64 {r}, {}", len - 1))
+                }
+            }
+        };
+        self.val(format!("getelementptr inbounds {et}, ptr %b{b}, i64 {i}"))
     }
 
     /// Emits `%n = load counter; %n1 = add %n, 1; store; icmp slt %n1, cap`.
@@ -1866,12 +2494,19 @@ impl Lower<'_> {
                     }
                 }
             }
-            ExprKind::Call(hi, args, array, tail) => {
+            ExprKind::Call(hi, args, array, tail, depth, buffer) => {
                 let h = &self.helpers[*hi];
                 let mut ops = Vec::new();
                 for (a, attrs) in args.iter().zip(&h.call_arg_attrs) {
                     let x = self.expr(a);
                     ops.push(format!("{} {attrs}{x}", a.ty.ir()));
+                }
+                if let Some(d) = depth {
+                    let x = self.expr(d);
+                    ops.insert(0, format!("i32 {x}"));
+                }
+                if let Some(j) = buffer {
+                    ops.insert(0, format!("ptr %b{j}"));
                 }
                 let h = &self.helpers[*hi];
                 let (cc, name) = (h.sig.cc, h.name.clone());
@@ -1910,6 +2545,42 @@ impl Lower<'_> {
             ExprKind::Load(a, idx) => {
                 let p = self.element(*a, idx);
                 self.val(format!("load {t}, ptr {p}"))
+            }
+            ExprKind::Arg(i) => format!("%p{i}"),
+            ExprKind::BufLoad(b, idx, signed) => {
+                let p = self.buf_element(*b, idx);
+                let elem = self.bufs[*b].elem;
+                let v = self.val(format!("load {}, ptr {p}, align {}", elem.ir(), elem.bytes()));
+                match elem {
+                    Elem::I8 | Elem::I16 => {
+                        let ext = if *signed { "sext" } else { "zext" };
+                        self.val(format!("{ext} {} {v} to i32", elem.ir()))
+                    }
+                    _ => v,
+                }
+            }
+            ExprKind::SelfCall(args, fallback, tail) => {
+                let ops: Vec<String> = args
+                    .iter()
+                    .map(|a| {
+                        let x = self.expr(a);
+                        format!("{} {x}", a.ty.ir())
+                    })
+                    .collect();
+                let from = self.cur();
+                let (rec, end) = (self.label("rec.call"), self.label("rec.end"));
+                let more = self.val("icmp sgt i32 %depth, 0".into());
+                self.cbr(&more, &rec, &end);
+                self.begin(&rec);
+                let d = self.val("sub i32 %depth, 1".into());
+                let tail = if *tail { "tail " } else { "" };
+                let mut all = vec![format!("i32 {d}")];
+                all.extend(ops);
+                let r = self.val(format!("{tail}call {}{t} @\"{}\"({})", self.cc, self.name, all.join(", ")));
+                self.br(&end);
+                self.begin(&end);
+                let fb = const_text(ty, *fallback);
+                self.val(format!("phi {t} [ {fb}, %{from} ], [ {r}, %{rec} ]"))
             }
             ExprKind::Select(c, a, b) => {
                 let c = self.cond(c);
@@ -1961,6 +2632,17 @@ impl Lower<'_> {
         }
     }
 
+    /// Replaces any NaN by -3.25, before a float's bits become observable
+    /// (stored to a buffer, recorded). Not by a canonical NaN: LLVM treats
+    /// NaN bit patterns as unspecified, and the x86 backend folds
+    /// `select (x < 0), NaN, sqrt(x)` into `sqrt(x)`, whose NaN is
+    /// `0xFFF8...`.
+    fn no_nan(&mut self, ty: Ty, x: &str) -> String {
+        let t = ty.ir();
+        let uno = self.val(format!("fcmp uno {t} {x}, 0.0"));
+        self.val(format!("select i1 {uno}, {t} -3.25, {t} {x}"))
+    }
+
     /// Replaces any NaN by the canonical quiet NaN.
     fn quiet(&mut self, ty: Ty, x: &str) -> String {
         let t = ty.ir();
@@ -1979,7 +2661,7 @@ mod tests {
         let m = crate::fuzz::parse_ir(&ctx, &p.ir, &p.name)?;
         m.verify().map_err(|e| e.to_string())?;
         let f = m.get_function(&p.name).ok_or("function missing")?;
-        if f.count_params() as usize != p.params.len() {
+        if f.count_params() as usize != p.abi.len() {
             return Err("parameter count differs".into());
         }
         Ok(())
@@ -2085,7 +2767,9 @@ mod tests {
 
     #[test]
     fn programs_without_attributes_are_the_same_programs() {
-        let cfg = callee_heavy();
+        // Buffers keep `dereferenceable` (the oracle sizes them by it);
+        // the fuzzer's attribute check covers their other attributes.
+        let cfg = GenConfig { p_buffers: 0.0, p_buf_helper: 0.0, ..callee_heavy() };
         let plain_cfg = GenConfig { emit_attrs: false, ..cfg.clone() };
         for seed in 0..100u64 {
             let (p, q) = (generate(seed, &cfg), generate(seed, &plain_cfg));
@@ -2181,7 +2865,7 @@ mod tests {
         // Labelled breaks: some `break` leaves an outer loop (its target is
         // an exit label not following its own loop's latch). Checked
         // structurally on the AST instead of the text.
-        let outer = (0..500u64)
+        let outer = (0..1500u64)
             .filter(|s| {
                 let mut g = Gen::new(SmallRng::seed_from_u64(*s), &cfg, Vec::new(), Vec::new());
                 let f = g.program();
@@ -2189,6 +2873,180 @@ mod tests {
             })
             .count();
         assert!(outer > 5, "only {outer} programs leave an outer loop");
+    }
+
+    /// Names of the memory features in statements `ss` (`nested`: under
+    /// control flow): `masked store` (a buffer store under an `if`, loop or
+    /// `switch`), `store <shape>` and `load <shape>` per index shape.
+    fn memory_features(ss: &[Stmt], nested: bool, out: &mut BTreeSet<String>) {
+        for s in ss {
+            match s {
+                Stmt::Assign(_, e) | Stmt::Return(e) | Stmt::Record(_, e) => expr_features(e, out),
+                Stmt::Store(_, i, e) => {
+                    expr_features(i, out);
+                    expr_features(e, out);
+                }
+                Stmt::BufStore(_, idx, e) => {
+                    if nested {
+                        out.insert("masked store".into());
+                    }
+                    out.insert(format!("store {}", shape(idx)));
+                    expr_features(e, out);
+                }
+                Stmt::If(_, a, b) | Stmt::Irreducible { a, b, .. } => {
+                    memory_features(a, true, out);
+                    memory_features(b, true, out);
+                }
+                Stmt::Loop { body, .. } => memory_features(body, true, out),
+                Stmt::Switch { cases, .. } => cases.iter().for_each(|c| memory_features(&c.body, true, out)),
+                Stmt::Break(_) | Stmt::Continue(_) => {}
+            }
+        }
+    }
+
+    fn expr_features(e: &Expr, out: &mut BTreeSet<String>) {
+        match &e.kind {
+            ExprKind::BufLoad(_, idx, _) => {
+                out.insert(format!("load {}", shape(idx)));
+            }
+            ExprKind::Load(_, i) => {
+                out.insert("array load".into());
+                expr_features(i, out);
+            }
+            ExprKind::Int(_, a, b) | ExprKind::Div(_, _, a, b) | ExprKind::Float(_, a, b) => {
+                expr_features(a, out);
+                expr_features(b, out);
+            }
+            ExprKind::FloatUn(_, a) | ExprKind::Conv(_, a) | ExprKind::FpToSi(_, _, a) => expr_features(a, out),
+            ExprKind::Select(_, a, b) => {
+                expr_features(a, out);
+                expr_features(b, out);
+            }
+            ExprKind::Call(_, args, ..) | ExprKind::SelfCall(args, ..) => {
+                args.iter().for_each(|a| expr_features(a, out))
+            }
+            ExprKind::Var(_) | ExprKind::Const(_) | ExprKind::Arg(_) => {}
+        }
+    }
+
+    fn shape(idx: &Index) -> &'static str {
+        match idx {
+            Index::Const(_) => "const",
+            Index::Uniform(_) => "uniform",
+            Index::Lane { scale: 1, .. } => "linear",
+            Index::Lane { .. } => "strided",
+            Index::LaneRandom { .. } => "window random",
+            Index::Random(_, false) => "random and",
+            Index::Random(_, true) => "random urem",
+        }
+    }
+
+    /// Each memory feature, index shape and buffer kind appears in a set of
+    /// programs of the default configuration.
+    #[test]
+    fn default_programs_have_every_memory_feature() {
+        let cfg = GenConfig::default();
+        let mut features = BTreeSet::new();
+        let mut kinds = BTreeSet::new();
+        let mut elems = HashSet::new();
+        for seed in 0..400u64 {
+            let mut g = Gen::new(SmallRng::seed_from_u64(seed), &cfg, Vec::new(), Vec::new());
+            let f = g.program();
+            memory_features(&f.body, false, &mut features);
+            for b in &f.bufs {
+                let k = match (b.kind, b.role) {
+                    (ParamKind::Vector, BufRole::Read) => "varying read",
+                    (ParamKind::Uniform, BufRole::Read) => "uniform read",
+                    (ParamKind::Linear { step }, BufRole::Read) if step == b.elem.bytes() as i64 => "linear read",
+                    (ParamKind::Linear { .. }, BufRole::Read) => "strided read",
+                    (ParamKind::Vector, BufRole::Own) => "own",
+                    (ParamKind::Uniform, BufRole::Window { by: Some(_), .. }) => "uniform window",
+                    (ParamKind::Linear { .. }, BufRole::Window { by: None, .. }) => "linear window",
+                    other => panic!("seed {seed}: unexpected buffer {other:?}"),
+                };
+                kinds.insert(k);
+                elems.insert(b.elem);
+            }
+        }
+        for want in [
+            "masked store",
+            "array load",
+            "store const",
+            "store uniform",
+            "store linear",
+            "store strided",
+            "store window random",
+            "store random and",
+            "store random urem",
+            "load const",
+            "load uniform",
+            "load linear",
+            "load strided",
+            "load window random",
+            "load random and",
+            "load random urem",
+        ] {
+            assert!(features.contains(want), "no `{want}` in 400 programs: {features:?}");
+        }
+        for want in
+            ["varying read", "uniform read", "linear read", "strided read", "own", "uniform window", "linear window"]
+        {
+            assert!(kinds.contains(want), "no `{want}` buffer in 400 programs: {kinds:?}");
+        }
+        assert_eq!(elems.len(), Elem::ALL.len(), "element types seen: {elems:?}");
+    }
+
+    /// Local arrays, recursion, the recorder (in the top-level function and
+    /// in helpers), uniform and linear parameters all appear in programs of
+    /// the default configuration, and every program verifies.
+    #[test]
+    fn default_programs_have_arrays_recursion_records_and_parameter_kinds() {
+        let cfg = GenConfig::default();
+        let (mut arrays, mut recursive, mut records, mut helper_records) = (0, 0, 0, 0);
+        let (mut uniform, mut linear, mut buffers, mut buf_helpers) = (0, 0, 0, 0);
+        for seed in 0..400u64 {
+            let p = generate(seed, &cfg);
+            parse_and_verify(&p).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", p.ir));
+            arrays += p.ir.contains("alloca [8 x") as u32;
+            recursive += p.ir.contains("rec.call") as u32;
+            let call = format!("call void @{RECORDER}(");
+            records += p.ir.contains(&call) as u32;
+            let top = p.ir.find(&format!("@\"{}\"(", p.name)).expect("top-level function");
+            helper_records += p.ir[..top].contains(&call) as u32;
+            buf_helpers += p.ir[..top].lines().any(|l| l.starts_with("define ") && l.contains("%b0")) as u32;
+            uniform += p.abi.iter().any(|(t, k)| t != "ptr" && *k == ParamKind::Uniform) as u32;
+            linear += p.abi.iter().any(|(t, k)| t != "ptr" && matches!(k, ParamKind::Linear { .. })) as u32;
+            buffers += !p.buffers.is_empty() as u32;
+        }
+        for (what, n, min) in [
+            ("local arrays", arrays, 20),
+            ("recursive helpers", recursive, 10),
+            ("recorder calls", records, 40),
+            ("recorder calls in helpers", helper_records, 5),
+            ("uniform parameters", uniform, 40),
+            ("linear parameters", linear, 40),
+            ("buffers", buffers, 100),
+            ("helpers reading a buffer", buf_helpers, 10),
+        ] {
+            assert!(n >= min, "only {n} of 400 programs have {what}");
+        }
+    }
+
+    /// A recursive helper's self-call is guarded by `depth > 0` and passes
+    /// `depth - 1`; its callers pass `x & 3`.
+    #[test]
+    fn recursion_is_bounded_by_the_depth_parameter() {
+        let cfg = GenConfig { p_helper: 1.0, p_recursive: 1.0, ..GenConfig::default() };
+        let mut seen = 0;
+        for seed in 0..100u64 {
+            let p = generate(seed, &cfg);
+            for f in p.ir.split("\ndefine ").filter(|f| f.contains("rec.call")) {
+                seen += 1;
+                assert!(f.contains("i32 %depth"), "seed {seed}:\n{f}");
+                assert!(f.contains("icmp sgt i32 %depth, 0") && f.contains("sub i32 %depth, 1"), "seed {seed}:\n{f}");
+            }
+        }
+        assert!(seen > 20, "only {seen} recursive helpers");
     }
 
     fn has_outer_exit(ss: &[Stmt]) -> bool {

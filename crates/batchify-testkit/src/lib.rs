@@ -13,6 +13,8 @@
 //! * [`paint`]: filling the scalar code's stack slots, to find undefined bytes;
 //! * [`poison`]: flagging inputs on which the scalar code makes poison;
 //! * [`promises`]: `!range`-style promises the oracle's random buffers keep;
+//! * [`recorder`]: the side-effect recorder `batchify_record` the oracle's
+//!   JIT code may call, and the rule its logs are checked by;
 //! * [`skip`]: skipping a test loudly when a tool or CPU feature is missing;
 //! * [`sweep`]: the real-code sweep (`batchify-sweep`, `cargo xtask sweep`);
 //! * [`corpus`]: compiling C and loading `.ll` test files, with their
@@ -35,6 +37,7 @@ pub mod paint;
 pub mod poison;
 pub mod prepare;
 pub mod promises;
+pub mod recorder;
 pub mod skip;
 pub mod sweep;
 pub mod wrappers;

@@ -18,7 +18,20 @@
 //! stack slots painted differently (see [`crate::paint`]): bytes that
 //! change are undefined and not compared. Each function is checked in a
 //! forked child process (see [`crate::isolate`]), so a fault is reported as
-//! a failure naming the clone. Optionally, a caller of the clone optimised
+//! a failure naming the clone.
+//!
+//! Calls of the side-effect recorder `void batchify_record(i64 tag, i64
+//! value)` (see [`crate::recorder`]) are logged: one log per scalar call
+//! (per active lane) and one for the clone's call. The semantics contract
+//! makes calls that are not vectorized run once per active lane, in lane
+//! order, with lanes in lock step, so the clone's log must be an
+//! interleaving of the active lanes' logs: its entries can be assigned to
+//! lanes so that each lane's entries, in order, are exactly that lane's
+//! scalar log (same tags and values, nothing missing or extra; inactive
+//! lanes record nothing). Lane-after-lane order (a per-lane fallback) and
+//! call-site-by-call-site order (vector code) both pass; anything else is a
+//! [`MismatchKind::Log`] failure ([`crate::recorder::check_log`] states the
+//! rule exactly). Optionally, a caller of the clone optimised
 //! with `default<O2>` must observe the same memory and results
 //! ([`OracleOptions::optimized_caller`]).
 
@@ -30,6 +43,7 @@ use crate::jit::Jit;
 use crate::paint::{paint_allocas, PAINT_GLOBAL};
 use crate::poison::{flag_poison, POISON_GLOBAL};
 use crate::promises::{promises_of, Promise};
+use crate::recorder;
 use crate::wrappers::{
     add_optimized_caller, add_scalar_wrapper, add_vector_wrapper, memory_type, CallerKind, CallerRegion, RESULT_SLOT,
     SLOT,
@@ -156,6 +170,17 @@ pub enum MismatchKind {
         /// For a memory difference: the parameter, buffer lane and offset.
         memory: Option<(usize, Option<u32>, i64)>,
     },
+    /// The clone's log of recorder calls breaks the rule (see the module
+    /// documentation and [`crate::recorder::check_log`]).
+    Log {
+        /// Index of the first clone entry no assignment to lanes accounts
+        /// for.
+        position: usize,
+        /// Entries the clone recorded.
+        clone_entries: usize,
+        /// Entries the active lanes' scalar calls recorded.
+        scalar_entries: usize,
+    },
     /// A call in the clone does not use its callee's calling convention
     /// (undefined behaviour, which LLVM turns into `unreachable`).
     CallingConvention {
@@ -249,6 +274,18 @@ impl fmt::Display for Mismatch {
                     self.got
                 ),
             },
+            MismatchKind::Log { position, clone_entries, scalar_entries } => write!(
+                f,
+                "{}: the recorder log differs (trial {}, mask {:?}): the clone recorded {clone_entries} entries, \
+                 the scalar calls {scalar_entries}; clone entry {position} (tag, value) = {} fits no lane's log \
+                 (expected: an interleaving of the active lanes' logs, see docs/testing.md); lane {} inputs [{}]",
+                self.clone,
+                self.trial,
+                bits(&self.mask),
+                entry_text(&self.got),
+                self.lane,
+                inputs
+            ),
             MismatchKind::CallingConvention { callee, call, callee_conv } => write!(
                 f,
                 "{}: calls `{callee}` with calling convention {call}, but `{callee}` uses {callee_conv} \
@@ -257,6 +294,16 @@ impl fmt::Display for Mismatch {
             ),
         }
     }
+}
+
+/// A recorder entry from its 16 little-endian bytes, as text.
+fn entry_text(b: &[u8]) -> String {
+    if b.len() < 16 {
+        return "(none: the clone recorded too few)".into();
+    }
+    let tag = i64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
+    let value = i64::from_le_bytes(b[8..16].try_into().expect("8 bytes"));
+    format!("({tag}, {value})")
 }
 
 fn whose(lane: Option<u32>) -> String {
@@ -622,6 +669,7 @@ impl Oracle {
         // unless the module brings its own allocator.
         let overrides: Vec<(&str, u64)> = alloc_hooks::overrides()
             .into_iter()
+            .chain(recorder::overrides())
             .filter(|(name, _)| raw.function(name).is_none_or(|f| f.is_declaration()))
             .collect();
         let jit = Jit::new(bitcode.as_slice(), &overrides).map_err(setup)?;
@@ -890,6 +938,7 @@ const FAIL_MEMORY: u32 = 2;
 const FAIL_CALLER_RESULT: u32 = 3;
 const FAIL_CALLER_MEMORY: u32 = 4;
 const FAIL_SETUP: u32 = 5;
+const FAIL_LOG: u32 = 6;
 
 const WINDOW: usize = 64;
 
@@ -910,6 +959,8 @@ struct Record {
     f_buf: u32,
     f_offset: u64,
     f_writers: u64,
+    /// For a log failure: position, clone entries, scalar entries.
+    f_log: [u64; 3],
     exp_len: u32,
     got_len: u32,
     exp: [u8; WINDOW],
@@ -930,6 +981,7 @@ impl Record {
             f_buf: 0,
             f_offset: 0,
             f_writers: 0,
+            f_log: [0; 3],
             exp_len: 0,
             got_len: 0,
             exp: [0; WINDOW],
@@ -1046,6 +1098,8 @@ struct ScalarRun {
     writers: Vec<Vec<u64>>,
     /// Whether the scalar code made poison (see [`crate::poison`]).
     poison: bool,
+    /// Each active lane's recorder log, in lane order.
+    logs: Vec<Vec<recorder::Entry>>,
 }
 
 /// Runs the scalar function once per active lane, in lane order, on `set`.
@@ -1078,6 +1132,7 @@ fn run_scalar_calls(
     if run.poison != 0 {
         set_jit_byte(run.poison, 0);
     }
+    let mut logs = Vec::new();
     for k in (0..n).filter(|&k| inp.mask[k]) {
         rec.lane = k as u32;
         let snapshot: Vec<Vec<u8>> = shared.iter().map(|&j| set.bufs()[j].bytes().to_vec()).collect();
@@ -1086,9 +1141,11 @@ fn run_scalar_calls(
             let v = if *s == Scalar::Ptr { pointer_value(t, set.bufs(), inp, i, k) } else { inp.vals[i][k] };
             write(&mut sin, i * n * SLOT, v, s.bytes());
         }
+        recorder::open();
         // SAFETY: the wrapper reads `sin` and writes `outs[k]` within the
         // layout; pointers point into live buffers.
         unsafe { (run.scalar_fn)(sin.as_ptr(), outs[k].as_mut_ptr()) };
+        logs.push(recorder::close());
         for (s, &j) in snapshot.iter().zip(&shared) {
             for (o, (&x, &y)) in s.iter().zip(set.bufs()[j].bytes()).enumerate() {
                 if x != y {
@@ -1102,7 +1159,7 @@ fn run_scalar_calls(
         rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
     }
     let poison = run.poison != 0 && jit_byte(run.poison) != 0;
-    ScalarRun { outs, writers, poison }
+    ScalarRun { outs, writers, poison, logs }
 }
 
 /// Bytes the scalar code leaves undefined in one trial.
@@ -1290,8 +1347,10 @@ fn run_trials(t: &Target, opts: &OracleOptions, cfg: &CheckConfig, from: usize, 
         }
         use_arena_of(&mut b);
         set_jit_byte(run.paint, PAINT_FIRST);
+        recorder::open();
         // SAFETY: as for the scalar wrapper.
         unsafe { (run.vector_fn)(vin.as_ptr(), vout.as_mut_ptr()) };
+        let clone_log = recorder::close();
         alloc_hooks::stop_arena();
         if let Err(e) = b.protect(&inactive, false) {
             rec.fail(FAIL_SETUP, 0, e.as_bytes(), &[]);
@@ -1393,6 +1452,13 @@ fn run_trials(t: &Target, opts: &OracleOptions, cfg: &CheckConfig, from: usize, 
                 return;
             }
         }
+        if let Err(m) = recorder::check_log(&scalar.logs, &clone_log) {
+            let got: Vec<u8> = m.got.map_or(Vec::new(), |(t, v)| [t.to_le_bytes(), v.to_le_bytes()].concat());
+            rec.phase = PHASE_CLONE;
+            rec.fail(FAIL_LOG, 0, &[], &got);
+            rec.f_log = [m.position as u64, m.clone_entries as u64, m.scalar_entries as u64];
+            return;
+        }
         rec.lanes_compared += inp.mask.iter().filter(|&&m| m).count() as u64;
     }
     rec.phase = PHASE_SETUP;
@@ -1462,6 +1528,11 @@ fn check_target(t: &Target, opts: &OracleOptions, cfg: &CheckConfig) -> Result<C
                     FAIL_NONE => break,
                     FAIL_SETUP => Err(OracleError::Setup(String::from_utf8_lossy(&exp).into_owned())),
                     FAIL_RESULT => Err(mismatch(trial, lane, exp, got, MismatchKind::Result)),
+                    FAIL_LOG => {
+                        let [position, clone_entries, scalar_entries] = rec.f_log.map(|x| x as usize);
+                        let kind = MismatchKind::Log { position, clone_entries, scalar_entries };
+                        Err(mismatch(trial, lane, exp, got, kind))
+                    }
                     FAIL_MEMORY => {
                         let (param, buffer_lane, offset) = memory();
                         let written_by = (0..64).filter(|k| rec.f_writers >> k & 1 == 1).collect();

@@ -7,7 +7,8 @@
 //!   dropped: the body becomes a trap. So is every declaration that the test
 //!   process cannot resolve (say, a function of a library that is not
 //!   linked), and every unresolvable external variable gets a zero
-//!   definition. The JIT then compiles the rest of the module.
+//!   definition. The side-effect recorder ([`crate::recorder`]) is never
+//!   dropped: the oracle's JIT provides it. The JIT then compiles the rest of the module.
 //! * Functions that reach such a dropped function or variable, directly or
 //!   through other functions, are *tainted*: checks involving them are
 //!   skipped with the reason.
@@ -130,7 +131,7 @@ pub fn prepare(m: Module) -> Tainted {
             f.set_visibility(LLVMVisibility::LLVMDefaultVisibility);
             f.clear_comdat();
             f.set_dll_storage_class(LLVMDLLStorageClass::LLVMDefaultStorageClass);
-        } else if !process_has_symbol(&name) {
+        } else if !process_has_symbol(&name) && name != crate::recorder::SYMBOL {
             let why = if !module_asm.is_empty() && module_asm.contains(name.as_str()) {
                 format!("`{name}` is defined by module-level asm, which the oracle's JIT does not assemble")
             } else {

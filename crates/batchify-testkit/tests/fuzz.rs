@@ -84,14 +84,17 @@ fn generated_attributes_hold() {
 }
 
 /// The bounded CI run: default generator (divergent branches, loops,
-/// switches, early returns, irreducible cycles, helper calls), random masks.
-/// Programs whose helpers take pointers to the caller's stack objects (and
-/// rare irreducible cycles) become per-lane fallbacks, checked all the same.
+/// switches, early returns, irreducible cycles, helper calls, recursion,
+/// buffers, uniform and linear parameters, recorder calls, private arrays),
+/// random masks. Programs with private arrays or helpers that take
+/// pointers to the caller's stack objects (and rare irreducible cycles)
+/// become per-lane fallbacks, checked all the same: about a fifth of them
+/// today, hence the 70% floor.
 #[test]
 fn fuzz_width8_masked() {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let opts = FuzzOptions { count: 2000, seed: 0xba7c, width: 8, masked: true, threads, ..FuzzOptions::default() };
-    assert_clean(&fuzz::run(&opts), 0.85);
+    let opts = FuzzOptions { count: 1500, seed: 0xba7c, width: 8, masked: true, threads, ..FuzzOptions::default() };
+    assert_clean(&fuzz::run(&opts), 0.7);
 }
 
 /// Every program with helpers: calling conventions, attributes, helpers
@@ -107,12 +110,109 @@ fn fuzz_callees_width8_masked() {
         gen: GenConfig { p_helper: 1.0, p_ptr_helper: 0.3, p_sret: 0.2, ..GenConfig::default() },
         ..FuzzOptions::default()
     };
-    assert_clean(&fuzz::run(&opts), 0.5);
+    // Stack objects (arrays, pointer and `sret` helpers) are per-lane
+    // fallbacks today: about half of these programs.
+    assert_clean(&fuzz::run(&opts), 0.4);
+}
+
+/// The smoke run of the memory, callee and recorder features, every one
+/// turned up: buffer parameters (varying, uniform and linear pointers; i8
+/// to double; uniform, linear, strided and random indices; stores under
+/// divergent control flow), uniform and linear scalar parameters, local
+/// arrays, helpers with bounded recursion, and recorder calls whose log
+/// the oracle checks. Programs with local arrays or helpers that take
+/// stack pointers become per-lane fallbacks today, checked all the same.
+#[test]
+fn fuzz_memory_callees_recorder_width8_masked() {
+    let opts = FuzzOptions {
+        count: 150,
+        seed: 0x3e3,
+        width: 8,
+        masked: true,
+        trials: 12,
+        gen: GenConfig {
+            p_buffers: 0.9,
+            p_uniform_param: 0.3,
+            p_linear_param: 0.3,
+            p_array: 0.25,
+            p_helper: 0.6,
+            p_recursive: 0.6,
+            p_record: 0.1,
+            ..GenConfig::default()
+        },
+        ..FuzzOptions::default()
+    };
+    let s = fuzz::run(&opts);
+    assert_clean(&s, 0.5);
+}
+
+/// The same features at width 4, unmasked, against the per-lane reference
+/// clone and through `default<O2>` half the time: the generator's memory
+/// accesses stay in bounds and conflict free, recursion ends, and the
+/// recorder log of a lane-after-lane clone passes. This tests the
+/// generator and the oracle, not batchify.
+#[test]
+fn memory_and_recorder_programs_run_against_a_reference_clone() {
+    let opts = FuzzOptions {
+        count: 150,
+        seed: 0x3e4,
+        width: 4,
+        masked: false,
+        optimize_fraction: 0.5,
+        trials: 12,
+        engine: Engine::ScalarLoop,
+        gen: GenConfig {
+            p_buffers: 1.0,
+            p_uniform_param: 0.3,
+            p_linear_param: 0.3,
+            p_array: 0.25,
+            p_helper: 0.6,
+            p_recursive: 0.6,
+            p_record: 0.1,
+            ..GenConfig::default()
+        },
+        ..FuzzOptions::default()
+    };
+    assert_clean(&fuzz::run(&opts), 1.0);
 }
 
 /// Unmasked clones at another width.
 #[test]
 fn fuzz_width4_unmasked() {
     let opts = FuzzOptions { count: 300, seed: 0x4_0000, width: 4, masked: false, ..FuzzOptions::default() };
-    assert_clean(&fuzz::run(&opts), 0.85);
+    assert_clean(&fuzz::run(&opts), 0.7);
+}
+
+/// The oracle can fail on the generated memory and recorder programs: a
+/// reference clone that calls the scalar function for inactive lanes too
+/// (the mask test replaced by `true`) touches inactive lanes' buffers, which
+/// are inaccessible (a fault), or records for them (a log mismatch).
+#[test]
+fn a_clone_that_ignores_the_mask_is_caught() {
+    use batchify_testkit::{CheckConfig, Oracle, OracleError};
+    let opts = FuzzOptions {
+        width: 8,
+        masked: true,
+        gen: GenConfig { p_buffers: 1.0, p_record: 0.15, ..GenConfig::default() },
+        ..FuzzOptions::default()
+    };
+    let (mut caught, mut total) = (0, 0);
+    for seed in 0x3e5_0000..0x3e5_0000 + 40u64 {
+        let program = fuzz::generate_for(seed, &opts);
+        let spec = fuzz::spec_for(&program, &opts);
+        let correct = fuzz::scalar_loop_clone_ir(&program, &spec);
+        let broken =
+            (0..spec.width).fold(correct.clone(), |ir, k| ir.replace(&format!("br i1 %m.{k},"), "br i1 true,"));
+        assert_ne!(broken, correct);
+        let ctx = inkwell::context::Context::create();
+        let module = fuzz::parse_ir(&ctx, &format!("{}{broken}", program.ir), &program.name).expect("parses");
+        module.verify().expect("the broken clone verifies");
+        total += 1;
+        let oracle = Oracle::new(&module, &[spec]).expect("oracle builds");
+        if let Err(OracleError::Mismatch(_)) = oracle.check_all(&CheckConfig { trials: 8, seed }) {
+            caught += 1;
+        }
+    }
+    eprintln!("{caught} of {total} mask-ignoring clones caught");
+    assert!(caught * 2 >= total, "only {caught} of {total} mask-ignoring clones caught");
 }

@@ -7,6 +7,8 @@
 //!               [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F]
 //!               [--tail-fraction F] [--attrs F] [--ptr-callees P] [--sret P]
 //!               [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal]
+//!               [--buffers P] [--max-buffers N] [--uniform-params P] [--linear-params P]
+//!               [--records P] [--recursion P] [--buf-callees P]
 //!               [--self-test | --attr-check] [--threads N] [--timeout SECS] [--dump]
 //! ```
 //!
@@ -27,7 +29,9 @@ use std::time::Duration;
 const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--opt-fraction F] \
 [--trials T] [--straight-line] [--max-depth D] [--max-stmts N] [--max-total-stmts N] [--max-trip K] [--arrays P] \
 [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F] [--tail-fraction F] [--attrs F] [--ptr-callees P] \
-[--sret P] [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal] [--self-test | --attr-check] [--threads N] \
+[--sret P] [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal] [--buffers P] [--max-buffers N] \
+[--uniform-params P] [--linear-params P] [--records P] [--recursion P] [--buf-callees P] [--self-test | --attr-check] \
+[--threads N] \
 [--timeout SECS] [--dump]
 
   --count N          programs to run (default 1000)
@@ -41,8 +45,9 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
   --max-stmts N      statements per block (default 4)
   --max-total-stmts N  statements per program (default 24)
   --max-trip K       iteration cap of every loop (default 6)
-  --arrays P         probability that a program has private arrays (default 0: batchify
-                     does not vectorize stack memory yet)
+  --arrays P         probability that a program has private arrays, `alloca [8 x T]` read and
+                     written at uniform and varying indices (default 0.15; batchify builds a
+                     per-lane fallback for them today)
   --no-callees       no helper functions (same as --callees 0)
   --callees P        probability that a program has internal helper functions (default 0.3)
   --max-callees N    most helpers per program; helper k may call helpers 0..k (default 3)
@@ -59,6 +64,19 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
                      gets fastcc, tailcc or C at random)
   --no-top-level-internal  keep the top-level function external (by default half the
                      programs make it internal)
+  --buffers P        probability that the top-level function takes pointers to bounded buffers:
+                     varying (a buffer per lane), uniform or linear, read only or written
+                     conflict-free, i8..i64/float/double, uniform, linear, strided and random
+                     indices (default 0.4)
+  --max-buffers N    most buffer parameters per program (default 3)
+  --uniform-params P probability that a scalar parameter is uniform in the clone (default 0.2)
+  --linear-params P  probability that an integer parameter is linear, step 1 or -1 (default 0.15)
+  --records P        probability per statement of a call of the side-effect recorder
+                     batchify_record(tag, value), whose log the oracle checks (default 0.04)
+  --recursion P      probability that a helper is recursive, with a depth parameter that
+                     bounds it (default 0.3)
+  --buf-callees P    probability that a helper takes a read-only pointer to one of the
+                     top-level function's buffers (default 0.25)
   --self-test        check a per-lane reference clone instead of batchify (tests the generator)
   --attr-check       check the program against a copy without its optional attributes
                      (tests that the generator's attributes hold; use --opt-fraction 1)
@@ -95,6 +113,8 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let (mut callees, mut max_callees, mut cc, mut tail, mut attrs) = (None, None, None, None, None);
     let (mut ptr_callees, mut sret, mut top_attrs) = (None, None, None);
     let (mut no_top_cc, mut no_top_internal) = (false, false);
+    let (mut buffers, mut max_buffers, mut uniform_params, mut linear_params) = (None, None, None, None);
+    let (mut records, mut recursion, mut buf_callees) = (None, None, None);
     let mut args = args;
     while let Some(a) = args.next() {
         let (flag, inline) = match a.split_once('=') {
@@ -141,6 +161,13 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             "--ptr-callees" => ptr_callees = Some(fraction(&flag, next())?),
             "--sret" => sret = Some(fraction(&flag, next())?),
             "--top-attrs" => top_attrs = Some(fraction(&flag, next())?),
+            "--buffers" => buffers = Some(fraction(&flag, next())?),
+            "--max-buffers" => max_buffers = Some(value(&flag, next())?),
+            "--uniform-params" => uniform_params = Some(fraction(&flag, next())?),
+            "--linear-params" => linear_params = Some(fraction(&flag, next())?),
+            "--records" => records = Some(fraction(&flag, next())?),
+            "--recursion" => recursion = Some(fraction(&flag, next())?),
+            "--buf-callees" => buf_callees = Some(fraction(&flag, next())?),
             "--no-top-level-cc" => no_top_cc = true,
             "--no-top-level-internal" => no_top_internal = true,
             "--self-test" => opts.engine = Engine::ScalarLoop,
@@ -177,6 +204,13 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
         p_top_attrs: top_attrs.unwrap_or(base.p_top_attrs),
         top_level_cc: !no_top_cc && base.top_level_cc,
         top_level_internal: !no_top_internal && base.top_level_internal,
+        p_buffers: buffers.unwrap_or(base.p_buffers),
+        max_buffers: max_buffers.unwrap_or(base.max_buffers),
+        p_uniform_param: uniform_params.unwrap_or(base.p_uniform_param),
+        p_linear_param: linear_params.unwrap_or(base.p_linear_param),
+        p_record: records.unwrap_or(base.p_record),
+        p_recursive: recursion.unwrap_or(base.p_recursive),
+        p_buf_helper: buf_callees.unwrap_or(base.p_buf_helper),
         ..base
     };
     Ok(Some(Args { opts, dump }))
@@ -187,7 +221,7 @@ fn dump(opts: &FuzzOptions) -> bool {
     for i in 0..opts.count {
         let seed = fuzz::program_seed(opts.seed, i);
         // Print the program before checking it, in case LLVM aborts the process.
-        print!("{}", batchify_testkit::gen::generate(seed, &opts.gen).ir);
+        print!("{}", fuzz::generate_for(seed, opts).ir);
         let _ = std::io::Write::flush(&mut std::io::stdout());
         let (program, checked) = fuzz::check_seed(seed, opts);
         if let Some(opt) = &checked.optimized_ir {
