@@ -172,7 +172,10 @@ fn errno_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'
     let r = w.b.phi(vty);
     r.add_incoming(acc, run_end);
     r.add_incoming(value, from);
-    w.stats.serialized_what.push(format!("call to `{}` only in lanes that may set errno", i.called_value().name()));
+    w.stats.per_lane_calls.push(format!(
+        "call to `{}`: vector code; the call itself runs only in lanes whose input may set errno",
+        i.called_value().name()
+    ));
     Some(r)
 }
 
