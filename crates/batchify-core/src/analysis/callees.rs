@@ -19,7 +19,9 @@
 //!   writes and `noreturn` calls (deferred to the lowest lane) are fine;
 //! * it writes memory only through its own pointer parameters or its own
 //!   stack objects (never a global, never a pointer it loaded);
-//! * it does not call itself at two or more places (tree recursion): a cost
+//! * it does not call itself at two or more places, or in a loop (tree
+//!   recursion, also after tail-call elimination turned one call into a
+//!   loop): a cost
 //!   rule, not a legality one (the batched call would walk the union of the
 //!   lanes' call trees; measured slower than per-lane calls).
 //!
@@ -188,8 +190,8 @@ fn static_obstacle(f: Value) -> Result<(), String> {
         // batched call walks the union of their call trees with every lane's
         // work at each node. Measured with `cargo xtask bench-gcc` (fib,
         // AVX2, 8 lanes): 0.57x of scalar calls batched, 0.98x per lane.
-        return Err("calls itself at two or more places (tree recursion): a batched call would walk the union of \
-                    the lanes' call trees, slower than calling it per lane"
+        return Err("calls itself at two or more places or in a loop (tree recursion): a batched call would walk the \
+                    union of the lanes' call trees, slower than calling it per lane"
             .into());
     }
     let n = f.function_type().param_types().len() as u32;
@@ -203,9 +205,25 @@ fn static_obstacle(f: Value) -> Result<(), String> {
     Ok(())
 }
 
-/// How many calls in `f`'s body call `f` itself.
+/// How many times one invocation of `f` may call `f` itself, capped at 2:
+/// each call site counts once, or twice inside a cycle of `f`'s CFG (tail
+/// recursion turned into a loop still makes one call per trip).
 fn self_call_sites(f: Value) -> usize {
-    f.blocks().iter().flat_map(|b| b.instructions()).filter(|i| i.opcode() == LLVMCall && i.called_value() == f).count()
+    let cfg = super::cfg::Cfg::new(f);
+    let looping: HashSet<crate::llvm::Block> =
+        match super::loops::Loops::new(&cfg, &super::dominance::Dominators::new(&cfg)) {
+            Ok(loops) => loops.innermost.keys().copied().collect(),
+            Err(_) => cfg.rpo.iter().copied().collect(),
+        };
+    let mut n = 0;
+    for b in &cfg.rpo {
+        for i in b.instructions() {
+            if i.opcode() == LLVMCall && i.called_value() == f {
+                n += if looping.contains(b) { 2 } else { 1 };
+            }
+        }
+    }
+    n.min(2)
 }
 
 /// Whether pointer `p` is derived from one of `params` or a stack object.
