@@ -120,8 +120,8 @@ fn fuzz_callees_width8_masked() {
 /// to double; uniform, linear, strided and random indices; stores under
 /// divergent control flow), uniform and linear scalar parameters, local
 /// arrays, helpers with bounded recursion, and recorder calls whose log
-/// the oracle checks. Programs with local arrays or helpers that take
-/// stack pointers become per-lane fallbacks today, checked all the same.
+/// the oracle checks. Local arrays and helpers that take stack pointers
+/// are vectorized (private memory); 144 of 150 at 3f8424c.
 #[test]
 fn fuzz_memory_callees_recorder_width8_masked() {
     let opts = FuzzOptions {
@@ -143,7 +143,7 @@ fn fuzz_memory_callees_recorder_width8_masked() {
         ..FuzzOptions::default()
     };
     let s = fuzz::run(&opts);
-    assert_clean(&s, 0.5);
+    assert_clean(&s, 0.9);
 }
 
 /// The same features at width 4, unmasked, against the per-lane reference
