@@ -60,7 +60,7 @@ pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Va
         let align = vector_align(i.alignment(), stride.step);
         match access {
             Access::Contiguous { reverse } => {
-                let mask = if reverse { reversed(w, w.flow.mask) } else { w.flow.mask };
+                let mask = lane_mask(w).map(|m| if reverse { reversed(w, m) } else { m });
                 let v = masked_load(w, vty, base, mask, align);
                 if reverse {
                     reversed(w, v)
@@ -71,7 +71,7 @@ pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Va
             Access::Strided { m } => {
                 let wide = i.ty().vector_of(w.n * m);
                 let mask = spread_mask(w, m);
-                let v = masked_load(w, wide, base, mask, align);
+                let v = masked_load(w, wide, base, Some(mask), align);
                 let picks: Vec<Value> = (0..w.n).map(|k| constant::i32(w.ctx(), k * m)).collect();
                 w.b.shuffle(v, constant::poison(wide), constant::vector(&picks))
             }
@@ -109,8 +109,8 @@ pub(super) fn store<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<V
         let align = vector_align(i.alignment(), stride.step);
         match access {
             Access::Contiguous { reverse } => {
-                let (v, mask) =
-                    if reverse { (reversed(w, vals), reversed(w, w.flow.mask)) } else { (vals, w.flow.mask) };
+                let v = if reverse { reversed(w, vals) } else { vals };
+                let mask = lane_mask(w).map(|m| if reverse { reversed(w, m) } else { m });
                 masked_store(w, v, base, mask, align)
             }
             Access::Strided { m } => {
@@ -127,7 +127,7 @@ pub(super) fn store<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<V
                 let spread = w.b.shuffle(vals, constant::poison(vals.ty()), constant::vector(&places));
                 debug_assert_eq!(spread.ty(), wide);
                 let mask = spread_mask(w, m);
-                masked_store(w, spread, base, mask, align)
+                masked_store(w, spread, base, Some(mask), align)
             }
             Access::Gather(_) => unreachable!("filtered above"),
         }
@@ -301,36 +301,32 @@ fn spread_mask<'ctx>(w: &Widener<'_, 'ctx>, m: u32) -> Value<'ctx> {
     w.b.shuffle(w.flow.mask, w.all_false(), constant::vector(&idx))
 }
 
-/// A load of `ty` (a vector) at `base` under `mask`; a plain load when the
-/// mask is all lanes.
-fn masked_load<'ctx>(
+/// A load of `ty` (a vector) at `base` under `mask` (one bit per element);
+/// a plain load for `None` (every element).
+pub(super) fn masked_load<'ctx>(
     w: &Widener<'_, 'ctx>,
     ty: Type<'ctx>,
     base: Value<'ctx>,
-    mask: Value<'ctx>,
+    mask: Option<Value<'ctx>>,
     align: u32,
 ) -> Value<'ctx> {
-    if w.flow.full && mask.ty() == w.mask_type() {
-        return w.b.load(ty, base, align);
-    }
+    let Some(mask) = mask else { return w.b.load(ty, base, align) };
     let f = w.module.intrinsic("llvm.masked.load", &[ty, base.ty()]).expect("llvm.masked.load exists");
     let r = w.b.call(f.function_type(), f, &[base, mask, constant::poison(ty)]);
     r.add_call_arg_attribute(0, "align", align as u64);
     r
 }
 
-/// A store of the vector `v` at `base` under `mask`; a plain store when
-/// the mask is all lanes.
-fn masked_store<'ctx>(
+/// A store of the vector `v` at `base` under `mask` (one bit per
+/// element); a plain store for `None` (every element).
+pub(super) fn masked_store<'ctx>(
     w: &Widener<'_, 'ctx>,
     v: Value<'ctx>,
     base: Value<'ctx>,
-    mask: Value<'ctx>,
+    mask: Option<Value<'ctx>>,
     align: u32,
 ) -> Value<'ctx> {
-    if w.flow.full && mask.ty() == w.mask_type() {
-        return w.b.store(v, base, align);
-    }
+    let Some(mask) = mask else { return w.b.store(v, base, align) };
     let f = w.module.intrinsic("llvm.masked.store", &[v.ty(), base.ty()]).expect("llvm.masked.store exists");
     let r = w.b.call(f.function_type(), f, &[v, base, mask]);
     r.add_call_arg_attribute(1, "align", align as u64);
@@ -378,6 +374,11 @@ pub(super) fn scatter<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Value<
     let r = w.b.call(f.function_type(), f, &[vals, ptrs, m]);
     set_param_align(r, 1, i.alignment());
     r
+}
+
+/// The execution mask, or `None` where every lane is known active.
+fn lane_mask<'ctx>(w: &Widener<'_, 'ctx>) -> Option<Value<'ctx>> {
+    (!w.flow.full).then_some(w.flow.mask)
 }
 
 /// The execution mask, or all lanes where the mask is known full.

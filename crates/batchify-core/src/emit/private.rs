@@ -4,6 +4,7 @@
 //! Loads and stores of single elements need nothing here: their addresses
 //! are strided pointers, made by [`super::memory`] like any other.
 
+use super::memory::{masked_load, masked_store};
 use super::state::Widener;
 use super::vector_input::broadcast_lanes;
 use crate::analysis::private::{ElementIndex, Layout};
@@ -117,27 +118,15 @@ fn element_mask<'ctx>(w: &Widener<'_, 'ctx>, k: u32) -> Value<'ctx> {
 /// A `<k x T>` load of every lane: `N·k` consecutive elements.
 fn wide_load<'ctx>(w: &mut Widener<'_, 'ctx>, ty: Type<'ctx>, at: Value<'ctx>, k: u32, align: u32) -> Value<'ctx> {
     let align = align.min(w.module.abi_size_of(ty.element()) as u32).max(1);
-    if w.flow.full {
-        return w.b.load(ty, at, align);
-    }
-    let m = element_mask(w, k);
-    let f = w.module.intrinsic("llvm.masked.load", &[ty, at.ty()]).expect("llvm.masked.load exists");
-    let r = w.b.call(f.function_type(), f, &[at, m, constant::poison(ty)]);
-    r.add_call_arg_attribute(0, "align", align as u64);
-    r
+    let mask = (!w.flow.full).then(|| element_mask(w, k));
+    masked_load(w, ty, at, mask, align)
 }
 
 /// A `<k x T>` store of every active lane: `N·k` consecutive elements.
 fn wide_store<'ctx>(w: &mut Widener<'_, 'ctx>, v: Value<'ctx>, at: Value<'ctx>, k: u32, align: u32) -> Value<'ctx> {
     let align = align.min(w.module.abi_size_of(v.ty().element()) as u32).max(1);
-    if w.flow.full {
-        return w.b.store(v, at, align);
-    }
-    let m = element_mask(w, k);
-    let f = w.module.intrinsic("llvm.masked.store", &[v.ty(), at.ty()]).expect("llvm.masked.store exists");
-    let r = w.b.call(f.function_type(), f, &[v, at, m]);
-    r.add_call_arg_attribute(1, "align", align as u64);
-    r
+    let mask = (!w.flow.full).then(|| element_mask(w, k));
+    masked_store(w, v, at, mask, align)
 }
 
 /// `memset` of whole elements of every active lane: one `memset` of the
