@@ -10,6 +10,8 @@
 #                 <target>/debug/batchify, <target> being $CARGO_TARGET_DIR
 #                 (relative to the repository root, as cargo takes it) or
 #                 <repo>/target
+#     %plugin     the pass plugin: $BATCHIFY_PLUGIN if set, else
+#                 libbatchify_plugin.so beside the batchify binary
 #     %clang      clang-22
 #     %opt        opt-22
 #     %llvm-dis   llvm-dis-22
@@ -67,14 +69,24 @@ if not (os.path.isfile(batchify) and os.access(batchify, os.X_OK)):
         "run `cargo build -p batchify-cli` first, or point BATCHIFY at the binary" % batchify
     )
 
+plugin = os.environ.get("BATCHIFY_PLUGIN") or os.path.join(os.path.dirname(batchify), "libbatchify_plugin.so")
+plugin = os.path.abspath(plugin)
+if not os.path.isfile(plugin):
+    lit_config.fatal(
+        "batchify lit tests: the pass plugin `%s` does not exist; run `cargo build -p batchify-plugin` "
+        "first, or point BATCHIFY_PLUGIN at it" % plugin
+    )
+
 for tool in ("FileCheck", "not", "count"):
     find_tool([tool])
 
 # No substitution name is a prefix of another one.
 config.substitutions.append(("%batchify", batchify))
+config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%clang", find_tool(["clang-22", "clang"])))
 config.substitutions.append(("%llvm-dis", find_tool(["llvm-dis-22", "llvm-dis"])))
 config.substitutions.append(("%llvm-as", find_tool(["llvm-as-22", "llvm-as"])))
 config.substitutions.append(("%opt", find_tool(["opt-22", "opt"])))
 
 lit_config.note("using batchify: %s" % batchify)
+lit_config.note("using the pass plugin: %s" % plugin)

@@ -1,0 +1,174 @@
+// The C++ side of batchify's pass plugin: only what needs LLVM's C++ API.
+//
+// * registers the module pass `batchify` / `batchify<params>` for textual
+//   pipelines (`opt -passes=...`, `rustc -C passes=...`), and at the
+//   OptimizerEarly and FullLinkTimeOptimizationEarly extension points, so
+//   that `clang -fpass-plugin=` builds the variants without any flag;
+// * defines the `-batchify-*` command-line options (`opt -batchify-...`,
+//   `clang -mllvm -batchify-...`);
+// * turns the Rust side's messages into LLVM diagnostics (remarks that
+//   `-Rpass=batchify` / `-Rpass-missed=batchify` show, warnings).
+//
+// Everything else (choosing the clones, building them) is Rust: the pass
+// calls `batchify_plugin_run` with the module and the options as text.
+// Built with -fno-rtti and -fno-exceptions, like LLVM itself.
+
+#include "llvm-c/Types.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+using namespace llvm;
+
+extern "C" {
+// Implemented in Rust (src/lib.rs). Returns 1 if the module changed.
+int batchify_plugin_run(LLVMModuleRef module, const char *pass_params, const char *cl_params, int automatic);
+// Implemented in Rust: checks a parameter string; on error writes a
+// malloc'ed message to *error (freed here with free()) and returns 0.
+int batchify_plugin_check_params(const char *params, char **error);
+}
+
+namespace {
+
+cl::OptionCategory Category("batchify options");
+
+cl::opt<std::string> OptIsa("batchify-isa", cl::cat(Category),
+                            cl::desc("batchify: only build variants for this ISA (sse, avx, avx2, avx512, generic); "
+                                     "also the ISA of -batchify-function clones"),
+                            cl::init(""));
+cl::opt<unsigned> OptWidth("batchify-width", cl::cat(Category),
+                           cl::desc("batchify: lanes of -batchify-function clones (default 8)"), cl::init(0));
+cl::opt<std::string> OptVeclib("batchify-veclib", cl::cat(Category),
+                               cl::desc("batchify: vector math library (none, libmvec)"), cl::init(""));
+cl::list<std::string> OptFunction("batchify-function", cl::cat(Category), cl::CommaSeparated,
+                                  cl::desc("batchify: also batch these functions, every parameter varying"));
+cl::opt<bool> OptReport("batchify-report", cl::cat(Category),
+                        cl::desc("batchify: print what was built for each clone on stderr"), cl::init(false));
+cl::opt<bool> OptNoCallers("batchify-no-callers", cl::cat(Category),
+                           cl::desc("batchify: do not point call sites at declare simd variants"), cl::init(false));
+cl::opt<bool> OptNoAuto("batchify-no-auto", cl::cat(Category),
+                        cl::desc("batchify: do not run at the default pipelines' extension points"),
+                        cl::init(false));
+
+/// The `-batchify-*` options in the pass-parameter syntax, so that the Rust
+/// side parses one format (explicit pass parameters win over these).
+std::string clParams() {
+  std::string s;
+  auto add = [&](const std::string &item) {
+    if (!s.empty())
+      s += ';';
+    s += item;
+  };
+  if (!OptIsa.empty())
+    add("isa=" + OptIsa);
+  if (OptWidth != 0)
+    add("width=" + std::to_string(OptWidth));
+  if (!OptVeclib.empty())
+    add("veclib=" + OptVeclib);
+  for (const std::string &f : OptFunction)
+    add("function=" + f);
+  if (OptReport)
+    add("report");
+  if (OptNoCallers)
+    add("no-callers");
+  return s;
+}
+
+struct BatchifyPass : PassInfoMixin<BatchifyPass> {
+  std::string Params;
+  bool Automatic;
+
+  BatchifyPass(std::string Params, bool Automatic) : Params(std::move(Params)), Automatic(Automatic) {}
+
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    std::string Cl = clParams();
+    int Changed = batchify_plugin_run(wrap(&M), Params.c_str(), Cl.c_str(), Automatic ? 1 : 0);
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+
+  // Variants must exist at -O0 too: callers in other translation units
+  // link against them.
+  static bool isRequired() { return true; }
+  static StringRef name() { return "batchify"; }
+};
+
+bool parseBatchifyPipeline(StringRef Name, ModulePassManager &MPM) {
+  std::string Params;
+  if (Name == "batchify") {
+    Params = "";
+  } else if (Name.consume_front("batchify<") && Name.consume_back(">")) {
+    Params = Name.str();
+  } else {
+    return false;
+  }
+  char *Error = nullptr;
+  if (!batchify_plugin_check_params(Params.c_str(), &Error)) {
+    errs() << "batchify: error: " << (Error ? Error : "invalid pass parameters") << "\n";
+    free(Error);
+    return false;
+  }
+  MPM.addPass(BatchifyPass(Params, false));
+  return true;
+}
+
+void registerCallbacks(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+        return parseBatchifyPipeline(Name, MPM);
+      });
+  // Late enough that the scalar bodies are simplified (inlined, mem2reg,
+  // SROA, loop rotation), early enough that the loop vectorizer, which
+  // runs later in the optimisation pipeline, sees the variants and the
+  // annotated call sites. See docs/plugin.md.
+  PB.registerOptimizerEarlyEPCallback([](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+    if (!OptNoAuto)
+      MPM.addPass(BatchifyPass("", true));
+  });
+  PB.registerFullLinkTimeOptimizationEarlyEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    if (!OptNoAuto)
+      MPM.addPass(BatchifyPass("", true));
+  });
+}
+
+} // namespace
+
+extern "C" {
+
+/// Called from Rust's `llvmGetPassPluginInfo` (a cdylib exports only Rust
+/// symbols, so the entry point itself lives on the Rust side).
+void batchify_register_pass_builder_callbacks(PassBuilder &PB) { registerCallbacks(PB); }
+
+/// Emits one diagnostic for the Rust side. `kind`: 0 remark (passed),
+/// 1 missed, 2 analysis, 3 warning, 4 note. Remarks are attached to
+/// `function` when it is not null, so `-Rpass=batchify` filters them.
+void batchify_shim_diagnose(LLVMModuleRef module, LLVMValueRef function, int kind, const char *remark_name,
+                            const char *message) {
+  Module *M = unwrap(module);
+  LLVMContext &Ctx = M->getContext();
+  Function *F = function ? dyn_cast<Function>(unwrap(function)) : nullptr;
+  if (F && kind == 0) {
+    OptimizationRemark R("batchify", remark_name, F);
+    R << message;
+    Ctx.diagnose(R);
+  } else if (F && kind == 1) {
+    OptimizationRemarkMissed R("batchify", remark_name, F);
+    R << message;
+    Ctx.diagnose(R);
+  } else if (F && kind == 2) {
+    OptimizationRemarkAnalysis R("batchify", remark_name, F);
+    R << message;
+    Ctx.diagnose(R);
+  } else {
+    std::string Text = std::string("batchify: ") + message;
+    DiagnosticSeverity Sev = kind == 3 ? DS_Warning : (kind == 4 ? DS_Note : DS_Remark);
+    Ctx.diagnose(DiagnosticInfoGeneric(Text, Sev));
+  }
+}
+}

@@ -1,0 +1,97 @@
+//! The plugin's options, in one syntax: pass parameters
+//! (`batchify<isa=avx2;width=8;veclib=libmvec;report>`), with the
+//! `-batchify-*` command-line options turned into the same syntax by the
+//! C++ shim. Explicit pass parameters win over command-line options.
+
+use batchify_core::vfabi::Isa;
+use batchify_core::VecLib;
+
+/// What one run of the pass is asked to do.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PluginOptions {
+    /// Only build `declare simd` variants for this ISA; also the ISA of
+    /// `function=` clones (default: LLVM's generic `_LLVM_` ISA).
+    pub isa: Option<Isa>,
+    /// Lanes of `function=` clones (default 8).
+    pub width: Option<u32>,
+    /// Vector math library for functions that are not correctly rounded.
+    pub veclib: Option<VecLib>,
+    /// Functions to batch with every parameter varying (like the CLI's
+    /// `--function`); when given, attribute-requested variants are not built.
+    pub functions: Vec<String>,
+    /// Print each clone's report lines on stderr (like `--report`).
+    pub report: bool,
+    /// Leave call sites alone (no `vector-function-abi-variant` added).
+    pub no_callers: bool,
+}
+
+impl PluginOptions {
+    /// Parses `key=value` and flag items separated by `;`.
+    pub fn parse(text: &str) -> Result<PluginOptions, String> {
+        let mut o = PluginOptions::default();
+        o.merge(text)?;
+        Ok(o)
+    }
+
+    /// Applies the items of `text` over these options.
+    pub fn merge(&mut self, text: &str) -> Result<(), String> {
+        for item in text.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+            let (key, value) = match item.split_once('=') {
+                Some((k, v)) => (k.trim(), Some(v.trim())),
+                None => (item, None),
+            };
+            let need = |what: &str| value.ok_or_else(|| format!("pass parameter `{key}` needs a value ({what})"));
+            match key {
+                "isa" => {
+                    let v = need("sse, avx, avx2, avx512 or generic")?;
+                    self.isa = Some(parse_isa(v).ok_or_else(|| {
+                        format!(
+                            "unknown ISA `{v}` in pass parameter `isa` (expected sse, avx, avx2, avx512 or generic)"
+                        )
+                    })?);
+                }
+                "width" => {
+                    let v = need("a lane count")?;
+                    let n: u32 = v.parse().map_err(|_| format!("pass parameter `width={v}` is not a number"))?;
+                    if !(1..=1024).contains(&n) {
+                        return Err(format!("pass parameter `width={n}` is out of range 1..=1024"));
+                    }
+                    self.width = Some(n);
+                }
+                "veclib" => {
+                    let v = need("none or libmvec")?;
+                    self.veclib = Some(VecLib::parse(v).ok_or_else(|| {
+                        format!(
+                            "unknown vector math library `{v}` in pass parameter `veclib` (expected none or libmvec)"
+                        )
+                    })?);
+                }
+                "function" => {
+                    let v = need("a function name")?;
+                    self.functions.extend(v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from));
+                }
+                "report" if value.is_none() => self.report = true,
+                "no-callers" if value.is_none() => self.no_callers = true,
+                _ => {
+                    return Err(format!(
+                        "unknown pass parameter `{item}` (expected isa=, width=, veclib=, function=, report or \
+                         no-callers)"
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The ISA names of the CLI's `--isa`.
+fn parse_isa(s: &str) -> Option<Isa> {
+    Some(match s {
+        "sse" => Isa::Sse2,
+        "avx" => Isa::Avx,
+        "avx2" => Isa::Avx2,
+        "avx512" => Isa::Avx512,
+        "generic" => Isa::Llvm,
+        _ => return None,
+    })
+}

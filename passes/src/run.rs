@@ -1,0 +1,121 @@
+//! One run of the pass on one module: choose the clones, build them with
+//! `batchify_core`, and tell the host what happened.
+//!
+//! Runs are independent (no global state), so rustc may run the pass on
+//! several codegen units at once. A run is idempotent: variants that
+//! already have a body are skipped, so the pass may run both at an
+//! extension point and from `-passes=`/`-C passes=`.
+
+use crate::diagnostics;
+use crate::options::PluginOptions;
+use batchify_core::vfabi::Isa;
+use batchify_core::{CloneReport, CloneSpec, Options};
+use inkwell::module::Module;
+
+/// Runs the pass; returns whether the module changed.
+pub fn run(module: &Module<'_>, pass_params: &str, cl_params: &str, automatic: bool) -> bool {
+    let mut opts = PluginOptions::default();
+    for (text, origin) in [(cl_params, "-batchify-* options"), (pass_params, "pass parameters")] {
+        if let Err(e) = opts.merge(text) {
+            diagnostics::warning(module, &format!("{e} (in the {origin}); nothing done"));
+            return false;
+        }
+    }
+    let specs = match select(module, &opts) {
+        Ok(s) => s,
+        Err(e) => {
+            diagnostics::warning(module, &e);
+            return false;
+        }
+    };
+    let _ = automatic;
+    if specs.is_empty() {
+        return false;
+    }
+    let core_opts = Options { veclib: opts.veclib.unwrap_or_default(), ..Options::default() };
+    let reports = build(module, &specs, &core_opts);
+    tell(module, &opts, &reports);
+    true
+}
+
+/// The clones to build: `function=` clones if any were named, else every
+/// variant the module's attributes ask for whose scalar body is here and
+/// that is not built yet (restricted to `isa=` if given).
+fn select(module: &Module<'_>, opts: &PluginOptions) -> Result<Vec<CloneSpec>, String> {
+    let has_body = |name: &str| module.get_function(name).is_some_and(|f| f.count_basic_blocks() > 0);
+    if !opts.functions.is_empty() {
+        let isa = opts.isa.unwrap_or(Isa::Llvm);
+        let width = opts.width.unwrap_or(8);
+        return Ok(opts
+            .functions
+            .iter()
+            .filter_map(|name| {
+                let f = module.get_function(name).filter(|f| f.count_basic_blocks() > 0)?;
+                let spec = CloneSpec::all_varying(name, f.count_params() as usize, width, isa, false);
+                (!has_body(&spec.vector_name)).then_some(spec)
+            })
+            .collect());
+    }
+    let all = batchify_core::select::requested_variants(batchify_core::llvm::Module::from_inkwell(module))
+        .map_err(|e| e.to_string())?;
+    Ok(all
+        .into_iter()
+        .filter(|s| opts.isa.is_none_or(|isa| s.isa == isa))
+        .filter(|s| has_body(&s.scalar_name) && !has_body(&s.vector_name))
+        .collect())
+}
+
+/// Builds `specs`; a spec that fails is reported and the rest are still
+/// built (the CLI stops at the first error instead).
+fn build(module: &Module<'_>, specs: &[CloneSpec], opts: &Options) -> Vec<CloneReport> {
+    let mut reports = Vec::new();
+    let mut rest = specs;
+    while !rest.is_empty() {
+        match batchify_core::batchify_inkwell(module, rest, opts) {
+            Ok(mut r) => {
+                reports.append(&mut r);
+                break;
+            }
+            Err(e) => {
+                // The clones before the failing one were built and stay.
+                let built = rest
+                    .iter()
+                    .take_while(|s| module.get_function(&s.vector_name).is_some_and(|f| f.count_basic_blocks() > 0))
+                    .count();
+                let failed = &rest[built.min(rest.len() - 1)];
+                diagnostics::warning(module, &format!("`{}` was not built: {e}", failed.vector_name));
+                rest = &rest[built + 1..];
+            }
+        }
+    }
+    reports
+}
+
+/// Remarks for every clone, and the report lines on stderr if asked for.
+fn tell(module: &Module<'_>, opts: &PluginOptions, reports: &[CloneReport]) {
+    for r in reports {
+        let (scalar, vector) = (&r.spec.scalar_name, &r.spec.vector_name);
+        match &r.fallback {
+            Some(why) => diagnostics::missed(
+                module,
+                scalar,
+                "PerLaneFallback",
+                &format!("{vector} is a per-lane loop over the scalar function: {why}"),
+            ),
+            None => diagnostics::passed(
+                module,
+                scalar,
+                "Batched",
+                &format!("built {vector}: {} lanes, {} vector instruction(s)", r.spec.width, r.stats.vectorized),
+            ),
+        }
+        for line in r.lines().iter().skip(1) {
+            diagnostics::analysis(module, scalar, "Detail", &format!("{vector}:{line}"));
+        }
+        if opts.report {
+            for line in r.lines() {
+                eprintln!("batchify: {line}");
+            }
+        }
+    }
+}
