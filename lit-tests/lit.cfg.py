@@ -28,7 +28,7 @@ import lit.formats
 
 config.name = "batchify"
 config.test_format = lit.formats.ShTest(True)
-config.suffixes = [".ll", ".c"]
+config.suffixes = [".ll", ".c", ".test"]
 # Files in these folders are inputs of other tests, not tests themselves.
 config.excludes = ["Inputs", "Output"]
 

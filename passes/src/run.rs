@@ -29,13 +29,60 @@ pub fn run(module: &Module<'_>, pass_params: &str, cl_params: &str, automatic: b
         }
     };
     let _ = automatic;
-    if specs.is_empty() {
+    let requests = array_requests(module, &opts);
+    if specs.is_empty() && requests.is_empty() {
         return false;
     }
+    let mut wanted = specs;
+    for r in &requests {
+        let built = module.get_function(&r.spec.vector_name).is_some_and(|f| f.count_basic_blocks() > 0);
+        if !built && !wanted.iter().any(|s| s.vector_name == r.spec.vector_name) {
+            wanted.push(r.spec.clone());
+        }
+    }
     let core_opts = Options { veclib: opts.veclib.unwrap_or_default(), ..Options::default() };
-    let reports = build(module, &specs, &core_opts);
+    let reports = build(module, &wanted, &core_opts);
     tell(module, &opts, &reports);
+    let core_module = batchify_core::llvm::Module::from_inkwell(module);
+    for r in &requests {
+        if let Err(e) = batchify_core::array_form::complete(core_module, r) {
+            diagnostics::warning(module, &format!("`{}` keeps its scalar body: {e}", r.name));
+        }
+    }
     true
+}
+
+/// The array-form requests (`__batchify_array_<variant>` definitions, see
+/// `batchify_core::array_form`) not completed yet whose scalar body is in
+/// this module. With several codegen units, the unit holding the scalar
+/// function builds the variant; a request elsewhere keeps its scalar body
+/// (a missed remark says so).
+fn array_requests(module: &Module<'_>, opts: &PluginOptions) -> Vec<batchify_core::array_form::ArrayRequest> {
+    let core_module = batchify_core::llvm::Module::from_inkwell(module);
+    let found = match batchify_core::array_form::requests(core_module) {
+        Ok(r) => r,
+        Err(e) => {
+            diagnostics::warning(module, &e.to_string());
+            return Vec::new();
+        }
+    };
+    found
+        .into_iter()
+        .filter(|r| opts.isa.is_none_or(|isa| r.spec.isa == isa))
+        .filter(|r| !batchify_core::array_form::is_complete(core_module, r))
+        .filter(|r| {
+            let here = module.get_function(&r.spec.scalar_name).is_some_and(|f| f.count_basic_blocks() > 0);
+            if !here {
+                diagnostics::missed(
+                    module,
+                    &r.name,
+                    "ScalarElsewhere",
+                    &format!("{} keeps its scalar loop: `{}` has no body in this module", r.name, r.spec.scalar_name),
+                );
+            }
+            here
+        })
+        .collect()
 }
 
 /// The clones to build: `function=` clones if any were named, else every

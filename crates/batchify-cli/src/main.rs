@@ -157,8 +157,13 @@ fn collect_specs(cli: &Cli, module: &Module<'_>) -> Result<Vec<CloneSpec>, Strin
         specs.push(CloneSpec::from_variant(&v).map_err(|e| e.to_string())?);
     }
     if cli.functions.is_empty() && cli.variants.is_empty() {
-        specs = batchify_core::select::requested_variants(batchify_core::llvm::Module::from_inkwell(module))
-            .map_err(|e| e.to_string())?;
+        let core = batchify_core::llvm::Module::from_inkwell(module);
+        specs = batchify_core::select::requested_variants(core).map_err(|e| e.to_string())?;
+        for r in batchify_core::array_form::requests(core).map_err(|e| e.to_string())? {
+            if !specs.iter().any(|s| s.vector_name == r.spec.vector_name) {
+                specs.push(r.spec);
+            }
+        }
         if specs.is_empty() {
             return Err("nothing to batchify: pass --function NAME or --variant VFABI_NAME, or mark functions \
                         with `#pragma omp declare simd`"
@@ -184,6 +189,9 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
         },
     )
     .map_err(|e| e.to_string())?;
+    if cli.functions.is_empty() && cli.variants.is_empty() {
+        complete_array_requests(&module)?;
+    }
     for text in reports.iter().flat_map(|r| &r.printed) {
         eprintln!("{text}");
     }
@@ -197,6 +205,18 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
         }
     }
     Ok(reports.iter().flat_map(|r| r.lines()).collect())
+}
+
+/// Gives every array-form request (`__batchify_array_<variant>`) whose
+/// variant was built a body that calls it.
+fn complete_array_requests(module: &Module<'_>) -> Result<(), String> {
+    let core = batchify_core::llvm::Module::from_inkwell(module);
+    for r in batchify_core::array_form::requests(core).map_err(|e| e.to_string())? {
+        if !batchify_core::array_form::is_complete(core, &r) {
+            batchify_core::array_form::complete(core, &r).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
 }
 
 /// Writes the module atomically: to a temporary file beside the output,

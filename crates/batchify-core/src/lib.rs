@@ -26,6 +26,7 @@
 
 pub mod abi;
 pub mod analysis;
+pub mod array_form;
 pub mod cost;
 pub mod emit;
 pub mod error;

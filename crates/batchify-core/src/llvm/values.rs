@@ -4,7 +4,7 @@
 //! instruction and global kinds, global properties (section, visibility,
 //! comdat, initializer), wrap flags, metadata, attribute contents.
 
-use super::{Attribute, Block, Type, Value};
+use super::{constant, Attribute, Block, Type, Value};
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use std::ffi::CStr;
@@ -164,6 +164,25 @@ impl<'ctx> Value<'ctx> {
     /// Global object: takes it out of its comdat.
     pub fn clear_comdat(self) {
         unsafe { llvm_sys::comdat::LLVMSetComdat(self.0, std::ptr::null_mut()) }
+    }
+    /// Function: deletes its body (every block), leaving a definition
+    /// with no blocks to append new ones to. Uses of the body's values
+    /// outside it (none in valid IR) become poison.
+    pub fn delete_body(self) {
+        let blocks = self.blocks();
+        for b in &blocks {
+            if let Some(t) = b.terminator() {
+                t.erase();
+            }
+        }
+        for b in &blocks {
+            for i in b.instructions() {
+                i.replace_all_uses_with(constant::poison(i.ty()));
+            }
+        }
+        for b in blocks {
+            b.delete();
+        }
     }
     /// Global variable, alias or ifunc: deletes it from its module.
     pub fn delete_global(self) {

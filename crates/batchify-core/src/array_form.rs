@@ -1,0 +1,172 @@
+//! Array-form requests: a front end that cannot express vector types (Rust
+//! without `core::arch`, a C caller that wants plain arrays) asks for a
+//! variant by *defining* a function named [`ARRAY_PREFIX`] + the variant's
+//! Vector Function ABI name, e.g. `__batchify_array__ZGVdN8vv_foo`, with
+//! this C signature (documented in `docs/plugin.md`):
+//!
+//! ```text
+//! void __batchify_array_<variant>([R *out,] P0 a0, P1 a1, ... [, const uint8_t *mask])
+//! ```
+//!
+//! * `out` (when the scalar function returns `R`): `N` results;
+//! * a varying parameter of scalar type `T` is a `const T *` to `N`
+//!   values; a uniform or linear one is passed as the scalar function
+//!   takes it (for linear: lane 0's value);
+//! * masked (`M`) variants take `N` bytes, nonzero = active; inactive
+//!   lanes' results are not written.
+//!
+//! The definition's own body must compute the same thing with scalar calls
+//! (it is what runs when batchify does not). Where the scalar function's
+//! body is in the module, batchify builds the variant and replaces the
+//! request's body with one call of it ([`complete`]).
+
+use crate::abi;
+use crate::error::{Error, Result};
+use crate::llvm::{constant, Builder, LLVMIntPredicate, LLVMOpcode, Module, Type, Value, FUNCTION_INDEX};
+use crate::spec::CloneSpec;
+use crate::vfabi::{ParamKind, VariantName};
+
+/// The name prefix of an array-form request.
+pub const ARRAY_PREFIX: &str = "__batchify_array_";
+
+/// One array-form request found in a module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArrayRequest {
+    /// The request function's name.
+    pub name: String,
+    /// The variant it asks for.
+    pub spec: CloneSpec,
+}
+
+/// Every defined request in the module whose name parses as a variant.
+/// Names that do not parse are errors: the prefix is reserved.
+pub fn requests(module: Module) -> Result<Vec<ArrayRequest>> {
+    let mut out = Vec::new();
+    for f in module.functions() {
+        let name = f.name();
+        let Some(variant) = name.strip_prefix(ARRAY_PREFIX) else { continue };
+        if f.is_declaration() {
+            continue;
+        }
+        let v = VariantName::parse(variant).map_err(|e| Error::BadVariant(format!("`{name}`: {e}")))?;
+        out.push(ArrayRequest { name, spec: CloneSpec::from_variant(&v)? });
+    }
+    Ok(out)
+}
+
+/// Whether `request`'s body already calls its variant (built by an
+/// earlier run).
+pub fn is_complete(module: Module, request: &ArrayRequest) -> bool {
+    let Some(f) = module.function(&request.name) else { return true };
+    let Some(variant) = module.function(&request.spec.vector_name) else { return false };
+    f.blocks().len() == 1 && f.blocks()[0].instructions().iter().any(|i| i.is_call() && i.called_value() == variant)
+}
+
+/// Replaces the request's body with loads of its arrays, one call of the
+/// built variant, and the store of its results. Fails (changing nothing)
+/// when the request's signature does not fit the variant.
+pub fn complete(module: Module, request: &ArrayRequest) -> Result<()> {
+    let spec = &request.spec;
+    let mismatch = |reason: String| Error::VariantMismatch {
+        variant: request.name.clone(),
+        reason: format!("array form: {reason}"),
+    };
+    let f = module.function(&request.name).ok_or_else(|| mismatch("the request function is gone".into()))?;
+    let scalar = module.function(&spec.scalar_name).ok_or_else(|| mismatch("no scalar function".into()))?;
+    let variant = module
+        .function(&spec.vector_name)
+        .filter(|v| !v.is_declaration())
+        .ok_or_else(|| mismatch("the variant was not built".into()))?;
+    let ctx = module.context();
+    let ptr = Type::ptr(ctx);
+    let sty = scalar.function_type();
+    let vty = variant.function_type();
+    let returns = !sty.return_type().is_void();
+    let want: Vec<Type> = returns
+        .then_some(ptr)
+        .into_iter()
+        .chain(sty.param_types().iter().zip(&spec.params).map(|(t, k)| if *k == ParamKind::Vector { ptr } else { *t }))
+        .chain(spec.mask.map(|_| ptr))
+        .collect();
+    let have = f.function_type().param_types();
+    if have != want || !f.function_type().return_type().is_void() {
+        return Err(mismatch(format!(
+            "its type is `{}`, the variant needs `void ({})`",
+            f.function_type().print(),
+            want.iter().map(|t| t.print()).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    let n = spec.width;
+    f.delete_body();
+    // Vector arguments travel in the registers the caller's features allow:
+    // the request must have the variant's, or the two disagree on where
+    // `<8 x float>` is (two `xmm` registers against one `ymm`).
+    for key in ["target-cpu", "target-features", "min-legal-vector-width"] {
+        if let Some(v) = variant.string_attribute(FUNCTION_INDEX, key) {
+            f.set_string_attribute(FUNCTION_INDEX, key, &v);
+        }
+    }
+    let b = Builder::new(ctx);
+    b.position_at_end(f.append_block("entry"));
+    let ps = f.params();
+    let first = usize::from(returns);
+    let mut args = Vec::new();
+    for (i, (t, kind)) in sty.param_types().iter().zip(&spec.params).enumerate() {
+        let p = ps[first + i];
+        args.push(if *kind == ParamKind::Vector { load_lanes(module, &b, *t, n, p) } else { p });
+    }
+    let lanes_on = spec.mask.map(|abi| {
+        let bytes = b.load(Type::int(ctx, 8).vector_of(n), ps[ps.len() - 1], 1);
+        let on = b.icmp(LLVMIntPredicate::LLVMIntNE, bytes, constant::null(bytes.ty()));
+        args.push(abi::encode_mask(&b, abi, on, vty.param_types()[args.len()]));
+        on
+    });
+    let r = b.call(vty, variant, &args);
+    r.set_call_conv(variant.call_conv());
+    if returns {
+        store_lanes(module, &b, r, ps[0], lanes_on);
+    }
+    b.ret(None);
+    Ok(())
+}
+
+/// The type lanes are kept in memory as: `i1` and other odd-width
+/// integers as whole bytes (as C's `bool` and Rust's `bool` are).
+fn memory_element(t: Type) -> Type {
+    let w = t.int_width();
+    if w > 0 && !w.is_multiple_of(8) {
+        Type::int(t.context(), w.div_ceil(8) * 8)
+    } else {
+        t
+    }
+}
+
+fn load_lanes<'ctx>(module: Module<'ctx>, b: &Builder<'ctx>, t: Type<'ctx>, n: u32, p: Value<'ctx>) -> Value<'ctx> {
+    let m = memory_element(t);
+    let v = b.load(m.vector_of(n), p, module.abi_alignment_of(m));
+    if m != t {
+        b.cast(LLVMOpcode::LLVMTrunc, v, t.vector_of(n))
+    } else {
+        v
+    }
+}
+
+fn store_lanes<'ctx>(module: Module<'ctx>, b: &Builder<'ctx>, v: Value<'ctx>, p: Value<'ctx>, on: Option<Value<'ctx>>) {
+    let t = v.ty().element();
+    let m = memory_element(t);
+    let n = v.ty().vector_len();
+    let v = if m != t { b.cast(LLVMOpcode::LLVMZExt, v, m.vector_of(n)) } else { v };
+    let align = module.abi_alignment_of(m);
+    match on {
+        None => {
+            b.store(v, p, align);
+        }
+        Some(on) => {
+            let store = module
+                .intrinsic("llvm.masked.store", &[v.ty(), p.ty()])
+                .expect("llvm.masked.store exists for every vector type");
+            let call = b.call(store.function_type(), store, &[v, p, on]);
+            call.add_call_arg_attribute(1, "align", align as u64);
+        }
+    }
+}
