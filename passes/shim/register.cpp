@@ -49,6 +49,8 @@ cl::opt<std::string> OptVeclib("batchify-veclib", cl::cat(Category),
                                cl::desc("batchify: vector math library (none, libmvec)"), cl::init(""));
 cl::list<std::string> OptFunction("batchify-function", cl::cat(Category), cl::CommaSeparated,
                                   cl::desc("batchify: also batch these functions, every parameter varying"));
+cl::list<std::string> OptVariant("batchify-variant", cl::cat(Category), cl::CommaSeparated,
+                                 cl::desc("batchify: build these Vector Function ABI variants (e.g. _ZGVdN8v_foo)"));
 cl::opt<bool> OptReport("batchify-report", cl::cat(Category),
                         cl::desc("batchify: print what was built for each clone on stderr"), cl::init(false));
 cl::opt<bool> OptNoCallers("batchify-no-callers", cl::cat(Category),
@@ -74,6 +76,8 @@ std::string clParams() {
     add("veclib=" + OptVeclib);
   for (const std::string &f : OptFunction)
     add("function=" + f);
+  for (const std::string &v : OptVariant)
+    add("variant=" + v);
   if (OptReport)
     add("report");
   if (OptNoCallers)

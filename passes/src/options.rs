@@ -19,6 +19,9 @@ pub struct PluginOptions {
     /// Functions to batch with every parameter varying (like the CLI's
     /// `--function`); when given, attribute-requested variants are not built.
     pub functions: Vec<String>,
+    /// Vector Function ABI variants to build (like the CLI's `--variant`);
+    /// when given, attribute-requested variants are not built either.
+    pub variants: Vec<String>,
     /// Print each clone's report lines on stderr (like `--report`).
     pub report: bool,
     /// Leave call sites alone (no `vector-function-abi-variant` added).
@@ -70,12 +73,20 @@ impl PluginOptions {
                     let v = need("a function name")?;
                     self.functions.extend(v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from));
                 }
+                "variant" => {
+                    let v = need("a Vector Function ABI name such as _ZGVdN8v_foo")?;
+                    for name in v.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                        batchify_core::vfabi::VariantName::parse(name)
+                            .map_err(|e| format!("pass parameter `variant={name}`: {e}"))?;
+                        self.variants.push(name.to_string());
+                    }
+                }
                 "report" if value.is_none() => self.report = true,
                 "no-callers" if value.is_none() => self.no_callers = true,
                 _ => {
                     return Err(format!(
-                        "unknown pass parameter `{item}` (expected isa=, width=, veclib=, function=, report or \
-                         no-callers)"
+                        "unknown pass parameter `{item}` (expected isa=, width=, veclib=, function=, variant=, \
+                         report or no-callers)"
                     ))
                 }
             }

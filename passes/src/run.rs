@@ -8,7 +8,7 @@
 
 use crate::diagnostics;
 use crate::options::PluginOptions;
-use batchify_core::vfabi::Isa;
+use batchify_core::vfabi::{Isa, VariantName};
 use batchify_core::{CloneReport, CloneSpec, Options};
 use inkwell::module::Module;
 
@@ -85,23 +85,31 @@ fn array_requests(module: &Module<'_>, opts: &PluginOptions) -> Vec<batchify_cor
         .collect()
 }
 
-/// The clones to build: `function=` clones if any were named, else every
+/// The clones to build: `function=` and `variant=` clones if any were
+/// named (in that order, as the CLI does), else every
 /// variant the module's attributes ask for whose scalar body is here and
 /// that is not built yet (restricted to `isa=` if given).
 fn select(module: &Module<'_>, opts: &PluginOptions) -> Result<Vec<CloneSpec>, String> {
     let has_body = |name: &str| module.get_function(name).is_some_and(|f| f.count_basic_blocks() > 0);
-    if !opts.functions.is_empty() {
+    if !opts.functions.is_empty() || !opts.variants.is_empty() {
         let isa = opts.isa.unwrap_or(Isa::Llvm);
         let width = opts.width.unwrap_or(8);
-        return Ok(opts
+        let mut specs: Vec<CloneSpec> = opts
             .functions
             .iter()
             .filter_map(|name| {
                 let f = module.get_function(name).filter(|f| f.count_basic_blocks() > 0)?;
-                let spec = CloneSpec::all_varying(name, f.count_params() as usize, width, isa, false);
-                (!has_body(&spec.vector_name)).then_some(spec)
+                Some(CloneSpec::all_varying(name, f.count_params() as usize, width, isa, false))
             })
-            .collect());
+            .collect();
+        for name in &opts.variants {
+            let v = VariantName::parse(name).map_err(|e| e.to_string())?;
+            specs.push(CloneSpec::from_variant(&v).map_err(|e| e.to_string())?);
+        }
+        // Functions defined in another module (another codegen unit) are
+        // that module's business.
+        specs.retain(|s| has_body(&s.scalar_name) && !has_body(&s.vector_name));
+        return Ok(specs);
     }
     let all = batchify_core::select::requested_variants(batchify_core::llvm::Module::from_inkwell(module))
         .map_err(|e| e.to_string())?;
