@@ -305,6 +305,7 @@ fn first_lines(stderr: &str, stdout: &str) -> String {
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.contains("warning: loop not vectorized") && !l.contains("warnings generated"))
+        .filter(|l| !l.starts_with("In file included from") && !l.starts_with("from "))
         .filter(|l| !l.starts_with('|') && !l.chars().next().is_some_and(|c| c.is_ascii_digit()) && !l.starts_with('^'))
         .take(2)
         .collect();
