@@ -1,12 +1,13 @@
 /* Called only from plain loops (no omp simd): GCC -O3 vectorizes such loops
+ * (for functions it knows have no side effects: `const` here)
  * with the clones too; two functions, float and int. */
 #include "harness.h"
 
 #ifdef SIMD_FUNCS
 DS(notinbranch)
-SCALAR float F(lerp)(float a, float b, float t) BODY({ return a + (b - a) * t; })
+SCALAR __attribute__((const)) float F(lerp)(float a, float b, float t) BODY({ return a + (b - a) * t; })
 DS(uniform(k) notinbranch)
-SCALAR int F(rotl)(int x, int k) BODY({
+SCALAR __attribute__((const)) int F(rotl)(int x, int k) BODY({
   unsigned v = (unsigned)x;
   return (int)((v << k) | (v >> (32 - k)));
 })
