@@ -41,7 +41,7 @@ fn config(plugin: PathBuf) -> Config {
     }
 }
 
-fn run_modes(test: &str, cfg: &Config, modes: &[Mode]) {
+fn run_modes(test: &str, cfg: &Config, modes: &[Mode]) -> Vec<engine::Outcome> {
     let progs = engine::programs(&cfg.src_dir).unwrap();
     assert!(progs.len() >= 25, "only {} programs in {}", progs.len(), cfg.src_dir.display());
     let start = Instant::now();
@@ -71,6 +71,7 @@ fn run_modes(test: &str, cfg: &Config, modes: &[Mode]) {
     for f in features {
         skip::require_cpu(&format!("{test} (programs needing {f})"), &f);
     }
+    outcomes
 }
 
 #[test]
@@ -79,7 +80,10 @@ fn batchify_and_gcc_callers() {
     if !skip::require_tool(test, "clang-22") || !skip::require_tool(test, "gcc") || !skip::require_cpu(test, "avx2") {
         return;
     }
-    run_modes(test, &config(PathBuf::new()), &[Mode::B, Mode::C]);
+    let outcomes = run_modes(test, &config(PathBuf::new()), &[Mode::B, Mode::C]);
+    // GCC 12 callers do call batchify's variants (not all loops vectorize).
+    let calling = outcomes.iter().filter(|o| o.mode == Mode::C && engine::calls_variants(&o.status)).count();
+    assert!(calling >= 20, "only {calling} GCC-built binaries call batchify's variants");
 }
 
 #[test]
@@ -99,5 +103,11 @@ fn plugin_modes() {
     if !skip::require_tool(test, "clang-22") || !skip::require_tool(test, "gcc") || !skip::require_cpu(test, "avx2") {
         return;
     }
-    run_modes(test, &config(plugin), &[Mode::A, Mode::D]);
+    let outcomes = run_modes(test, &config(plugin), &[Mode::A, Mode::D]);
+    // Caller side: clang + plugin callers use the variants (the plugin
+    // annotates call sites with `vector-function-abi-variant`).
+    for mode in [Mode::A, Mode::D] {
+        let calling = outcomes.iter().filter(|o| o.mode == mode && engine::calls_variants(&o.status)).count();
+        assert!(calling > 0, "mode {}: no binary calls a variant (are call sites annotated?)", mode.letter());
+    }
 }

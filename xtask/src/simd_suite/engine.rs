@@ -452,6 +452,9 @@ fn build_and_run(cfg: &Config, prog: &Program, mode: Mode, dir: &Path, log: &mut
     // Which variants the caller asks for and who defines them.
     let (caller_def, caller_undef) = zgv_symbols(&caller_o, log)?;
     let (callee_def, _) = zgv_symbols(&callee_o, log)?;
+    if mode == Mode::A && callee_def.is_empty() {
+        return Err("symbols: the plugin built no variant in the callee TU (no `_ZGV*` definition)".into());
+    }
     if mode != Mode::A {
         // The caller TU sees declarations only: it must not bring variants
         // of its own (so the callee object's are the ones called).
@@ -607,9 +610,10 @@ pub fn table(progs: &[Program], modes: &[Mode], outcomes: &[Outcome], verbose: b
     for m in modes {
         let of: Vec<&Outcome> = outcomes.iter().filter(|o| o.mode == *m).collect();
         let count = |w: &str| of.iter().filter(|o| o.status.word() == w).count();
+        let calling = of.iter().filter(|o| calls_variants(&o.status)).count();
         let _ = writeln!(
             s,
-            "mode {} ({}): {} pass, {} FAIL, {} xfail, {} XPASS, {} SKIP",
+            "mode {} ({}): {} pass, {} FAIL, {} xfail, {} XPASS, {} SKIP; {calling} binaries call variants",
             m.letter(),
             m.describe(),
             count("pass"),
@@ -620,4 +624,14 @@ pub fn table(progs: &[Program], modes: &[Mode], outcomes: &[Outcome], verbose: b
         );
     }
     s
+}
+
+/// Whether a passing (or built-but-not-run) outcome's binary calls at least
+/// one variant.
+pub fn calls_variants(status: &Status) -> bool {
+    matches!(status, Status::Pass(_) | Status::Skip(_) | Status::XPass(_))
+        && status.detail().split(" calls to ").next().is_some_and(|n| {
+            let n = n.rsplit(|c: char| !c.is_ascii_digit()).next().unwrap_or("");
+            n.parse::<usize>().is_ok_and(|n| n > 0)
+        })
 }
