@@ -80,7 +80,7 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "simd-suite",
-        usage: "[--mode a|b|c|d|all] [...]",
+        usage: "[--mode M] [...]",
         about: "build and run the self-checking declare-simd C programs of tests/simd-clone four ways \
                 (a: clang + plugin; b: clang IR -> batchify -> clang; c: GCC callers of batchify's variants; \
                 d: clang + plugin callers of GCC's clones) into target/simd-suite and print a table; \
