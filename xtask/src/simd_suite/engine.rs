@@ -555,7 +555,7 @@ pub fn table(progs: &[Program], modes: &[Mode], outcomes: &[Outcome], verbose: b
     let width = progs.iter().map(|p| p.name.len()).max().unwrap_or(7).max(7);
     let _ = write!(s, "| {:<width$} |", "program");
     for m in modes {
-        let _ = write!(s, " {} |", m.letter());
+        let _ = write!(s, " {:<5} |", m.letter());
     }
     s.push('\n');
     let _ = write!(s, "|{}|", "-".repeat(width + 2));
