@@ -486,13 +486,19 @@ fn build_and_run(cfg: &Config, prog: &Program, mode: Mode, dir: &Path, log: &mut
         Mode::B | Mode::C => "batchify",
         Mode::D => "GCC",
     };
-    let detail = if calls.is_empty() {
+    let mut detail = if calls.is_empty() {
         format!("0 variant calls ({} {who} variants linked)", callee_def.len())
     } else {
         let n: usize = calls.iter().map(|(_, c)| c).sum();
         let names: Vec<&str> = calls.iter().map(|(s, _)| s.as_str()).collect();
         format!("{n} calls to {who}'s {}", names.join(" "))
     };
+    // Reported, not (yet) a failure: see `isa_violations`.
+    let beyond = isa_violations(&callee_o, log)?;
+    if let Some((name, insn)) = beyond.first() {
+        let _ =
+            write!(detail, "; {} variant(s) use instructions beyond their ISA, e.g. {name}: `{insn}`", beyond.len());
+    }
     if let Some(feature) = &prog.needs_cpu {
         if !cpu_has(feature) {
             return Ok(Status::Skip(format!("built and linked, not run: the CPU has no {feature} ({detail})")));
@@ -500,6 +506,54 @@ fn build_and_run(cfg: &Config, prog: &Program, mode: Mode, dir: &Path, log: &mut
     }
     run_binary(&bin, cfg.run_timeout, log)?;
     Ok(Status::Pass(detail))
+}
+
+/// Variant bodies of the object that use instructions their ISA letter does
+/// not allow: VEX-encoded instructions in an SSE (`_ZGVb`) variant, AVX2 or
+/// FMA instructions in an AVX (`_ZGVc`) variant, AVX-512 registers in an
+/// AVX2 (`_ZGVd`) variant. One (variant, first such instruction) per
+/// variant. A heuristic on `objdump -d` mnemonics: reported in the details
+/// and counted in the summary, not a failure (issue 9 lists it as a known
+/// bug; make it one once the variants' ISA is fixed).
+fn isa_violations(obj: &Path, log: &mut String) -> Result<Vec<(String, String)>, String> {
+    let mut scratch = String::new();
+    let out = step("symbols", Command::new("objdump").args(["-d", "--no-show-raw-insn"]).arg(obj), &mut scratch)?;
+    let _ = writeln!(log, "$ objdump -d --no-show-raw-insn {} (ISA check)", obj.display());
+    let mut found: Vec<(String, String)> = Vec::new();
+    let mut current: Option<(String, char)> = None;
+    for line in out.lines() {
+        if let Some(name) = line.strip_suffix(">:").and_then(|l| l.split_once(" <")).map(|(_, n)| n) {
+            let isa = name.strip_prefix("_ZGV").and_then(|r| r.chars().next());
+            current = isa.filter(|c| matches!(c, 'b' | 'c' | 'd')).map(|c| (name.to_string(), c));
+            continue;
+        }
+        let Some((name, isa)) = &current else { continue };
+        if found.last().is_some_and(|(n, _)| n == name) {
+            continue;
+        }
+        let Some(insn) = line.split_once(":\t").map(|(_, i)| i.trim()) else { continue };
+        let mnemonic = insn.split_whitespace().next().unwrap_or("");
+        let bad = match isa {
+            'b' => mnemonic.starts_with('v') && !mnemonic.starts_with("verr") && !mnemonic.starts_with("verw"),
+            'c' => {
+                let avx2_int = mnemonic.starts_with("vp")
+                    && insn.contains("%ymm")
+                    && !mnemonic.starts_with("vptest")
+                    && !mnemonic.starts_with("vpermil");
+                avx2_int
+                    || ["vfmadd", "vfmsub", "vfnmadd", "vfnmsub", "vgather", "vpgather", "vinserti128", "vextracti128"]
+                        .iter()
+                        .any(|p| mnemonic.starts_with(p))
+                    || mnemonic.starts_with("vpbroadcast")
+                    || mnemonic.starts_with("vbroadcasti128")
+            }
+            _ => insn.contains("%zmm") || insn.contains("%k"),
+        };
+        if bad {
+            found.push((name.clone(), insn.split_whitespace().collect::<Vec<_>>().join(" ")));
+        }
+    }
+    Ok(found)
 }
 
 /// Runs the program with a time limit; it must exit 0 and print `ok`.
@@ -611,9 +665,11 @@ pub fn table(progs: &[Program], modes: &[Mode], outcomes: &[Outcome], verbose: b
         let of: Vec<&Outcome> = outcomes.iter().filter(|o| o.mode == *m).collect();
         let count = |w: &str| of.iter().filter(|o| o.status.word() == w).count();
         let calling = of.iter().filter(|o| calls_variants(&o.status)).count();
+        let beyond = of.iter().filter(|o| o.status.detail().contains("beyond their ISA")).count();
         let _ = writeln!(
             s,
-            "mode {} ({}): {} pass, {} FAIL, {} xfail, {} XPASS, {} SKIP; {calling} binaries call variants",
+            "mode {} ({}): {} pass, {} FAIL, {} xfail, {} XPASS, {} SKIP; {calling} binaries call variants; \
+             {beyond} programs' variants use instructions beyond their ISA",
             m.letter(),
             m.describe(),
             count("pass"),
