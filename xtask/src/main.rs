@@ -9,6 +9,7 @@ mod compile_time;
 mod demo;
 mod fuzz;
 mod setup;
+mod simd_suite;
 mod sweep;
 mod test;
 mod util;
@@ -76,6 +77,15 @@ const COMMANDS: &[Command] = &[
                 a few kernels on tiny arrays, checked, under a minute; other options: --n N, --reps R, \
                 --kernels a,b, --batchify PATH, --out DIR",
         run: bench_gcc::run,
+    },
+    Command {
+        name: "simd-suite",
+        usage: "[--mode M] [...]",
+        about: "build and run the self-checking declare-simd C programs of tests/simd-clone four ways \
+                (a: clang + plugin; b: clang IR -> batchify -> clang; c: GCC callers of batchify's variants; \
+                d: clang + plugin callers of GCC's clones) into target/simd-suite and print a table; \
+                --mode b,c picks modes; other options: --jobs N, --only NAME,.., --verbose, --no-build",
+        run: simd_suite::run,
     },
     Command { name: "help", usage: "", about: "print this list", run: help },
 ];

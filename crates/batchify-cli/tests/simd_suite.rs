@@ -1,0 +1,113 @@
+//! The self-checking `declare simd` C suite (`tests/simd-clone`, see
+//! docs/testing.md): every program built the (b) and (c) ways, linked and
+//! run, in parallel over the programs. (b): callee TU through clang-22
+//! `-emit-llvm`, this crate's `batchify` (the variants the attributes ask
+//! for) and clang-22, caller TU by clang-22; (c): the same callee, caller TU
+//! by GCC 12, with a check that the `_ZGV*` symbols the GCC caller uses are
+//! defined by batchify's object only. Any FAIL or XPASS (a `SUITE-XFAIL`
+//! line that no longer holds) fails the test. Skipped loudly (a failure
+//! under `BATCHIFY_REQUIRE_TOOLS=1`) without clang-22 or gcc.
+//!
+//! Modes (a) and (d) need the pass plugin (`libbatchify_plugin.so`, which
+//! `cargo test` does not build): `plugin_modes` runs them when the library
+//! exists and says it skipped them otherwise.
+//!
+//! The engine is `xtask/src/simd_suite/engine.rs`, shared with
+//! `cargo xtask simd-suite`.
+
+#[path = "../../../xtask/src/simd_suite/engine.rs"]
+#[allow(dead_code)]
+mod engine;
+
+use batchify_testkit::skip;
+use engine::{Config, Mode};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn config(plugin: PathBuf) -> Config {
+    Config {
+        src_dir: root().join("tests/simd-clone"),
+        out_dir: Path::new(env!("CARGO_TARGET_TMPDIR")).join("simd-suite"),
+        batchify: PathBuf::from(env!("CARGO_BIN_EXE_batchify")),
+        plugin,
+        clang: "clang-22".into(),
+        gcc: "gcc".into(),
+        jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        run_timeout: Duration::from_secs(30),
+    }
+}
+
+fn run_modes(test: &str, cfg: &Config, modes: &[Mode]) -> Vec<engine::Outcome> {
+    let progs = engine::programs(&cfg.src_dir).unwrap();
+    assert!(progs.len() >= 25, "only {} programs in {}", progs.len(), cfg.src_dir.display());
+    let start = Instant::now();
+    let outcomes = engine::run_suite(cfg, &progs, modes);
+    let table = engine::table(&progs, modes, &outcomes, false);
+    eprintln!("{test}: {} builds and runs in {:.1}s\n{table}", outcomes.len(), start.elapsed().as_secs_f64());
+    let bad: Vec<String> = outcomes
+        .iter()
+        .filter(|o| o.status.is_bad())
+        .map(|o| format!("{} [{}] {}: {}", o.program, o.mode.letter(), o.status.word(), o.status.detail()))
+        .collect();
+    assert!(bad.is_empty(), "{} unexpected outcome(s):\n{}", bad.len(), bad.join("\n"));
+    // Nothing passes by not running: every program ran (or was built and
+    // linked where the CPU lacks a feature it needs).
+    // Where the CPU lacks a feature a program needs (AVX-512), the program
+    // was built and linked but not run: say so loudly, or fail where the
+    // feature is required (`BATCHIFY_REQUIRE_CPU`).
+    let mut features = std::collections::BTreeSet::new();
+    for o in &outcomes {
+        if let engine::Status::Skip(why) = &o.status {
+            assert!(why.starts_with("built and linked"), "{} [{}] skipped: {why}", o.program, o.mode.letter());
+            if let Some(p) = progs.iter().find(|p| p.name == o.program) {
+                features.extend(p.needs_cpu.clone());
+            }
+        }
+    }
+    for f in features {
+        skip::require_cpu(&format!("{test} (programs needing {f})"), &f);
+    }
+    outcomes
+}
+
+#[test]
+fn batchify_and_gcc_callers() {
+    let test = "simd_suite::batchify_and_gcc_callers";
+    if !skip::require_tool(test, "clang-22") || !skip::require_tool(test, "gcc") || !skip::require_cpu(test, "avx2") {
+        return;
+    }
+    let outcomes = run_modes(test, &config(PathBuf::new()), &[Mode::B, Mode::C]);
+    // GCC 12 callers do call batchify's variants (not all loops vectorize).
+    let calling = outcomes.iter().filter(|o| o.mode == Mode::C && engine::calls_variants(&o.status)).count();
+    assert!(calling >= 20, "only {calling} GCC-built binaries call batchify's variants");
+}
+
+#[test]
+fn plugin_modes() {
+    let test = "simd_suite::plugin_modes";
+    let target = root().join("target");
+    let plugin = std::env::var_os("BATCHIFY_PLUGIN").map(PathBuf::from).or_else(|| {
+        ["release", "debug"].iter().map(|p| target.join(p).join("libbatchify_plugin.so")).find(|p| p.is_file())
+    });
+    let Some(plugin) = plugin else {
+        // Not `skip::skip`: the plugin is not built by `cargo test`.
+        eprintln!(
+            "SKIPPED {test}: plugin not built (target/release/libbatchify_plugin.so; `cargo build --release` first)"
+        );
+        return;
+    };
+    if !skip::require_tool(test, "clang-22") || !skip::require_tool(test, "gcc") || !skip::require_cpu(test, "avx2") {
+        return;
+    }
+    let outcomes = run_modes(test, &config(plugin), &[Mode::A, Mode::D]);
+    // Caller side: clang + plugin callers use the variants (the plugin
+    // annotates call sites with `vector-function-abi-variant`).
+    for mode in [Mode::A, Mode::D] {
+        let calling = outcomes.iter().filter(|o| o.mode == mode && engine::calls_variants(&o.status)).count();
+        assert!(calling > 0, "mode {}: no binary calls a variant (are call sites annotated?)", mode.letter());
+    }
+}
