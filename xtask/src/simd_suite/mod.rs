@@ -37,19 +37,22 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let root = util::root();
     let target = util::target_dir();
     if build && modes.iter().any(|m| matches!(m, Mode::B | Mode::C)) {
-        header("building the CLI");
+        header("building the CLI and the plugin");
         util::run(Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args([
             "build",
             "-p",
             "batchify-cli",
+            "-p",
+            "batchify-plugin",
         ]))?;
     }
     let cfg = Config {
         src_dir: root.join("tests/simd-clone"),
         out_dir: target.join("simd-suite"),
         batchify: std::env::var_os("BATCHIFY").map_or_else(|| target.join("debug/batchify"), PathBuf::from),
+        // The debug plugin, built beside the debug CLI above.
         plugin: std::env::var_os("BATCHIFY_PLUGIN")
-            .map_or_else(|| target.join("release/libbatchify_plugin.so"), PathBuf::from),
+            .map_or_else(|| target.join("debug/libbatchify_plugin.so"), PathBuf::from),
         clang: "clang-22".into(),
         gcc: "gcc".into(),
         jobs,
