@@ -169,8 +169,9 @@ const KEPT_ENUM_ATTRIBUTES: &[&str] = &[
     "speculatable",
 ];
 
-/// Copies the scalar function's still-valid attributes to the clone, and
-/// the ISA's target features and minimum legal vector width.
+/// Copies the scalar function's still-valid attributes to the clone and
+/// sets the minimum legal vector width (the shell then fixes the ISA's
+/// target, `shell::target`).
 pub fn copy_attributes(scalar: Value, clone: Value, spec: &CloneSpec) {
     use crate::llvm::FUNCTION_INDEX as FN;
     let kept: Vec<u32> = KEPT_ENUM_ATTRIBUTES.iter().map(|n| enum_attribute_kind(n)).collect();
@@ -203,20 +204,6 @@ pub fn copy_attributes(scalar: Value, clone: Value, spec: &CloneSpec) {
                 clone.add_attribute(index, a);
             }
         }
-    }
-    if let Some(features) = spec.isa.target_features() {
-        let mut list: Vec<String> = clone
-            .string_attribute(FN, "target-features")
-            .map(|old| old.split(',').filter(|f| !f.is_empty()).map(str::to_string).collect())
-            .unwrap_or_default();
-        for f in features.split(',') {
-            // The ISA's feature wins over a `-feature` of the scalar function.
-            let name = f.trim_start_matches(['+', '-']);
-            list.retain(|g| g.trim_start_matches(['+', '-']) != name);
-            list.push(f.to_string());
-        }
-        let merged = list.join(",");
-        clone.set_string_attribute(FN, "target-features", &merged);
     }
     // Vector arguments must travel in full-width registers (GCC's ABI).
     let bits = widest_vector_bits(clone.function_type());

@@ -3,6 +3,7 @@
 //! the module's symbol table; reads the ABI ([`crate::abi`]).
 
 pub mod linkage;
+pub mod target;
 
 use crate::abi;
 use crate::error::{Error, Result};
@@ -50,5 +51,6 @@ pub fn create_clone_function<'ctx>(
     }
     linkage::apply(module, scalar, clone);
     abi::copy_attributes(scalar, clone, spec);
+    target::apply(scalar, clone, spec.isa);
     clone
 }
