@@ -159,7 +159,7 @@ fn collect_specs(cli: &Cli, module: &Module<'_>) -> Result<Vec<CloneSpec>, Strin
     if cli.functions.is_empty() && cli.variants.is_empty() {
         specs = batchify_core::select::requested_variants(batchify_core::llvm::Module::from_inkwell(module))
             .map_err(|e| e.to_string())?;
-        if specs.is_empty() {
+        if specs.is_empty() && !declares_simd_variants(module) {
             return Err("nothing to batchify: pass --function NAME or --variant VFABI_NAME, or mark functions \
                         with `#pragma omp declare simd`"
                 .into());
@@ -168,10 +168,30 @@ fn collect_specs(cli: &Cli, module: &Module<'_>) -> Result<Vec<CloneSpec>, Strin
     Ok(specs)
 }
 
+/// Whether some function of the module, defined or only declared, lists
+/// Vector Function ABI variants (a caller's translation unit sees only the
+/// declarations of its `declare simd` callees).
+fn declares_simd_variants(module: &Module<'_>) -> bool {
+    module.get_functions().any(|f| {
+        f.attributes(inkwell::attributes::AttributeLoc::Function).iter().any(|a| {
+            a.is_string()
+                && a.get_string_kind_id()
+                    .to_str()
+                    .is_ok_and(|k| k.starts_with("_ZGV") || k == "vector-function-abi-variant")
+        })
+    })
+}
+
 fn run(cli: &Cli) -> Result<Vec<String>, String> {
     let ctx = Context::create();
     let module = read_module(&ctx, &cli.input)?;
     let specs = collect_specs(cli, &module)?;
+    if specs.is_empty() {
+        eprintln!(
+            "batchify: note: no clone to build: the module only declares `declare simd` functions (their bodies \
+             are in another module)"
+        );
+    }
     let reports = batchify_core::batchify_inkwell(
         &module,
         &specs,

@@ -248,8 +248,17 @@ fn batchify_one<'ctx>(
         });
     }
     let fty = abi::clone_type(scalar, spec)?;
-    shell::check_clone_name(module, spec, fty)?;
     let helper = callees.is_helper(&spec.vector_name);
+    // A variant whose symbol has GCC's lowered type is built under a working
+    // name with the natural type, then moved into its symbol (stage 9).
+    let lowering = if helper { None } else { abi::gcc_lowering(scalar, fty, spec) };
+    shell::check_clone_name(module, spec, lowering.as_ref().map_or(fty, |l| l.public_type))?;
+    let work = match &lowering {
+        Some(_) => CloneSpec { vector_name: shell::working_name(module, &spec.vector_name), ..spec.clone() },
+        None => spec.clone(),
+    };
+    let spec_in = spec;
+    let spec = &work;
     let create = |callees: &emit::callee_clones::CalleeClones| {
         let clone = shell::create_clone_function(module, scalar, spec, fty);
         if callees.is_helper(&spec.vector_name) {
@@ -287,8 +296,16 @@ fn batchify_one<'ctx>(
         discard_clone(module, clone);
         return Err(e);
     }
+    let clone = match &lowering {
+        Some(l) => {
+            let f = shell::gcc_adapter::lower(module, scalar, clone, spec_in, l);
+            finish::finish_lowered(module, spec_in)?;
+            f
+        }
+        None => clone,
+    };
     printer.after(PrintAfter::Finish, "finish", clone);
-    Ok(CloneReport { spec: spec.clone(), stats, fallback, printed: printer.texts, callee_clones: Vec::new() })
+    Ok(CloneReport { spec: spec_in.clone(), stats, fallback, printed: printer.texts, callee_clones: Vec::new() })
 }
 
 /// Deletes a clone. Calls of it from other clones (a caller of a callee

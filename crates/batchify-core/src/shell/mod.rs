@@ -2,6 +2,7 @@
 //! signature, symbol properties and attributes, added to the module. Touches
 //! the module's symbol table; reads the ABI ([`crate::abi`]).
 
+pub mod gcc_adapter;
 pub mod linkage;
 pub mod target;
 
@@ -53,4 +54,18 @@ pub fn create_clone_function<'ctx>(
     abi::copy_attributes(scalar, clone, spec);
     target::apply(scalar, clone, spec.isa);
     clone
+}
+
+/// A free name for the working copy of clone `name` while it is built
+/// (`__batchify.body.NAME`, numbered if taken): the variants whose symbol
+/// gets GCC's lowered type ([`gcc_adapter`]).
+pub fn working_name(module: Module, name: &str) -> String {
+    let base = format!("__batchify.body.{name}");
+    let mut out = base.clone();
+    let mut k = 0;
+    while module.function(&out).is_some() || module.has_global_named(&out) {
+        k += 1;
+        out = format!("{base}.{k}");
+    }
+    out
 }
