@@ -13,7 +13,10 @@
 //! under `c` and `d`) and scalar ones (BMI, POPCNT, ...) are kept, as GCC
 //! keeps the translation unit's options on its clones. The scalar
 //! function's `tune-cpu` (or else its `target-cpu`) becomes the clone's
-//! `tune-cpu`: scheduling does not change the ABI.
+//! `tune-cpu`: scheduling does not change the ABI. A scalar function that
+//! pins no `target-cpu` (hand-written IR) is compiled for whatever CPU the
+//! final compile is given, and so is its clone: only the ISA's feature is
+//! added then.
 
 use crate::llvm::{Value, FUNCTION_INDEX as FN};
 use crate::vfabi::Isa;
@@ -64,15 +67,17 @@ pub fn clone_features(scalar_features: Option<&str>, isa: Isa) -> Option<String>
 
 /// Sets the clone's `target-cpu`, `tune-cpu` and `target-features` for its
 /// ISA (x86 ISAs only; other clones keep the scalar function's strings).
+/// A scalar function that pins no `target-cpu` (hand-written IR) leaves the
+/// CPU to the final compile, as before: only the ISA's feature is added.
 pub fn apply(scalar: Value, clone: Value, isa: Isa) {
     let Some(features) = clone_features(scalar.string_attribute(FN, "target-features").as_deref(), isa) else {
         return;
     };
-    let cpu = scalar.string_attribute(FN, "target-cpu");
-    if let Some(tune) = scalar.string_attribute(FN, "tune-cpu").or(cpu) {
+    if let Some(cpu) = scalar.string_attribute(FN, "target-cpu") {
+        let tune = scalar.string_attribute(FN, "tune-cpu").unwrap_or(cpu);
         clone.set_string_attribute(FN, "tune-cpu", &tune);
+        clone.set_string_attribute(FN, "target-cpu", "x86-64");
     }
-    clone.set_string_attribute(FN, "target-cpu", "x86-64");
     clone.set_string_attribute(FN, "target-features", &features);
 }
 
