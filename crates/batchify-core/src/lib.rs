@@ -252,7 +252,10 @@ fn batchify_one<'ctx>(
     // A variant whose symbol has GCC's lowered type is built under a working
     // name with the natural type, then moved into its symbol (stage 9).
     let lowering = if helper { None } else { abi::gcc_lowering(scalar, fty, spec) };
-    shell::check_clone_name(module, spec, lowering.as_ref().map_or(fty, |l| l.public_type))?;
+    match &lowering {
+        Some(l) => shell::check_clone_name(module, spec, l.public_type, &[fty])?,
+        None => shell::check_clone_name(module, spec, fty, &[])?,
+    }
     let work = match &lowering {
         Some(_) => CloneSpec { vector_name: shell::working_name(module, &spec.vector_name), ..spec.clone() },
         None => spec.clone(),

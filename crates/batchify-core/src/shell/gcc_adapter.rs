@@ -50,7 +50,16 @@ pub fn lower<'ctx>(
     lowering: &GccLowering<'ctx>,
 ) -> Value<'ctx> {
     let ctx = body.function_type().context();
-    let existing = module.function(&spec.vector_name);
+    let mut existing = module.function(&spec.vector_name);
+    // Callers in this module compiled against the natural type (LLVM's
+    // loop vectorizer, given the variant's name) keep calling the body,
+    // which then stays as an internal function that the symbol calls.
+    let natural_callers = existing.filter(|d| d.function_type() == body.function_type());
+    if let Some(decl) = natural_callers {
+        decl.replace_all_uses_with(body);
+        decl.delete_function();
+        existing = None;
+    }
     let f = module.add_function(&spec.vector_name, lowering.public_type);
     if let Some(decl) = existing {
         decl.replace_all_uses_with(f);
@@ -72,6 +81,10 @@ pub fn lower<'ctx>(
         next = 1;
         (params[0], align)
     });
+    if natural_callers.is_some() {
+        call_body(f, body, &params[next..], sret, lowering);
+        return f;
+    }
     let blocks = body.blocks();
     for block in &blocks {
         block.move_to_function(f);
@@ -97,4 +110,77 @@ pub fn lower<'ctx>(
     }
     body.delete_function();
     f
+}
+
+/// Gives the exported function `f` a body that calls the clone's body
+/// (made internal) with the reassembled natural arguments `pieces`.
+fn call_body<'ctx>(
+    f: Value<'ctx>,
+    body: Value<'ctx>,
+    pieces: &[Value<'ctx>],
+    sret: Option<(Value<'ctx>, u32)>,
+    lowering: &GccLowering<'ctx>,
+) {
+    let ctx = f.function_type().context();
+    body.set_internal();
+    body.clear_comdat();
+    let b = Builder::new(ctx);
+    b.position_at_end(f.append_block("entry"));
+    let mut next = 0;
+    let mut args = Vec::new();
+    for (old, types) in body.params().into_iter().zip(&lowering.pieces) {
+        let p = &pieces[next..next + types.len()];
+        next += types.len();
+        args.push(if types.len() == 1 { p[0] } else { concat(&b, p, old.ty()) });
+    }
+    let r = b.call(body.function_type(), body, &args);
+    match sret {
+        Some((ptr, align)) => {
+            b.store(r, ptr, align);
+            b.ret(None);
+        }
+        None if body.function_type().return_type().is_void() => {
+            b.ret(None);
+        }
+        None => {
+            b.ret(Some(r));
+        }
+    }
+}
+
+/// Calls `callee` (a variant's symbol of GCC's lowered type, `lowering`)
+/// at `b` with the arguments `args` of the natural clone type: splits them
+/// into their pieces and, for a result in memory, passes a buffer (an
+/// `alloca` at `b`) and loads the result from it. Returns the call and the
+/// natural result (`None` for `void`).
+pub fn call_lowered<'ctx>(
+    b: &Builder<'ctx>,
+    callee: Value<'ctx>,
+    args: &[Value<'ctx>],
+    lowering: &GccLowering<'ctx>,
+) -> (Value<'ctx>, Option<Value<'ctx>>) {
+    let ctx = callee.function_type().context();
+    let buffer = lowering.sret.map(|(ty, align)| {
+        let slot = b.alloca(ty);
+        slot.set_alignment(align);
+        (slot, ty, align)
+    });
+    let mut lowered: Vec<Value> = buffer.iter().map(|(slot, _, _)| *slot).collect();
+    for (&a, types) in args.iter().zip(&lowering.pieces) {
+        if types.len() == 1 {
+            lowered.push(a);
+        } else {
+            lowered.extend(split(b, a, types));
+        }
+    }
+    let call = b.call(lowering.public_type, callee, &lowered);
+    let result = match buffer {
+        Some((slot, ty, align)) => {
+            call.add_call_site_attribute(1, create_type_attribute(ctx, "sret", ty));
+            call.add_call_site_attribute(1, create_enum_attribute(ctx, "align", align as u64));
+            Some(b.load(ty, slot, align))
+        }
+        None => (!lowering.public_type.return_type().is_void()).then_some(call),
+    };
+    (call, result)
 }

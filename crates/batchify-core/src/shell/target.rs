@@ -74,8 +74,9 @@ pub fn apply(scalar: Value, clone: Value, isa: Isa) {
         return;
     };
     if let Some(cpu) = scalar.string_attribute(FN, "target-cpu") {
-        let tune = scalar.string_attribute(FN, "tune-cpu").unwrap_or(cpu);
-        clone.set_string_attribute(FN, "tune-cpu", &tune);
+        if cpu != "x86-64" && scalar.string_attribute(FN, "tune-cpu").is_none() {
+            clone.set_string_attribute(FN, "tune-cpu", &cpu);
+        }
         clone.set_string_attribute(FN, "target-cpu", "x86-64");
     }
     clone.set_string_attribute(FN, "target-features", &features);
