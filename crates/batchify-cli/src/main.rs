@@ -67,6 +67,12 @@ struct Cli {
     /// exact result; `--report` lists the calls)
     #[arg(long = "veclib", value_name = "LIB", default_value = "none", value_parser = parse_veclib)]
     veclib: VecLib,
+    /// Do not annotate the module's calls of `declare simd` functions with
+    /// their variants (`vector-function-abi-variant`, declarations and
+    /// adapters kept in `llvm.compiler.used`), which LLVM's loop vectorizer
+    /// then calls.
+    #[arg(long = "no-callers")]
+    no_callers: bool,
 }
 
 fn parse_veclib(s: &str) -> Result<VecLib, String> {
@@ -207,6 +213,13 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
     for text in reports.iter().flat_map(|r| &r.printed) {
         eprintln!("{text}");
     }
+    let caller_notes = if cli.no_callers {
+        Vec::new()
+    } else {
+        let notes = batchify_core::callers::annotate(batchify_core::llvm::Module::from_inkwell(&module));
+        module.verify().map_err(|e| format!("internal error: the annotated callers do not verify: {e}"))?;
+        notes
+    };
     write_module(&module, &cli.output, cli.text)?;
     for r in &reports {
         if let Some(why) = &r.fallback {
@@ -216,7 +229,7 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
             );
         }
     }
-    Ok(reports.iter().flat_map(|r| r.lines()).collect())
+    Ok(reports.iter().flat_map(|r| r.lines()).chain(caller_notes).collect())
 }
 
 /// Writes the module atomically: to a temporary file beside the output,

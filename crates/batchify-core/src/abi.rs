@@ -171,22 +171,17 @@ fn gcc_pieces<'ctx>(isa: crate::vfabi::Isa, t: Type<'ctx>) -> Vec<Type<'ctx>> {
 ///   travel in several `xmm` registers, where LLVM would use one `ymm`.
 ///
 /// Other wide vectors (wider than the register under `b`, `d`, `e`) are
-/// split alike by LLVM; once a lowering is needed they are split
-/// explicitly too. A scalar function with a `byval` parameter keeps the
-/// natural type.
+/// split alike by LLVM when the function's own features are the ISA's;
+/// they are split explicitly all the same, so that a caller compiled for
+/// a wider ISA (whose subtarget lowers the call) passes them as GCC does.
+/// A scalar function with a `byval` parameter keeps the natural type.
 pub fn gcc_lowering<'ctx>(scalar: Value<'ctx>, natural: Type<'ctx>, spec: &CloneSpec) -> Option<GccLowering<'ctx>> {
-    use crate::vfabi::Isa;
     gcc_register_bits(spec.isa, Type::int(natural.context(), 32))?;
     let ret = natural.return_type();
     let wide_ret = ret.is_vector() && gcc_pieces(spec.isa, ret).len() > 1;
     let pieces: Vec<Vec<Type>> = natural.param_types().into_iter().map(|t| gcc_pieces(spec.isa, t)).collect();
-    let avx_int_split = spec.isa == Isa::Avx
-        && natural
-            .param_types()
-            .iter()
-            .zip(&pieces)
-            .any(|(t, p)| p.len() > 1 && gcc_register_bits(spec.isa, t.element()) == Some(128));
-    if !(wide_ret || avx_int_split) || (0..spec.params.len() as u32).any(|i| scalar.has_attribute_at(i + 1, "byval")) {
+    let split = pieces.iter().any(|p| p.len() > 1);
+    if !(wide_ret || split) || (0..spec.params.len() as u32).any(|i| scalar.has_attribute_at(i + 1, "byval")) {
         return None;
     }
     let ctx = natural.context();

@@ -19,6 +19,9 @@
 //!    says so;
 //! 9. **finish** ([`finish`]): verify and optimise the clone.
 //!
+//! After the clones, [`callers`] lets the module's own loops call the
+//! variants of the functions they call (the caller side of `declare simd`).
+//!
 //! [`abi`] (the clone's signature, mask and linear parameters) and [`llvm`]
 //! (the IR layer) serve every stage. Front ends (CLI, pass plugin, Rust
 //! macro) only build [`spec::CloneSpec`]s and call [`batchify_module`].
@@ -26,6 +29,7 @@
 
 pub mod abi;
 pub mod analysis;
+pub mod callers;
 pub mod cost;
 pub mod emit;
 pub mod error;

@@ -70,6 +70,7 @@
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 
+mod callsite;
 pub mod jit;
 mod module_ops;
 mod values;
