@@ -5,7 +5,8 @@
 //! `clang-22 -O3 -march=x86-64-v3`, its loops (a plain loop, `#pragma omp
 //! simd` loops with and without a condition, float and int) call the AVX2
 //! variants (checked in the assembly, function by function); linked against
-//! batchify's variants of `callee.c`, every result equals the scalar call.
+//! batchify's variants of `callee.c`, and against GCC 12's own clones of it,
+//! every result equals the scalar call.
 //! With `--no-callers` no loop calls a variant. Skipped (with a message)
 //! without clang-22 or AVX2.
 
@@ -84,6 +85,17 @@ fn caller_loops_call_the_avx2_variants() {
     run(Command::new("clang-22").args(["-O1", "-o"]).arg(&exe).arg(src("main.c")).arg(&caller).arg(&callee));
     let out = run(&mut Command::new(&exe));
     assert!(out.contains(" 0 differ"), "{out}");
+    // The same caller linked against GCC 12's own clones of the callee.
+    if Command::new("gcc").arg("--version").output().is_ok() {
+        let gcc_callee = d.join("gcc_callee.o");
+        run(Command::new("gcc").args(["-O2", "-fopenmp-simd", "-c", "-o"]).arg(&gcc_callee).arg(src("callee.c")));
+        let exe = d.join("main_gcc");
+        run(Command::new("clang-22").args(["-O1", "-o"]).arg(&exe).arg(src("main.c")).arg(&caller).arg(&gcc_callee));
+        let out = run(&mut Command::new(&exe));
+        assert!(out.contains(" 0 differ"), "against GCC's clones: {out}");
+    } else {
+        eprintln!("SKIPPED caller_loops_call_the_avx2_variants (GCC's clones): needs gcc");
+    }
     // --no-callers: the loops call the scalar functions only.
     let asm = std::fs::read_to_string(build(d, "caller.c", &["--no-callers"], "plain.s", true)).unwrap();
     assert!(!asm.contains("_ZGV"), "{asm}");
