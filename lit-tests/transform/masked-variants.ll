@@ -72,21 +72,22 @@ define float @sti(ptr %p, float %x) {
 
 ; The float mask is tested with `llvm.is.fpclass` for every class but +0.0,
 ; i.e. "any bit set".
+; Eight pointers are wider than a ymm register: two <4 x ptr> pieces (GCC's ABI).
 ; O2-LABEL: define <8 x float> @_ZGVdM8vv_sti(
-; O2-SAME:    <8 x ptr> [[P:%[^,]+]], <8 x float> [[X:%[^,]+]], <8 x float> [[M:%[^)]+]])
+; O2-SAME:    <4 x ptr> {{%[^,]+}}, <4 x ptr> {{%[^,]+}}, <8 x float> [[X:%[^,]+]], <8 x float> [[M:%[^)]+]])
 ; O2:         [[ACT:%.*]] = {{icmp ne <8 x i32> .*, zeroinitializer|fcmp une <8 x float> .*, zeroinitializer|call <8 x i1> @llvm.is.fpclass.v8f32\(<8 x float> %[^,]+, i32 959\)}}
 ; O2:         [[NONE:%.*]] = icmp eq i8 {{%.*}}, 0
 ; O2-NEXT:    br i1 [[NONE]], label %[[RET:[^,]+]], label %[[START:[^ ]+]]
 ; O2:       {{^}}[[RET]]:
 ; O2-NEXT:    phi <8 x float> [ {{%[^,]+}}, %[[START]] ], [ poison, %entry ]
-; O2:         call void @llvm.masked.scatter.v8f32.v8p0(<8 x float> {{%.*}}, <8 x ptr> align 4 [[P]], <8 x i1> [[ACT]])
+; O2:         call void @llvm.masked.scatter.v8f32.v8p0(<8 x float> {{%.*}}, <8 x ptr> align 4 {{%[^,]+}}, <8 x i1> [[ACT]])
 
 ; O2-LABEL: define <16 x float> @_ZGVeM16vv_sti(
-; O2-SAME:    <16 x ptr> [[P:%[^,]+]], <16 x float> [[X:%[^,]+]], i16 [[M:%[^)]+]])
+; O2-SAME:    <8 x ptr> {{%[^,]+}}, <8 x ptr> {{%[^,]+}}, <16 x float> [[X:%[^,]+]], i16 [[M:%[^)]+]])
 ; O2:         [[NONE:%.*]] = icmp eq i16 [[M]], 0
 ; O2-NEXT:    br i1 [[NONE]], label %[[RET:[^,]+]], label %[[START:[^ ]+]]
 ; O2:       {{^}}[[RET]]:
 ; O2-NEXT:    phi <16 x float> [ {{%[^,]+}}, %[[START]] ], [ poison, %entry ]
 ; O2:       {{^}}[[START]]:
 ; O2-NEXT:    [[ACT:%.*]] = bitcast i16 [[M]] to <16 x i1>
-; O2:         call void @llvm.masked.scatter.v16f32.v16p0(<16 x float> {{%.*}}, <16 x ptr> align 4 [[P]], <16 x i1> [[ACT]])
+; O2:         call void @llvm.masked.scatter.v16f32.v16p0(<16 x float> {{%.*}}, <16 x ptr> align 4 {{%[^,]+}}, <16 x i1> [[ACT]])

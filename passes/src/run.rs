@@ -30,11 +30,32 @@ pub fn run(module: &Module<'_>, pass_params: &str, cl_params: &str, automatic: b
     };
     let _ = automatic;
     let requests = array_requests(module, &opts);
-    if specs.is_empty() && requests.is_empty() {
-        return false;
+    let mut changed = false;
+    if !specs.is_empty() || !requests.is_empty() {
+        build_all(module, &opts, specs, &requests);
+        changed = true;
     }
+    if !opts.no_callers {
+        let notes = batchify_core::callers::annotate(batchify_core::llvm::Module::from_inkwell(module));
+        if opts.report {
+            for note in &notes {
+                eprintln!("batchify: {note}");
+            }
+        }
+        changed = true;
+    }
+    changed
+}
+
+/// Builds the chosen clones and completes the array-form requests.
+fn build_all(
+    module: &Module<'_>,
+    opts: &PluginOptions,
+    specs: Vec<CloneSpec>,
+    requests: &[batchify_core::array_form::ArrayRequest],
+) {
     let mut wanted = specs;
-    for r in &requests {
+    for r in requests {
         let built = module.get_function(&r.spec.vector_name).is_some_and(|f| f.count_basic_blocks() > 0);
         if !built && !wanted.iter().any(|s| s.vector_name == r.spec.vector_name) {
             wanted.push(r.spec.clone());
@@ -42,14 +63,13 @@ pub fn run(module: &Module<'_>, pass_params: &str, cl_params: &str, automatic: b
     }
     let core_opts = Options { veclib: opts.veclib.unwrap_or_default(), ..Options::default() };
     let reports = build(module, &wanted, &core_opts);
-    tell(module, &opts, &reports);
+    tell(module, opts, &reports);
     let core_module = batchify_core::llvm::Module::from_inkwell(module);
-    for r in &requests {
+    for r in requests {
         if let Err(e) = batchify_core::array_form::complete(core_module, r) {
             diagnostics::warning(module, &format!("`{}` keeps its scalar body: {e}", r.name));
         }
     }
-    true
 }
 
 /// The array-form requests (`__batchify_array_<variant>` definitions, see

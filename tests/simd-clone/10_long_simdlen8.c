@@ -1,5 +1,4 @@
-/* SUITE-XFAIL: c the <8 x i64> result of _ZGVdN8vvv_widen3 comes back split over registers; GCC callers read it from memory (issue 9: wide return values)
- * A long result from int arguments with simdlen(8): the AVX2 variant
+/* A long result from int arguments with simdlen(8): the AVX2 variant
  * _ZGVdN8vvv_ returns <8 x long>, wider than one ymm register (GCC returns
  * it in memory through a hidden pointer). */
 #include "harness.h"

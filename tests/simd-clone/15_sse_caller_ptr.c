@@ -1,5 +1,4 @@
 /* SUITE-CALLER-MARCH: x86-64-v2
- * SUITE-XFAIL: c the SSE variant inherits the module's AVX2 features and reads four pointers from one ymm register where GCC passes two xmm (issue 9: SSE/AVX variants' register convention)
  * Callers built for SSE4.2 (x86-64-v2) call the SSE (`b`) variants. A varying
  * pointer argument: four pointers per SSE call travel in two xmm registers. */
 #include "harness.h"

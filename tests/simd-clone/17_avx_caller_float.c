@@ -1,5 +1,4 @@
 /* SUITE-CALLER-MARCH: sandybridge
- * SUITE-XFAIL: c the AVX variant inherits AVX2 and takes the 8 ints of `i` in one ymm register where GCC passes two xmm (issue 9: SSE/AVX variants' register convention)
  * Callers built for AVX without AVX2 call the AVX (`c`) variants; a float
  * function with a uniform pointer and a varying index (a gather). */
 #include "harness.h"

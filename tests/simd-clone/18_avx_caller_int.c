@@ -1,5 +1,4 @@
 /* SUITE-CALLER-MARCH: sandybridge
- * SUITE-XFAIL: c GCC's callers ask for _ZGVcN4vv_imix, batchify (from clang's attributes) builds _ZGVcN8vv_imix (issue 9: AVX integer variant names)
  * AVX (`c`) variants of an int function: GCC names them for 128-bit integer
  * vectors (_ZGVcN4vv_), clang for 256-bit ones (_ZGVcN8vv_). */
 #include "harness.h"

@@ -67,6 +67,12 @@ struct Cli {
     /// exact result; `--report` lists the calls)
     #[arg(long = "veclib", value_name = "LIB", default_value = "none", value_parser = parse_veclib)]
     veclib: VecLib,
+    /// Do not annotate the module's calls of `declare simd` functions with
+    /// their variants (`vector-function-abi-variant`, declarations and
+    /// adapters kept in `llvm.compiler.used`), which LLVM's loop vectorizer
+    /// then calls.
+    #[arg(long = "no-callers")]
+    no_callers: bool,
 }
 
 fn parse_veclib(s: &str) -> Result<VecLib, String> {
@@ -164,7 +170,7 @@ fn collect_specs(cli: &Cli, module: &Module<'_>) -> Result<Vec<CloneSpec>, Strin
                 specs.push(r.spec);
             }
         }
-        if specs.is_empty() {
+        if specs.is_empty() && !declares_simd_variants(module) {
             return Err("nothing to batchify: pass --function NAME or --variant VFABI_NAME, or mark functions \
                         with `#pragma omp declare simd`"
                 .into());
@@ -173,10 +179,30 @@ fn collect_specs(cli: &Cli, module: &Module<'_>) -> Result<Vec<CloneSpec>, Strin
     Ok(specs)
 }
 
+/// Whether some function of the module, defined or only declared, lists
+/// Vector Function ABI variants (a caller's translation unit sees only the
+/// declarations of its `declare simd` callees).
+fn declares_simd_variants(module: &Module<'_>) -> bool {
+    module.get_functions().any(|f| {
+        f.attributes(inkwell::attributes::AttributeLoc::Function).iter().any(|a| {
+            a.is_string()
+                && a.get_string_kind_id()
+                    .to_str()
+                    .is_ok_and(|k| k.starts_with("_ZGV") || k == "vector-function-abi-variant")
+        })
+    })
+}
+
 fn run(cli: &Cli) -> Result<Vec<String>, String> {
     let ctx = Context::create();
     let module = read_module(&ctx, &cli.input)?;
     let specs = collect_specs(cli, &module)?;
+    if specs.is_empty() {
+        eprintln!(
+            "batchify: note: no clone to build: the module only declares `declare simd` functions (their bodies \
+             are in another module)"
+        );
+    }
     let reports = batchify_core::batchify_inkwell(
         &module,
         &specs,
@@ -195,6 +221,13 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
     for text in reports.iter().flat_map(|r| &r.printed) {
         eprintln!("{text}");
     }
+    let caller_notes = if cli.no_callers {
+        Vec::new()
+    } else {
+        let notes = batchify_core::callers::annotate(batchify_core::llvm::Module::from_inkwell(&module));
+        module.verify().map_err(|e| format!("internal error: the annotated callers do not verify: {e}"))?;
+        notes
+    };
     write_module(&module, &cli.output, cli.text)?;
     for r in &reports {
         if let Some(why) = &r.fallback {
@@ -204,7 +237,7 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
             );
         }
     }
-    Ok(reports.iter().flat_map(|r| r.lines()).collect())
+    Ok(reports.iter().flat_map(|r| r.lines()).chain(caller_notes).collect())
 }
 
 /// Gives every array-form request (`__batchify_array_<variant>`) whose

@@ -108,6 +108,97 @@ pub fn clone_type<'ctx>(scalar: Value<'ctx>, spec: &CloneSpec) -> Result<Type<'c
     Ok(Type::function(ret, &params))
 }
 
+// ---------------------------------------------------------------------------
+// GCC's lowering of the clone's signature (docs/gcc-abi.md)
+
+/// How GCC 12 passes the values of a clone whose natural LLVM signature
+/// ([`clone_type`]) LLVM's own lowering would pass differently.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GccLowering<'ctx> {
+    /// The exported function's type: the hidden result pointer first (if
+    /// any), then every natural parameter's pieces in order.
+    pub public_type: Type<'ctx>,
+    /// Per parameter of the natural type (mask included): the types it
+    /// travels in, one register-sized piece each (one type: as it is).
+    pub pieces: Vec<Vec<Type<'ctx>>>,
+    /// The natural return type and the alignment of the caller's buffer,
+    /// when the result is returned in memory through a hidden pointer.
+    pub sret: Option<(Type<'ctx>, u32)>,
+}
+
+/// Bits of the vector register GCC 12 uses for elements of type `elem`
+/// under an x86 ISA: 128 for SSE2 (`b`), 256 for AVX (`c`) floating point
+/// but 128 for its integers and pointers (AVX has no 256-bit integer
+/// instructions), 256 for AVX2 (`d`), 512 for AVX-512F (`e`).
+pub fn gcc_register_bits(isa: crate::vfabi::Isa, elem: Type) -> Option<u32> {
+    use crate::llvm::LLVMTypeKind::*;
+    use crate::vfabi::Isa;
+    let float = matches!(elem.kind(), LLVMHalfTypeKind | LLVMBFloatTypeKind | LLVMFloatTypeKind | LLVMDoubleTypeKind);
+    match isa {
+        Isa::Sse2 => Some(128),
+        Isa::Avx if float => Some(256),
+        Isa::Avx => Some(128),
+        Isa::Avx2 => Some(256),
+        Isa::Avx512 => Some(512),
+        _ => None,
+    }
+}
+
+/// The register-sized pieces GCC passes vector type `t` in (`[t]` when it
+/// fits one register or is no vector).
+fn gcc_pieces<'ctx>(isa: crate::vfabi::Isa, t: Type<'ctx>) -> Vec<Type<'ctx>> {
+    if !t.is_vector() {
+        return vec![t];
+    }
+    let (e, n) = (t.element(), t.vector_len());
+    let Some(reg) = gcc_register_bits(isa, e) else { return vec![t] };
+    let per = (reg / scalar_bits(e)).max(1);
+    if n <= per || n % per != 0 {
+        return vec![t];
+    }
+    vec![e.vector_of(per); (n / per) as usize]
+}
+
+/// GCC 12's lowering of the natural clone type `natural` of `spec`, when
+/// LLVM's lowering of `natural` differs from it (`None` otherwise, and for
+/// non-x86 ISAs):
+///
+/// * a result wider than its register is returned in memory: the caller
+///   passes a buffer (aligned to the register size) as a hidden first
+///   argument, GCC's clone stores the result there (`vmovdqa %ymm0,
+///   (%rdi)` in `_ZGVdN8vvv_bar` returning 8 `long`s);
+/// * under AVX (`c`), integer and pointer vectors wider than 128 bits
+///   travel in several `xmm` registers, where LLVM would use one `ymm`.
+///
+/// Other wide vectors (wider than the register under `b`, `d`, `e`) are
+/// split alike by LLVM when the function's own features are the ISA's;
+/// they are split explicitly all the same, so that a caller compiled for
+/// a wider ISA (whose subtarget lowers the call) passes them as GCC does.
+/// A scalar function with a `byval` parameter keeps the natural type.
+pub fn gcc_lowering<'ctx>(scalar: Value<'ctx>, natural: Type<'ctx>, spec: &CloneSpec) -> Option<GccLowering<'ctx>> {
+    gcc_register_bits(spec.isa, Type::int(natural.context(), 32))?;
+    let ret = natural.return_type();
+    let wide_ret = ret.is_vector() && gcc_pieces(spec.isa, ret).len() > 1;
+    let pieces: Vec<Vec<Type>> = natural.param_types().into_iter().map(|t| gcc_pieces(spec.isa, t)).collect();
+    let split = pieces.iter().any(|p| p.len() > 1);
+    if !(wide_ret || split) || (0..spec.params.len() as u32).any(|i| scalar.has_attribute_at(i + 1, "byval")) {
+        return None;
+    }
+    let ctx = natural.context();
+    let sret = wide_ret.then(|| (ret, gcc_register_bits(spec.isa, ret.element()).unwrap_or(128) / 8));
+    let mut params: Vec<Type> = sret.iter().map(|_| Type::ptr(ctx)).collect();
+    params.extend(pieces.iter().flatten().copied());
+    let public_ret = if wide_ret { Type::void(ctx) } else { ret };
+    Some(GccLowering { public_type: Type::function(public_ret, &params), pieces, sret })
+}
+
+/// The type a variant's symbol has: GCC's lowering ([`gcc_lowering`]) of
+/// the clone type if there is one, else the clone type itself.
+pub fn public_type<'ctx>(scalar: Value<'ctx>, spec: &CloneSpec) -> Result<Type<'ctx>> {
+    let natural = clone_type(scalar, spec)?;
+    Ok(gcc_lowering(scalar, natural, spec).map_or(natural, |l| l.public_type))
+}
+
 /// Parameter attributes whose semantics no clone (vector or per-lane loop)
 /// can keep: they tie the argument to the caller's frame or registers.
 const UNBATCHABLE_PARAM_ATTRIBUTES: &[&str] = &["swifterror", "inalloca", "preallocated"];
@@ -169,8 +260,9 @@ const KEPT_ENUM_ATTRIBUTES: &[&str] = &[
     "speculatable",
 ];
 
-/// Copies the scalar function's still-valid attributes to the clone, and
-/// the ISA's target features and minimum legal vector width.
+/// Copies the scalar function's still-valid attributes to the clone and
+/// sets the minimum legal vector width (the shell then fixes the ISA's
+/// target, `shell::target`).
 pub fn copy_attributes(scalar: Value, clone: Value, spec: &CloneSpec) {
     use crate::llvm::FUNCTION_INDEX as FN;
     let kept: Vec<u32> = KEPT_ENUM_ATTRIBUTES.iter().map(|n| enum_attribute_kind(n)).collect();
@@ -203,20 +295,6 @@ pub fn copy_attributes(scalar: Value, clone: Value, spec: &CloneSpec) {
                 clone.add_attribute(index, a);
             }
         }
-    }
-    if let Some(features) = spec.isa.target_features() {
-        let mut list: Vec<String> = clone
-            .string_attribute(FN, "target-features")
-            .map(|old| old.split(',').filter(|f| !f.is_empty()).map(str::to_string).collect())
-            .unwrap_or_default();
-        for f in features.split(',') {
-            // The ISA's feature wins over a `-feature` of the scalar function.
-            let name = f.trim_start_matches(['+', '-']);
-            list.retain(|g| g.trim_start_matches(['+', '-']) != name);
-            list.push(f.to_string());
-        }
-        let merged = list.join(",");
-        clone.set_string_attribute(FN, "target-features", &merged);
     }
     // Vector arguments must travel in full-width registers (GCC's ABI).
     let bits = widest_vector_bits(clone.function_type());

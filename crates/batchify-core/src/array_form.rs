@@ -80,7 +80,10 @@ pub fn complete(module: Module, request: &ArrayRequest) -> Result<()> {
     let ctx = module.context();
     let ptr = Type::ptr(ctx);
     let sty = scalar.function_type();
-    let vty = variant.function_type();
+    // The variant's natural type; its symbol may have GCC's lowered one
+    // (results in memory, arguments in register-sized pieces).
+    let vty = abi::clone_type(scalar, spec)?;
+    let lowering = abi::gcc_lowering(scalar, vty, spec);
     let returns = !sty.return_type().is_void();
     let want: Vec<Type> = returns
         .then_some(ptr)
@@ -121,9 +124,15 @@ pub fn complete(module: Module, request: &ArrayRequest) -> Result<()> {
         args.push(abi::encode_mask(&b, abi, on, vty.param_types()[args.len()]));
         on
     });
-    let r = b.call(vty, variant, &args);
-    r.set_call_conv(variant.call_conv());
-    if returns {
+    let result = match &lowering {
+        Some(l) => crate::shell::gcc_adapter::call_lowered(&b, variant, &args, l).1,
+        None => {
+            let r = b.call(vty, variant, &args);
+            r.set_call_conv(variant.call_conv());
+            (!vty.return_type().is_void()).then_some(r)
+        }
+    };
+    if let (true, Some(r)) = (returns, result) {
         store_lanes(module, &b, r, ps[0], lanes_on);
     }
     b.ret(None);

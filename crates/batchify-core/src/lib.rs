@@ -19,6 +19,9 @@
 //!    says so;
 //! 9. **finish** ([`finish`]): verify and optimise the clone.
 //!
+//! After the clones, [`callers`] lets the module's own loops call the
+//! variants of the functions they call (the caller side of `declare simd`).
+//!
 //! [`abi`] (the clone's signature, mask and linear parameters) and [`llvm`]
 //! (the IR layer) serve every stage. Front ends (CLI, pass plugin, Rust
 //! macro) only build [`spec::CloneSpec`]s and call [`batchify_module`].
@@ -27,6 +30,7 @@
 pub mod abi;
 pub mod analysis;
 pub mod array_form;
+pub mod callers;
 pub mod cost;
 pub mod emit;
 pub mod error;
@@ -249,8 +253,20 @@ fn batchify_one<'ctx>(
         });
     }
     let fty = abi::clone_type(scalar, spec)?;
-    shell::check_clone_name(module, spec, fty)?;
     let helper = callees.is_helper(&spec.vector_name);
+    // A variant whose symbol has GCC's lowered type is built under a working
+    // name with the natural type, then moved into its symbol (stage 9).
+    let lowering = if helper { None } else { abi::gcc_lowering(scalar, fty, spec) };
+    match &lowering {
+        Some(l) => shell::check_clone_name(module, spec, l.public_type, &[fty])?,
+        None => shell::check_clone_name(module, spec, fty, &[])?,
+    }
+    let work = match &lowering {
+        Some(_) => CloneSpec { vector_name: shell::working_name(module, &spec.vector_name), ..spec.clone() },
+        None => spec.clone(),
+    };
+    let spec_in = spec;
+    let spec = &work;
     let create = |callees: &emit::callee_clones::CalleeClones| {
         let clone = shell::create_clone_function(module, scalar, spec, fty);
         if callees.is_helper(&spec.vector_name) {
@@ -288,8 +304,16 @@ fn batchify_one<'ctx>(
         discard_clone(module, clone);
         return Err(e);
     }
+    let clone = match &lowering {
+        Some(l) => {
+            let f = shell::gcc_adapter::lower(module, scalar, clone, spec_in, l);
+            finish::finish_lowered(module, spec_in)?;
+            f
+        }
+        None => clone,
+    };
     printer.after(PrintAfter::Finish, "finish", clone);
-    Ok(CloneReport { spec: spec.clone(), stats, fallback, printed: printer.texts, callee_clones: Vec::new() })
+    Ok(CloneReport { spec: spec_in.clone(), stats, fallback, printed: printer.texts, callee_clones: Vec::new() })
 }
 
 /// Deletes a clone. Calls of it from other clones (a caller of a callee

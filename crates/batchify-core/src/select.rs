@@ -3,11 +3,18 @@
 //! the scalar function) and LLVM's `vector-function-abi-variant` lists.
 //!
 //! Reads attributes; changes nothing.
+//!
+//! For the AVX (`c`) family with an integer or pointer characteristic type,
+//! clang names 256-bit variants (`_ZGVcN8v_foo` for `int foo(int)`) where
+//! GCC 12 names 128-bit ones (`_ZGVcN4v_foo`: AVX has no 256-bit integer
+//! instructions); GCC's name is requested too, so that callers of both
+//! compilers link (see [`gcc_avx_twin`] and `docs/gcc-abi.md`).
 
 use crate::error::{Error, Result};
+use crate::llvm::Type;
 use crate::llvm::{attribute_is_string, attribute_string_key, attribute_string_value, Module};
 use crate::spec::CloneSpec;
-use crate::vfabi::VariantName;
+use crate::vfabi::{Isa, VariantName, VectorLength};
 
 /// Every variant requested by attributes in the module, in module order.
 pub fn requested_variants(module: Module) -> Result<Vec<CloneSpec>> {
@@ -31,11 +38,33 @@ pub fn requested_variants(module: Module) -> Result<Vec<CloneSpec>> {
             for name in names {
                 let v = VariantName::parse(&name).map_err(|e| Error::BadVariant(e.to_string()))?;
                 let spec = CloneSpec::from_variant(&v)?;
-                if !out.iter().any(|s| s.vector_name == spec.vector_name) {
-                    out.push(spec);
+                let gcc = gcc_avx_twin(f.function_type(), &v, &spec);
+                for spec in std::iter::once(spec).chain(gcc) {
+                    if !out.iter().any(|s| s.vector_name == spec.vector_name) {
+                        out.push(spec);
+                    }
                 }
             }
         }
     }
     Ok(out)
+}
+
+/// GCC's name for the AVX variant that clang names `v` (a spec `spec` of a
+/// function of type `scalar_fn_ty`): the same variant at half the width,
+/// when `v` is a `c` variant whose characteristic type is an integer or a
+/// pointer and whose width fills 256 bits (clang's choice). `None` when
+/// the names agree.
+pub fn gcc_avx_twin(scalar_fn_ty: Type, v: &VariantName, spec: &CloneSpec) -> Option<CloneSpec> {
+    if v.isa != Isa::Avx || spec.width < 2 || spec.params.len() != scalar_fn_ty.param_types().len() {
+        return None;
+    }
+    let c = crate::abi::characteristic_type(scalar_fn_ty, spec);
+    let integer = c.int_width() > 0 || c.kind() == crate::llvm::LLVMTypeKind::LLVMPointerTypeKind;
+    if !integer || spec.width * crate::abi::scalar_bits(c) != 256 {
+        return None;
+    }
+    let half = VariantName { vlen: VectorLength::Fixed(spec.width / 2), ..v.clone() };
+    let name = half.mangled();
+    CloneSpec::from_variant(&VariantName { vector_name: name, ..half }).ok()
 }

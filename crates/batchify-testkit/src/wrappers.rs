@@ -126,7 +126,7 @@ pub fn add_vector_wrapper<'ctx>(
     name: &str,
 ) {
     let (_, b, ps) = new_wrapper(module, name, clone, 2);
-    emit_vector_call(&b, ps[0], ps[1], scalar.function_type(), clone, spec, &|_, _| None);
+    emit_vector_call(&b, ps[0], ps[1], scalar, clone, spec, &|_, _| None);
     b.ret(None);
 }
 
@@ -151,19 +151,23 @@ fn load_arg<'ctx>(
 }
 
 /// Emits, at `b`, the clone's arguments read from `inp`, the call, and the
-/// stores of its lanes' results to `out`.
+/// stores of its lanes' results to `out`. A clone whose symbol has GCC's
+/// lowered type (`batchify_core::shell::gcc_adapter`) is called through it.
 fn emit_vector_call<'ctx>(
     b: &Builder<'ctx>,
     inp: Value<'ctx>,
     out: Value<'ctx>,
-    sty: Type<'ctx>,
+    scalar: Value<'ctx>,
     clone: Value<'ctx>,
     spec: &CloneSpec,
     base: PtrBase<'_, 'ctx>,
 ) {
     let ctx = b.context();
     let n = spec.width as usize;
-    let vty = clone.function_type();
+    let sty = scalar.function_type();
+    let vty = batchify_core::abi::clone_type(scalar, spec).unwrap_or(clone.function_type());
+    let lowering = batchify_core::abi::gcc_lowering(scalar, vty, spec)
+        .filter(|l| clone.function_type() != vty && clone.function_type() == l.public_type);
     let vparams = vty.param_types();
     let mut args = Vec::new();
     for (i, t) in sty.param_types().iter().enumerate() {
@@ -224,9 +228,19 @@ fn emit_vector_call<'ctx>(
         };
         args.push(mask);
     }
-    let r = b.call(vty, clone, &args);
-    copy_call_abi(r, clone);
-    if !vty.return_type().is_void() {
+    let r = match &lowering {
+        Some(l) => {
+            let (call, r) = batchify_core::shell::gcc_adapter::call_lowered(b, clone, &args, l);
+            copy_call_abi(call, clone);
+            r
+        }
+        None => {
+            let call = b.call(vty, clone, &args);
+            copy_call_abi(call, clone);
+            (!vty.return_type().is_void()).then_some(call)
+        }
+    };
+    if let Some(r) = r {
         for k in 0..n {
             let x = extract_lane(b, r, k as u32);
             store_scalar(b, x, out, k * RESULT_SLOT);
@@ -317,7 +331,7 @@ pub fn add_optimized_caller(
     let base = |i: usize, k: usize| {
         regions.iter().position(|g| g.param == i && g.lane.is_none_or(|l| l as usize == k)).map(|r| local[r])
     };
-    emit_vector_call(&b, inp, out, scalar.function_type(), decl, spec, &base);
+    emit_vector_call(&b, inp, out, scalar, decl, spec, &base);
     if kind == CallerKind::Writer {
         for (r, reg) in regions.iter().enumerate() {
             mem_intrinsic(&b, m, "llvm.memcpy", ps[3 + 2 * r], local[r], constant::int(i64t, reg.len));

@@ -539,7 +539,8 @@ fn isa_violations(obj: &Path, log: &mut String) -> Result<Vec<(String, String)>,
                 let avx2_int = mnemonic.starts_with("vp")
                     && insn.contains("%ymm")
                     && !mnemonic.starts_with("vptest")
-                    && !mnemonic.starts_with("vpermil");
+                    && !mnemonic.starts_with("vpermil")
+                    && mnemonic != "vperm2f128";
                 avx2_int
                     || ["vfmadd", "vfmsub", "vfnmadd", "vfnmsub", "vgather", "vpgather", "vinserti128", "vextracti128"]
                         .iter()

@@ -115,6 +115,11 @@ impl<'ctx> CalleeClones<'ctx> {
     /// replaces the declaration).
     fn target(&self, module: Module<'ctx>, callee: Value<'ctx>, spec: CloneSpec) -> Option<(Value<'ctx>, CloneSpec)> {
         let fty = abi::clone_type(callee, &spec).ok()?;
+        if abi::gcc_lowering(callee, fty, &spec).is_some() {
+            // Its symbol has GCC's lowered type (`shell::gcc_adapter`); a
+            // helper of the natural type serves the call instead.
+            return None;
+        }
         let f = match module.function(&spec.vector_name) {
             Some(f) if f.function_type() == fty => f,
             Some(_) => return None,

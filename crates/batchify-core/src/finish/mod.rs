@@ -32,6 +32,15 @@ pub fn finish(module: Module, clone: Value, scalar_fn_ty: Type, spec: &CloneSpec
     Ok(())
 }
 
+/// Verifies the module after a clone moved into its exported function of
+/// GCC's lowered type (`shell::gcc_adapter`). No pass runs again: the
+/// reassembly of the pieces (lane moves) is folded by the backend, and an
+/// `instcombine` would undo [`widen_mask_phis`].
+pub fn finish_lowered(module: Module, spec: &CloneSpec) -> Result<()> {
+    let internal = |message: String| Error::Internal { function: spec.scalar_name.clone(), message };
+    module.verify().map_err(internal)
+}
+
 /// Turns every `<N x i1>` phi of the clone into a `<N x iW>` phi (all ones =
 /// set), converting at the edges. On targets without mask registers the
 /// backend would otherwise keep loop-carried masks in a narrower promoted type

@@ -70,6 +70,7 @@
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 
+mod callsite;
 pub mod jit;
 mod module_ops;
 mod values;
@@ -848,6 +849,20 @@ impl<'ctx> Block<'ctx> {
     pub fn parent(self) -> Value<'ctx> {
         Value(unsafe { LLVMGetBasicBlockParent(self.0) }, PhantomData)
     }
+    /// Moves the block (with its instructions) to the end of function `f`.
+    /// Values of the old function that its instructions use must be
+    /// replaced by the caller before the old function is deleted.
+    pub fn move_to_function(self, f: Value<'ctx>) {
+        unsafe {
+            LLVMRemoveBasicBlockFromParent(self.0);
+            LLVMAppendExistingBasicBlock(f.0, self.0);
+        }
+    }
+}
+
+/// A new type attribute (`sret`, `byval`, `elementtype`, ...) of type `ty`.
+pub fn create_type_attribute<'ctx>(ctx: Context<'ctx>, name: &str, ty: Type<'ctx>) -> Attribute<'ctx> {
+    Attribute(unsafe { LLVMCreateTypeAttribute(ctx.0, enum_attribute_kind(name), ty.0) }, PhantomData)
 }
 
 /// Kind id of an enum attribute name (0 if unknown).

@@ -2,7 +2,9 @@
 //! signature, symbol properties and attributes, added to the module. Touches
 //! the module's symbol table; reads the ABI ([`crate::abi`]).
 
+pub mod gcc_adapter;
 pub mod linkage;
+pub mod target;
 
 use crate::abi;
 use crate::error::{Error, Result};
@@ -10,14 +12,16 @@ use crate::llvm::{Module, Type, Value};
 use crate::spec::CloneSpec;
 
 /// Checks that the clone's name is free: no other global of that name, and
-/// no function body of that name.
-pub fn check_clone_name(module: Module, spec: &CloneSpec, fty: Type) -> Result<()> {
+/// no function body of that name; a declaration of that name must have the
+/// clone's type `fty` or one of the `also` types (the natural type of a
+/// clone whose symbol has GCC's lowered type, [`gcc_adapter`]).
+pub fn check_clone_name(module: Module, spec: &CloneSpec, fty: Type, also: &[Type]) -> Result<()> {
     let taken = |reason: &str| Error::VariantMismatch { variant: spec.vector_name.clone(), reason: reason.into() };
     if let Some(f) = module.function(&spec.vector_name) {
         if !f.is_declaration() {
             return Err(taken("a function of that name already has a body in the module (requested twice?)"));
         }
-        if f.function_type() != fty {
+        if f.function_type() != fty && !also.contains(&f.function_type()) {
             // Its callers were compiled against another signature.
             return Err(taken(&format!(
                 "the module declares it as `{}`, but the clone's type is `{}`",
@@ -50,5 +54,20 @@ pub fn create_clone_function<'ctx>(
     }
     linkage::apply(module, scalar, clone);
     abi::copy_attributes(scalar, clone, spec);
+    target::apply(scalar, clone, spec.isa);
     clone
+}
+
+/// A free name for the working copy of clone `name` while it is built
+/// (`__batchify.body.NAME`, numbered if taken): the variants whose symbol
+/// gets GCC's lowered type ([`gcc_adapter`]).
+pub fn working_name(module: Module, name: &str) -> String {
+    let base = format!("__batchify.body.{name}");
+    let mut out = base.clone();
+    let mut k = 0;
+    while module.function(&out).is_some() || module.has_global_named(&out) {
+        k += 1;
+        out = format!("{base}.{k}");
+    }
+    out
 }

@@ -1,0 +1,263 @@
+//! The caller side of `declare simd`: lets LLVM's loop vectorizer call the
+//! variants of the functions a module calls (documented in `docs/cli.md`,
+//! "Caller side", and `docs/gcc-abi.md`).
+//!
+//! clang `-fopenmp-simd` lists a `declare simd` function's variants as
+//! string attributes (`"_ZGVdN8v_foo"`) on the function, defined or only
+//! declared in this module, but nothing asks the loop vectorizer to use
+//! them. [`annotate`] does, for every direct call of such a function:
+//!
+//! * it picks, per shape (width, masking, parameter kinds), the variant of
+//!   the widest x86 ISA that the calling function's `target-features`
+//!   allow (AVX-512F `e`, AVX2 `d`, AVX `c`, SSE2 `b`; `_LLVM_` last);
+//! * it declares each variant with batchify's type for it
+//!   ([`crate::abi::public_type`], GCC's lowering included), unless a
+//!   function of that name exists already: with that type it is used, with
+//!   another it is left alone (a note says so);
+//! * where LLVM's vectorizer would call the variant with another type than
+//!   the symbol's (GCC's masks instead of `<N x i1>`, results in memory,
+//!   vectors in register-sized pieces), it adds an internal adapter
+//!   `__batchify.call.NAME` of the type LLVM derives from the scalar
+//!   function, which converts and calls the variant;
+//! * it adds `NAME(TARGET)` entries to the call's
+//!   `vector-function-abi-variant` attribute (TARGET: the variant or its
+//!   adapter) and keeps declarations and adapters alive in
+//!   `@llvm.compiler.used`, so that no pass deletes them before the loop
+//!   vectorizer runs.
+//!
+//! Running it twice changes nothing more. Calls inside clones and
+//! batchify's helpers are left alone.
+
+use crate::abi;
+use crate::llvm::{attribute_is_string, attribute_string_key, Builder, Module, Value, FUNCTION_INDEX as FN};
+use crate::spec::{CloneSpec, MaskAbi};
+use crate::vfabi::{Isa, VariantName};
+use std::collections::HashMap;
+
+/// Prefix of the adapters between LLVM's call of a variant and its symbol.
+pub const ADAPTER_PREFIX: &str = "__batchify.call.";
+
+/// Call-site attribute that lists the vector variants of a call.
+const ATTRIBUTE: &str = "vector-function-abi-variant";
+
+/// Annotates every call of a function with `declare simd` variants in
+/// `module` (see the module documentation) and returns one note per
+/// annotated caller and callee, and per variant left out.
+pub fn annotate(module: Module) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut keep = Vec::new();
+    // Variant name -> its mapping entry (`None`: unusable), made once.
+    let mut entries: HashMap<String, Option<String>> = HashMap::new();
+    for callee in module.functions() {
+        let variants = declared_variants(callee);
+        if variants.is_empty() {
+            continue;
+        }
+        let calls: Vec<Value> =
+            callee.users().into_iter().filter(|u| u.is_call() && u.called_value() == callee).collect();
+        let mut annotated: Vec<String> = Vec::new();
+        for call in calls {
+            let caller = call.parent_block().parent();
+            let caller_name = caller.name();
+            if caller_name.starts_with("_ZGV") || caller_name.starts_with(crate::emit::callee_clones::HELPER_PREFIX) {
+                continue;
+            }
+            let mut list: Vec<String> = call
+                .call_string_attribute(ATTRIBUTE)
+                .map(|s| s.split(',').map(|e| e.trim().to_string()).filter(|e| !e.is_empty()).collect())
+                .unwrap_or_default();
+            let before = list.len();
+            for spec in choose(&variants, caller_level(caller)) {
+                let entry = entries
+                    .entry(spec.vector_name.clone())
+                    .or_insert_with(|| mapping(module, callee, spec, &mut keep, &mut notes))
+                    .clone();
+                if let Some(e) = entry.filter(|e| !list.contains(e)) {
+                    list.push(e);
+                }
+            }
+            if list.len() > before {
+                call.set_call_string_attribute(ATTRIBUTE, &list.join(","));
+                if !annotated.contains(&caller_name) {
+                    notes.push(format!(
+                        "caller `{caller_name}`: calls of `{}` may use {}",
+                        callee.name(),
+                        list.iter().map(|e| e.split('(').next().unwrap_or(e)).collect::<Vec<_>>().join(", ")
+                    ));
+                    annotated.push(caller_name);
+                }
+            }
+        }
+    }
+    module.append_to_compiler_used(&keep);
+    notes
+}
+
+/// The variants `f` lists as `_ZGV` string attributes that batchify can
+/// give a type (x86 and `_LLVM_`, fixed width, no reference parameters).
+///
+/// AVX (`c`) variants with an integer characteristic type filling 256 bits
+/// are left out: clang's `_ZGVcN8v_foo` is GCC's `_ZGVcN4v_foo` unless
+/// `simdlen(8)` was written, and the attributes do not say which (see
+/// `select::gcc_avx_twin` and docs/gcc-abi.md). batchify builds both names,
+/// GCC only one, so a caller naming either may not link against GCC's
+/// clones. Such callers use the SSE (`b`) variant, which both compilers
+/// name alike.
+fn declared_variants(f: Value) -> Vec<CloneSpec> {
+    let name = f.name();
+    f.attributes(FN)
+        .into_iter()
+        .filter(|a| attribute_is_string(*a))
+        .map(attribute_string_key)
+        .filter(|k| k.starts_with("_ZGV"))
+        .filter_map(|k| VariantName::parse(&k).ok())
+        .filter(|v| v.scalar_name == name)
+        .filter_map(|v| {
+            let spec = CloneSpec::from_variant(&v).ok()?;
+            crate::select::gcc_avx_twin(f.function_type(), &v, &spec).is_none().then_some(spec)
+        })
+        .collect()
+}
+
+/// Vector level of an ISA (`_LLVM_` lowest), as the caller must allow it.
+fn isa_rank(isa: Isa) -> i32 {
+    match isa {
+        Isa::Llvm => -1,
+        Isa::Sse2 => 0,
+        Isa::Avx => 1,
+        Isa::Avx2 => 2,
+        Isa::Avx512 => 3,
+        Isa::AdvSimd | Isa::Sve => i32::MAX,
+    }
+}
+
+/// The widest x86 vector level the calling function's `target-features`
+/// enable (0: SSE2, the x86-64 baseline).
+fn caller_level(caller: Value) -> i32 {
+    let features = caller.string_attribute(FN, "target-features").unwrap_or_default();
+    let has = |f: &str| features.split(',').any(|x| x == f);
+    if has("+avx512f") {
+        3
+    } else if has("+avx2") {
+        2
+    } else if has("+avx") {
+        1
+    } else {
+        0
+    }
+}
+
+/// Per shape, the variant of the widest ISA the caller allows (widest
+/// first, unmasked before masked).
+fn choose(variants: &[CloneSpec], level: i32) -> Vec<&CloneSpec> {
+    let mut sorted: Vec<&CloneSpec> = variants.iter().filter(|s| isa_rank(s.isa) <= level).collect();
+    // Widest ISA first; unmasked before masked, so that a call that needs
+    // no mask finds its unmasked variant first.
+    sorted.sort_by_key(|s| (-isa_rank(s.isa), s.mask.is_some()));
+    // The shape: the variant's name under the `_LLVM_` ISA.
+    let shape_of = |s: &CloneSpec| {
+        let ps: Vec<crate::vfabi::Param> =
+            s.params.iter().zip(&s.aligns).map(|(&kind, &align)| crate::vfabi::Param { kind, align }).collect();
+        VariantName::mangle(Isa::Llvm, s.mask.is_some(), s.width, &ps, &s.scalar_name)
+    };
+    let mut shapes: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for s in sorted {
+        let shape = shape_of(s);
+        if !shapes.contains(&shape) {
+            shapes.push(shape);
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// The mapping entry for variant `spec` of `callee`, declaring the variant
+/// and its adapter if needed; `None` (with a note) when it cannot be used.
+fn mapping<'ctx>(
+    module: Module<'ctx>,
+    callee: Value<'ctx>,
+    spec: &CloneSpec,
+    keep: &mut Vec<Value<'ctx>>,
+    notes: &mut Vec<String>,
+) -> Option<String> {
+    let name = &spec.vector_name;
+    let natural = abi::clone_type(callee, spec).ok()?;
+    let lowering = abi::gcc_lowering(callee, natural, spec);
+    let public = lowering.as_ref().map_or(natural, |l| l.public_type);
+    let variant = match module.function(name) {
+        Some(f) if f.function_type() == public => f,
+        Some(f) => {
+            notes.push(format!(
+                "`{name}` not used: the module has it as `{}`, batchify's type for it is `{}`",
+                f.function_type().print(),
+                public.print()
+            ));
+            return None;
+        }
+        None if module.has_global_named(name) => {
+            notes.push(format!("`{name}` not used: a global of that name is not a function"));
+            return None;
+        }
+        None => {
+            let f = module.add_function(name, public);
+            crate::shell::target::apply(callee, f, spec.isa);
+            f
+        }
+    };
+    keep.push(variant);
+    let gcc_mask = spec.mask.filter(|m| *m != MaskAbi::LaneBits);
+    if lowering.is_none() && gcc_mask.is_none() {
+        return Some(format!("{name}({name})"));
+    }
+    // LLVM calls the variant with the type it derives from the scalar
+    // function: the natural type with an `<N x i1>` mask.
+    let llvm_spec = CloneSpec { mask: spec.mask.map(|_| MaskAbi::LaneBits), ..spec.clone() };
+    let llvm_ty = abi::clone_type(callee, &llvm_spec).ok()?;
+    let adapter_name = format!("{ADAPTER_PREFIX}{name}");
+    let adapter = match module.function(&adapter_name) {
+        Some(a) if a.function_type() == llvm_ty => a,
+        Some(_) => {
+            notes.push(format!("`{name}` not used: `{adapter_name}` exists with another type"));
+            return None;
+        }
+        None => build_adapter(module, callee, variant, spec, &adapter_name, llvm_ty, lowering.as_ref()),
+    };
+    keep.push(adapter);
+    Some(format!("{name}({adapter_name})"))
+}
+
+/// `internal llvm_ty @adapter_name(...)`: encodes the `<N x i1>` mask in
+/// the variant's mask ABI and calls the variant through its GCC lowering.
+fn build_adapter<'ctx>(
+    module: Module<'ctx>,
+    callee: Value<'ctx>,
+    variant: Value<'ctx>,
+    spec: &CloneSpec,
+    adapter_name: &str,
+    llvm_ty: crate::llvm::Type<'ctx>,
+    lowering: Option<&abi::GccLowering<'ctx>>,
+) -> Value<'ctx> {
+    let ctx = llvm_ty.context();
+    let f = module.add_function(adapter_name, llvm_ty);
+    f.set_internal();
+    abi::copy_attributes(callee, f, spec);
+    crate::shell::target::apply(callee, f, spec.isa);
+    let b = Builder::new(ctx);
+    b.position_at_end(f.append_block("entry"));
+    let mut args = f.params();
+    if let Some(m) = spec.mask.filter(|m| *m != MaskAbi::LaneBits) {
+        let mty = abi::mask_type(m, callee.function_type(), spec);
+        let last = args.len() - 1;
+        args[last] = abi::encode_mask(&b, m, args[last], mty);
+    }
+    let result = match lowering {
+        Some(l) => crate::shell::gcc_adapter::call_lowered(&b, variant, &args, l).1,
+        None => {
+            let call = b.call(variant.function_type(), variant, &args);
+            (!llvm_ty.return_type().is_void()).then_some(call)
+        }
+    };
+    b.ret(result);
+    f
+}
