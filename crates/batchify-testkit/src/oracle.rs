@@ -598,6 +598,17 @@ impl Oracle {
                 raw.function(&spec.vector_name).ok_or_else(|| setup(format!("no clone `{}`", spec.vector_name)))?;
             let fty = scalar.function_type();
             let ret = fty.return_type();
+            let want = batchify_core::abi::varying_type(ret, spec.width);
+            if !ret.is_void() && clone.function_type().return_type() != want {
+                // The wrappers would take apart a value of another layout.
+                return Err(setup(format!(
+                    "clone `{}` returns `{}`; the ABI returns `{}` as `{}`",
+                    spec.vector_name,
+                    clone.function_type().return_type().print(),
+                    ret.print(),
+                    want.print()
+                )));
+            }
             let mut t = Target {
                 spec: spec.clone(),
                 scalars: Vec::new(),
