@@ -524,3 +524,40 @@ pub fn linear_lane<'ctx>(b: &Builder<'ctx>, base: Value<'ctx>, t: Type<'ctx>, of
         b.gep(Type::int(b.context(), 8), base, &[off64], Default::default())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::varying_type;
+    use crate::llvm::{Module, Type};
+    // Links libLLVM into the test binary.
+    use batchify_llvm_link as _;
+
+    /// Small aggregates of element types are structs of vectors at the ABI;
+    /// vectors, aggregates with vector fields, large and empty ones are lane
+    /// arrays.
+    #[test]
+    fn aggregate_layouts() {
+        let context = inkwell::context::Context::create();
+        let module = context.create_module("m");
+        let ctx = Module::from_inkwell(&module).context();
+        let (f32t, i32t, i1t) = (Type::float(ctx), Type::int(ctx, 32), Type::int(ctx, 1));
+        let s = |fields: &[Type]| Type::literal_struct(ctx, fields).print();
+        fn v(t: Type) -> Type {
+            t.vector_of(8)
+        }
+        let pair = Type::literal_struct(ctx, &[f32t, i32t]);
+        assert_eq!(varying_type(pair, 8).print(), s(&[v(f32t), v(i32t)]));
+        assert_eq!(varying_type(i32t.array_of(4), 8).print(), v(i32t).array_of(4).print());
+        let nested = Type::literal_struct(ctx, &[i1t, pair.array_of(2)]);
+        let want = Type::literal_struct(ctx, &[v(i1t), Type::literal_struct(ctx, &[v(f32t), v(i32t)]).array_of(2)]);
+        assert_eq!(varying_type(nested, 8).print(), want.print());
+        for lane_array in [
+            f32t.vector_of(2),
+            Type::literal_struct(ctx, &[f32t.vector_of(2), f32t]),
+            i32t.array_of(33),
+            Type::literal_struct(ctx, &[]),
+        ] {
+            assert_eq!(varying_type(lane_array, 8).print(), lane_array.array_of(8).print());
+        }
+    }
+}
