@@ -25,7 +25,7 @@ fn check(exts: &[&str], levels: &[CLevel], widths: &[u32], masked: bool, isa: Is
 #[test]
 fn c_unmasked_and_masked() {
     for masked in [false, true] {
-        check(&["c"], &[CLevel::O2, CLevel::O0Mem2Reg], &[4, 8, 16], masked, Isa::Llvm, 6 * 9);
+        check(&["c"], &[CLevel::O2, CLevel::O0Mem2Reg], &[4, 8, 16], masked, Isa::Llvm, 6 * 11);
     }
 }
 
@@ -51,7 +51,7 @@ fn x86_isas_masked() {
         if !batchify_testkit::skip::require_cpu("aggregates x86_isas_masked", feature) {
             continue;
         }
-        check(&["c"], &[CLevel::O2], &[width], true, isa, 9);
+        check(&["c"], &[CLevel::O2], &[width], true, isa, 11);
         check(&["rs"], &[CLevel::RustO2], &[width], true, isa, 7);
         check(&["ll"], &[CLevel::O2], &[width], true, isa, 7);
     }

@@ -100,3 +100,32 @@ int sub16_flag(short a, short b) {
   int o = __builtin_sub_overflow(a, b, &r);
   return o ? -1 : r;
 }
+
+// Helpers returning `<2 x float>` and `{<2 x float>, float}` (lane arrays
+// at the ABI: the caller converts the helper clone's result).
+static __attribute__((noinline)) struct F2 mk2(float x, float y) {
+  struct F2 r = {x + y, x * y};
+  if (x > 0.0f)
+    r.x = -r.x;
+  return r;
+}
+
+float use_f2(float x, float y) {
+  struct F2 p = mk2(x, y);
+  return p.x - p.y;
+}
+
+static __attribute__((noinline)) struct F3 mk3(float x, float y) {
+  struct F3 r = {x - y, y * 0.25f, x * x};
+  if (y > x)
+    r.z = y;
+  return r;
+}
+
+float use_f3(float x, float y) {
+  if (x != y) {
+    struct F3 p = mk3(x, y);
+    return p.x + p.y * p.z;
+  }
+  return x;
+}
