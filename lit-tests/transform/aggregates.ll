@@ -4,7 +4,7 @@
 ; as `{<N x float>, <N x float>}` (LLVM's widening of struct results). An
 ; overflow intrinsic's `{iN, i1}` is the same intrinsic on vectors.
 ;
-; RUN: %batchify %s -S -O0 -o %t.ll --report --function pair --function checked --function use_pair 2> %t.report
+; RUN: %batchify %s -S -O0 -o %t.ll --report --function pair --function checked --function use_pair --function whole_load 2> %t.report
 ; RUN: FileCheck %s < %t.ll
 ; RUN: FileCheck %s --check-prefix=REPORT < %t.report
 ; RUN: %batchify %s -S -o - --function pair | FileCheck %s --check-prefix=OPT
@@ -73,5 +73,16 @@ define float @use_pair(float %x, float %y) {
 ; REPORT: pair -> _ZGV_LLVM_N8vv_pair: 8 lanes, {{[0-9]+}} vector instruction(s), 0 uniform, 0 per-lane
 ; REPORT: checked -> _ZGV_LLVM_N8vv_checked: 8 lanes, 4 vector instruction(s), 0 uniform, 0 per-lane
 ; REPORT: use_pair -> _ZGV_LLVM_N8vv_use_pair: 8 lanes, {{[0-9]+}} vector instruction(s), 0 uniform, 0 per-lane
+
+; A load of a whole aggregate at varying addresses runs per lane, and the
+; report says so.
+define float @whole_load(ptr %p) {
+  %s = load { float, i32 }, ptr %p, align 4
+  %f = extractvalue { float, i32 } %s, 0
+  ret float %f
+}
+
+; REPORT: whole_load -> _ZGV_LLVM_N8v_whole_load: 8 lanes, {{[0-9]+}} vector instruction(s), 0 uniform, 1 per-lane
+; REPORT-NEXT: per-lane: load of a whole `{ float, i32 }`
 
 declare { i32, i1 } @llvm.smul.with.overflow.i32(i32, i32)

@@ -327,6 +327,16 @@ fn describe(i: Value) -> String {
             return format!("call to `{name}`");
         }
     }
+    let accessed = match i.opcode() {
+        LLVMLoad => Some(i.ty()),
+        LLVMStore => Some(i.operand(0).ty()),
+        _ => None,
+    };
+    if let Some(t) = accessed.filter(|t| t.is_aggregate()) {
+        // No vector form for whole-aggregate accesses yet (limits.md).
+        let what = if i.opcode() == LLVMLoad { "load" } else { "store" };
+        return format!("{what} of a whole `{}`", t.print());
+    }
     let text = i.print();
     let op = text.split('=').nth(1).unwrap_or(&text).trim();
     op.split_whitespace().next().unwrap_or("instruction").to_string()
