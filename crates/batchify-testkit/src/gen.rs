@@ -572,6 +572,11 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
                 h.sig.pair = true;
                 h.sig.ret_attrs.clear(); // `range` is for integers
                 h.call_ret_attrs.clear();
+                if h.sig.cc == "coldcc " {
+                    // LLVM 22 on x86-64 keeps RDX callee-saved under coldcc
+                    // and restores it over a `{ i64, i32 }`'s second field.
+                    h.sig.cc = "fastcc ";
+                }
             }
             ir.push_str(&lower(&h.name, &h.sig, &f, &mut decls, &helpers));
             ir.push('\n');
