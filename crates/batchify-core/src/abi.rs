@@ -5,8 +5,14 @@
 //! test kit's wrappers. Reads and builds IR; imports no stage.
 //!
 //! Varying values of an element type `T` (integer, floating point, pointer)
-//! are `<N x T>`; varying values of other types (structs, arrays, vectors)
-//! are lane arrays `[N x T]`. Uniform and linear parameters stay scalar.
+//! are `<N x T>`; varying small aggregates of element types (structs and
+//! arrays, nested, at most [`MAX_AGGREGATE_LEAVES`] leaves) are *structs of
+//! vectors*, the same aggregate with each leaf `T` widened to `<N x T>`
+//! (`{float, i32}` becomes `{<N x float>, <N x i32>}`, `[4 x i32]` becomes
+//! `[4 x <N x i32>]`), as LLVM's `toVectorizedTy` widens the struct results
+//! of vector function variants; varying values of other types (vectors,
+//! larger aggregates, aggregates with vector fields) are lane arrays
+//! `[N x T]`. Uniform and linear parameters stay scalar.
 
 use crate::error::{Error, Result};
 use crate::llvm::LLVMIntPredicate;
@@ -22,9 +28,85 @@ use crate::vfabi::ParamKind;
 pub fn varying_type(t: Type, n: u32) -> Type {
     if t.is_vector_element() {
         t.vector_of(n)
+    } else if is_struct_of_vectors(t) {
+        map_leaf_types(t, &|leaf| leaf.vector_of(n))
     } else {
         t.array_of(n)
     }
+}
+
+/// Most leaves a varying aggregate may have to be held as a struct of
+/// vectors (one vector per leaf); larger aggregates are lane arrays.
+pub const MAX_AGGREGATE_LEAVES: usize = 32;
+
+/// Whether `t` is a struct or array with 1 to [`MAX_AGGREGATE_LEAVES`]
+/// leaves (the non-aggregate members reached through nested structs and
+/// arrays), each accepted by `leaf`.
+pub fn has_leaves(t: Type, leaf: &dyn Fn(Type) -> bool) -> bool {
+    fn count(t: Type, leaf: &dyn Fn(Type) -> bool, seen: &mut usize) -> bool {
+        if !t.is_aggregate() {
+            *seen += 1;
+            return leaf(t) && *seen <= MAX_AGGREGATE_LEAVES;
+        }
+        if t.kind() == crate::llvm::LLVMTypeKind::LLVMArrayTypeKind && t.members().len() > MAX_AGGREGATE_LEAVES {
+            return false;
+        }
+        t.members().into_iter().all(|m| count(m, leaf, seen))
+    }
+    let mut seen = 0;
+    t.is_aggregate() && count(t, leaf, &mut seen) && seen > 0
+}
+
+/// Whether a varying value of scalar type `t` is a struct of vectors at the
+/// ABI: an aggregate whose leaves are all element types.
+pub fn is_struct_of_vectors(t: Type) -> bool {
+    has_leaves(t, &|leaf| leaf.is_vector_element())
+}
+
+/// The aggregate `t` with each leaf type replaced by `f(leaf)` (structs
+/// become literal structs).
+pub fn map_leaf_types<'ctx>(t: Type<'ctx>, f: &dyn Fn(Type<'ctx>) -> Type<'ctx>) -> Type<'ctx> {
+    match t.kind() {
+        crate::llvm::LLVMTypeKind::LLVMStructTypeKind => {
+            let fields: Vec<Type> = t.members().into_iter().map(|m| map_leaf_types(m, f)).collect();
+            Type::literal_struct(t.context(), &fields)
+        }
+        crate::llvm::LLVMTypeKind::LLVMArrayTypeKind => {
+            map_leaf_types(t.element(), f).array_of(t.members().len() as u32)
+        }
+        _ => f(t),
+    }
+}
+
+/// Builds a value leaf by leaf over the shape of the scalar aggregate type
+/// `t`: at each leaf, `f(leaf type, parts)` gets that leaf of each value of
+/// `vals` (values shaped like `t`: the scalar aggregate or a struct of
+/// vectors); the results are put together as a value of type `out(t)`.
+pub fn zip_leaves<'ctx>(
+    b: &Builder<'ctx>,
+    t: Type<'ctx>,
+    out: &dyn Fn(Type<'ctx>) -> Type<'ctx>,
+    vals: &[Value<'ctx>],
+    f: &mut dyn FnMut(Type<'ctx>, &[Value<'ctx>]) -> Value<'ctx>,
+) -> Value<'ctx> {
+    if !t.is_aggregate() {
+        return f(t, vals);
+    }
+    let mut acc = constant::poison(out(t));
+    for (i, m) in t.members().into_iter().enumerate() {
+        let parts: Vec<Value> = vals.iter().map(|v| b.extract_value(*v, i as u32)).collect();
+        let x = zip_leaves(b, m, out, &parts, f);
+        acc = b.insert_value(acc, x, i as u32);
+    }
+    acc
+}
+
+/// Lanes of a struct of vectors (the length of its first leaf).
+fn lanes_of(mut t: Type) -> u32 {
+    while t.is_aggregate() {
+        t = t.members()[0];
+    }
+    t.vector_len()
 }
 
 /// The characteristic data type of a function (x86 Vector Function ABI):
@@ -337,13 +419,15 @@ pub fn scalar_bits(e: Type) -> u32 {
 }
 
 fn widest_vector_bits(fty: Type) -> u64 {
-    let bits = |t: Type| -> u64 {
+    fn bits(t: Type) -> u64 {
         if t.is_vector() {
             scalar_bits(t.element()) as u64 * t.vector_len() as u64
         } else {
-            0
+            // A struct of vectors (an aggregate result) travels in the
+            // registers of its widest vector.
+            t.members().into_iter().map(bits).max().unwrap_or(0)
         }
-    };
+    }
     fty.param_types().into_iter().chain([fty.return_type()]).map(bits).max().unwrap_or(0)
 }
 
@@ -367,6 +451,9 @@ pub fn lane_mask_bits(scalar_fn_ty: Type, spec: &CloneSpec) -> Option<u32> {
 /// Broadcasts a scalar (or aggregate) value to all `n` lanes at the builder's position.
 pub fn splat<'ctx>(b: &Builder<'ctx>, u: Value<'ctx>, n: u32) -> Value<'ctx> {
     let ty = varying_type(u.ty(), n);
+    if is_struct_of_vectors(u.ty()) {
+        return zip_leaves(b, u.ty(), &|t| varying_type(t, n), &[u], &mut |_, p| splat(b, p[0], n));
+    }
     if ty.is_vector() {
         let ins = b.insert_element(constant::poison(ty), u, 0);
         let zeros = constant::null(Type::int(b.context(), 32).vector_of(n));
@@ -380,19 +467,26 @@ pub fn splat<'ctx>(b: &Builder<'ctx>, u: Value<'ctx>, n: u32) -> Value<'ctx> {
     }
 }
 
-/// Lane `k` of a varying value (vector or lane array).
-pub fn extract_lane<'ctx>(b: &Builder<'ctx>, v: Value<'ctx>, k: u32) -> Value<'ctx> {
-    if v.ty().is_vector() {
+/// Lane `k` of a varying value of scalar type `t` in the ABI's form
+/// (vector, struct of vectors or lane array).
+pub fn extract_lane<'ctx>(b: &Builder<'ctx>, v: Value<'ctx>, t: Type<'ctx>, k: u32) -> Value<'ctx> {
+    if t.is_vector_element() {
         b.extract_element(v, k)
+    } else if is_struct_of_vectors(t) {
+        zip_leaves(b, t, &|t| t, &[v], &mut |_, p| b.extract_element(p[0], k))
     } else {
         b.extract_value(v, k)
     }
 }
 
-/// Sets lane `k` of a varying value (vector or lane array).
-pub fn insert_lane<'ctx>(b: &Builder<'ctx>, acc: Value<'ctx>, x: Value<'ctx>, k: u32) -> Value<'ctx> {
-    if acc.ty().is_vector() {
+/// Sets lane `k` of a varying value of scalar type `t` in the ABI's form
+/// (vector, struct of vectors or lane array) to `x`.
+pub fn insert_lane<'ctx>(b: &Builder<'ctx>, acc: Value<'ctx>, t: Type<'ctx>, x: Value<'ctx>, k: u32) -> Value<'ctx> {
+    if t.is_vector_element() {
         b.insert_element(acc, x, k)
+    } else if is_struct_of_vectors(t) {
+        let n = lanes_of(acc.ty());
+        zip_leaves(b, t, &|t| varying_type(t, n), &[acc, x], &mut |_, p| b.insert_element(p[0], p[1], k))
     } else {
         b.insert_value(acc, x, k)
     }
@@ -506,5 +600,42 @@ pub fn linear_lane<'ctx>(b: &Builder<'ctx>, base: Value<'ctx>, t: Type<'ctx>, of
         b.binop(LLVMAdd, base, off)
     } else {
         b.gep(Type::int(b.context(), 8), base, &[off64], Default::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::varying_type;
+    use crate::llvm::{Module, Type};
+    // Links libLLVM into the test binary.
+    use batchify_llvm_link as _;
+
+    /// Small aggregates of element types are structs of vectors at the ABI;
+    /// vectors, aggregates with vector fields, large and empty ones are lane
+    /// arrays.
+    #[test]
+    fn aggregate_layouts() {
+        let context = inkwell::context::Context::create();
+        let module = context.create_module("m");
+        let ctx = Module::from_inkwell(&module).context();
+        let (f32t, i32t, i1t) = (Type::float(ctx), Type::int(ctx, 32), Type::int(ctx, 1));
+        let s = |fields: &[Type]| Type::literal_struct(ctx, fields).print();
+        fn v(t: Type) -> Type {
+            t.vector_of(8)
+        }
+        let pair = Type::literal_struct(ctx, &[f32t, i32t]);
+        assert_eq!(varying_type(pair, 8).print(), s(&[v(f32t), v(i32t)]));
+        assert_eq!(varying_type(i32t.array_of(4), 8).print(), v(i32t).array_of(4).print());
+        let nested = Type::literal_struct(ctx, &[i1t, pair.array_of(2)]);
+        let want = Type::literal_struct(ctx, &[v(i1t), Type::literal_struct(ctx, &[v(f32t), v(i32t)]).array_of(2)]);
+        assert_eq!(varying_type(nested, 8).print(), want.print());
+        for lane_array in [
+            f32t.vector_of(2),
+            Type::literal_struct(ctx, &[f32t.vector_of(2), f32t]),
+            i32t.array_of(33),
+            Type::literal_struct(ctx, &[]),
+        ] {
+            assert_eq!(varying_type(lane_array, 8).print(), lane_array.array_of(8).print());
+        }
     }
 }

@@ -34,7 +34,7 @@ pub fn build(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) {
         for (i, t) in sty.param_types().iter().enumerate() {
             let p = cparams[i];
             args.push(match spec.params[i] {
-                ParamKind::Vector => extract_lane(&b, p, k),
+                ParamKind::Vector => extract_lane(&b, p, *t, k),
                 ParamKind::Linear { step } => {
                     abi::linear_lane(&b, p, *t, constant::int(i64t, (k as i64 * step) as u64))
                 }
@@ -64,7 +64,7 @@ pub fn build(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) {
             if from != call_block && spec.mask.is_some() {
                 phi.add_incoming(constant::poison(ret), from);
             }
-            acc = Some(insert_lane(&b, a, phi, k));
+            acc = Some(insert_lane(&b, a, ret, phi, k));
         }
     }
     b.ret(acc);

@@ -211,6 +211,11 @@ pub struct GenConfig {
     /// Probability that a helper returns a `{ T, i32 }` struct through an
     /// `sret` pointer (to a private object of the caller) instead of a value.
     pub p_sret: f64,
+    /// Probability that a helper returns a `{ T, i32 }` struct as a value
+    /// (a first-class aggregate: `insertvalue` at each return, a phi of
+    /// them after `mergereturn`, `extractvalue` at the call). 0 by default,
+    /// which leaves every seed's program as it was.
+    pub p_pair_ret: f64,
     /// Probability that the top-level function gets the attributes that hold
     /// for it (`nounwind`, `willreturn`, `memory(none)` when it has no
     /// stack objects, `noundef` parameters and return).
@@ -291,6 +296,7 @@ impl Default for GenConfig {
             // Stack objects make batchify fall back to per-lane calls today.
             p_ptr_helper: 0.12,
             p_sret: 0.08,
+            p_pair_ret: 0.0,
             p_top_attrs: 0.3,
             top_level_cc: true,
             top_level_internal: true,
@@ -333,6 +339,7 @@ impl GenConfig {
             // Stack objects of the caller: not a single block after mem2reg.
             p_ptr_helper: 0.0,
             p_sret: 0.0,
+            p_pair_ret: 0.0,
             p_array: 0.0,
             // The generator's features from before: no buffers, recursion,
             // recorder calls, uniform or linear parameters.
@@ -539,6 +546,8 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
                 None
             };
             let sret = chance(&mut hrng, cfg.p_sret);
+            // Drawn only when asked for, so that other runs' programs stay the same.
+            let pair = !sret && cfg.p_pair_ret > 0.0 && chance(&mut hrng, cfg.p_pair_ret);
             let buf = if ptr.is_none() && !sret && chance(&mut hrng, cfg.p_buf_helper) {
                 let elem = *Elem::ALL.choose(&mut hrng).expect("nonempty");
                 Some((elem, *[4u64, 8, 16].choose(&mut hrng).expect("nonempty")))
@@ -558,7 +567,17 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
                 needed_bufs.push((elem, len));
             }
             let f = g.program();
-            let h = g.helper_signature(format!("{name}.helper{k}"), &f, sret);
+            let mut h = g.helper_signature(format!("{name}.helper{k}"), &f, sret);
+            if pair {
+                h.sig.pair = true;
+                h.sig.ret_attrs.clear(); // `range` is for integers
+                h.call_ret_attrs.clear();
+                if h.sig.cc == "coldcc " {
+                    // LLVM 22 on x86-64 keeps RDX callee-saved under coldcc
+                    // and restores it over a `{ i64, i32 }`'s second field.
+                    h.sig.cc = "fastcc ";
+                }
+            }
             ir.push_str(&lower(&h.name, &h.sig, &f, &mut decls, &helpers));
             ir.push('\n');
             if let Some((_, ty)) = ptr {
@@ -639,6 +658,8 @@ struct Sig {
     sret_attrs: String,
     /// Returns `{ ret, i32 }` through an `sret` pointer (then `void`).
     sret: bool,
+    /// Returns `{ ret, i32 }` as a value.
+    pair: bool,
     /// Attributes of each buffer parameter, with a trailing space.
     buf_attrs: Vec<String>,
 }
@@ -1149,6 +1170,7 @@ impl<'a> Gen<'a> {
                 ptr_attrs,
                 sret_attrs,
                 sret,
+                pair: false,
                 buf_attrs,
             },
             call_ptr_attrs,
@@ -1893,6 +1915,8 @@ struct Lower<'a> {
     ret: Ty,
     /// Returns through `%out` (an `sret` pointer) instead.
     sret: bool,
+    /// Returns `{ ret, i32 }` (with the return's number) instead.
+    pair: bool,
     /// Returns lowered so far (each stores its own number in an sret result).
     rets: u32,
     allocas: String,
@@ -1947,6 +1971,7 @@ fn lower(name: &str, sig: &Sig, f: &Function, decls: &mut BTreeSet<String>, help
         helpers,
         ret: f.ret,
         sret: sig.sret,
+        pair: sig.pair,
         rets: 0,
         allocas: String::new(),
         out: String::new(),
@@ -1991,7 +2016,14 @@ fn lower(name: &str, sig: &Sig, f: &Function, decls: &mut BTreeSet<String>, help
         let attrs = sig.param_attrs.get(i).map_or("", String::as_str);
         params.push(format!("{} {attrs}%p{i}", t.ir()));
     }
-    let ret = if sig.sret { "void" } else { f.ret.ir() };
+    let pair_ty = format!("{{ {}, i32 }}", f.ret.ir());
+    let ret = if sig.sret {
+        "void"
+    } else if sig.pair {
+        pair_ty.as_str()
+    } else {
+        f.ret.ir()
+    };
     let mut ir = format!(
         "define {}{}{}{ret} @\"{name}\"({}){} {{\nentry:\n",
         sig.linkage,
@@ -2201,6 +2233,16 @@ impl Lower<'_> {
                 self.rets += 1;
                 self.inst(format!("store i32 {}, ptr {f1}", self.rets));
                 self.inst("ret void".into());
+                self.cur = None;
+            }
+            Stmt::Return(e) if self.pair => {
+                let x = self.expr(e);
+                let t = self.ret.ir();
+                let st = format!("{{ {t}, i32 }}");
+                self.rets += 1;
+                let s0 = self.val(format!("insertvalue {st} poison, {t} {x}, 0"));
+                let s1 = self.val(format!("insertvalue {st} {s0}, i32 {}, 1", self.rets));
+                self.inst(format!("ret {st} {s1}"));
                 self.cur = None;
             }
             Stmt::Return(e) => {
@@ -2514,17 +2556,22 @@ impl Lower<'_> {
                     ops.insert(0, format!("ptr {}%arr{a}", h.call_ptr_attrs));
                 }
                 let tail = if *tail { "tail " } else { "" };
-                if h.sig.sret {
-                    self.counters += 1;
-                    let out = format!("%sret{}", self.counters);
+                if h.sig.sret || h.sig.pair {
                     let st = format!("{{ {t}, i32 }}");
-                    let _ = writeln!(self.allocas, "  {out} = alloca {st}, align 8");
-                    ops.insert(0, format!("ptr sret({st}) align 8 {out}"));
-                    self.inst(format!("call {cc}void @\"{name}\"({})", ops.join(", ")));
-                    let f0 = self.val(format!("getelementptr inbounds {st}, ptr {out}, i32 0, i32 0"));
-                    let v0 = self.val(format!("load {t}, ptr {f0}"));
-                    let f1 = self.val(format!("getelementptr inbounds {st}, ptr {out}, i32 0, i32 1"));
-                    let v1 = self.val(format!("load i32, ptr {f1}"));
+                    let (v0, v1) = if h.sig.sret {
+                        self.counters += 1;
+                        let out = format!("%sret{}", self.counters);
+                        let _ = writeln!(self.allocas, "  {out} = alloca {st}, align 8");
+                        ops.insert(0, format!("ptr sret({st}) align 8 {out}"));
+                        self.inst(format!("call {cc}void @\"{name}\"({})", ops.join(", ")));
+                        let f0 = self.val(format!("getelementptr inbounds {st}, ptr {out}, i32 0, i32 0"));
+                        let v0 = self.val(format!("load {t}, ptr {f0}"));
+                        let f1 = self.val(format!("getelementptr inbounds {st}, ptr {out}, i32 0, i32 1"));
+                        (v0, self.val(format!("load i32, ptr {f1}")))
+                    } else {
+                        let r = self.val(format!("{tail}call {cc}{st} @\"{name}\"({})", ops.join(", ")));
+                        (self.val(format!("extractvalue {st} {r}, 0")), self.val(format!("extractvalue {st} {r}, 1")))
+                    };
                     // Which return the callee took counts too.
                     match ty {
                         Ty::I32 => self.val(format!("add i32 {v0}, {v1}")),

@@ -407,6 +407,9 @@ struct Target {
     promises: Vec<Promise>,
     result_bytes: usize,
     result_scalar: Option<Scalar>,
+    /// The floating-point leaves of an aggregate or vector result: byte
+    /// offset and type (a NaN there meets any NaN, as a scalar result's).
+    result_float_leaves: Vec<(usize, Scalar)>,
     /// Why the clone cannot be checked (skipped).
     skip: Option<String>,
     /// A failure found without running anything.
@@ -435,6 +438,26 @@ fn scalar_of(t: Type) -> Result<Scalar, String> {
             ))
         }
     })
+}
+
+/// The `half`, `float` and `double` leaves of a result of type `t` stored
+/// at byte `at` (struct fields, array and vector elements), with their
+/// offsets.
+fn float_leaves(module: Module, t: Type, at: usize) -> Vec<(usize, Scalar)> {
+    if let Ok(s @ (Scalar::Half | Scalar::Float | Scalar::Double)) = scalar_of(t) {
+        return vec![(at, s)];
+    }
+    match t.kind() {
+        LLVMTypeKind::LLVMStructTypeKind => (0..t.members().len() as u32)
+            .flat_map(|i| float_leaves(module, t.struct_field(i), at + module.field_offset_of(t, i) as usize))
+            .collect(),
+        LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+            let n = if t.is_vector() { t.vector_len() as usize } else { t.members().len() };
+            let size = module.abi_size_of(t.element()) as usize;
+            (0..n).flat_map(|k| float_leaves(module, t.element(), at + k * size)).collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 fn store_size(t: Type) -> usize {
@@ -575,6 +598,17 @@ impl Oracle {
                 raw.function(&spec.vector_name).ok_or_else(|| setup(format!("no clone `{}`", spec.vector_name)))?;
             let fty = scalar.function_type();
             let ret = fty.return_type();
+            let want = batchify_core::abi::varying_type(ret, spec.width);
+            if !ret.is_void() && clone.function_type().return_type() != want {
+                // The wrappers would take apart a value of another layout.
+                return Err(setup(format!(
+                    "clone `{}` returns `{}`; the ABI returns `{}` as `{}`",
+                    spec.vector_name,
+                    clone.function_type().return_type().print(),
+                    ret.print(),
+                    want.print()
+                )));
+            }
             let mut t = Target {
                 spec: spec.clone(),
                 scalars: Vec::new(),
@@ -583,6 +617,7 @@ impl Oracle {
                 promises: promises_of(scalar),
                 result_bytes: store_size(ret),
                 result_scalar: if ret.is_void() { None } else { scalar_of(ret).ok() },
+                result_float_leaves: float_leaves(raw, ret, 0),
                 skip: None,
                 static_failure: calling_convention_defect(clone),
                 run: None,
@@ -917,6 +952,19 @@ fn results_agree(
     let delta = copies.1.base().wrapping_sub(copies.0.base());
     let skip = |o: usize| undefined.is_some_and(|u| u[o]);
     if first_disagreement(exp, got, skip, relative(delta)).is_none() || both_nan(t.result_scalar, got, exp) {
+        return true;
+    }
+    // NaN leaves of an aggregate or vector result meet any NaN.
+    let nan_leaf = |o: usize| {
+        t.result_float_leaves.iter().any(|&(at, s)| {
+            (at..at + s.bytes()).contains(&o)
+                && at + s.bytes() <= exp.len().min(got.len())
+                && both_nan(Some(s), &got[at..], &exp[at..])
+        })
+    };
+    if !t.result_float_leaves.is_empty()
+        && first_disagreement(exp, got, |o| skip(o) || nan_leaf(o), relative(delta)).is_none()
+    {
         return true;
     }
     if t.result_scalar == Some(Scalar::Ptr) {

@@ -177,7 +177,7 @@ fn emit_vector_call<'ctx>(
                 let mut acc = constant::poison(vparams[i]);
                 for k in 0..n {
                     let x = load_arg(b, *t, inp, at(k), base(i, k));
-                    acc = insert_lane(b, acc, x, k as u32);
+                    acc = insert_lane(b, acc, *t, x, k as u32);
                 }
                 acc
             }
@@ -242,7 +242,7 @@ fn emit_vector_call<'ctx>(
     };
     if let Some(r) = r {
         for k in 0..n {
-            let x = extract_lane(b, r, k as u32);
+            let x = extract_lane(b, r, sty.return_type(), k as u32);
             store_scalar(b, x, out, k * RESULT_SLOT);
         }
     }

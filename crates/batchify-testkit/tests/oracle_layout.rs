@@ -195,46 +195,56 @@ done:
 }
 
 ; Right tags, but the payload of Some is off by one (aggregate results
-; are arrays of lanes).
-define [4 x { i32, i32 }] @_ZGV_LLVM_N4v_next(<4 x i32> %x) {
+; are structs of vectors).
+define { <4 x i32>, <4 x i32> } @_ZGV_LLVM_N4v_next(<4 x i32> %x) {
   %x0 = extractelement <4 x i32> %x, i64 0
   %r0 = call { i32, i32 } @next(i32 %x0)
+  %g0 = extractvalue { i32, i32 } %r0, 0
   %p0 = extractvalue { i32, i32 } %r0, 1
   %q0 = add i32 %p0, 1
-  %s0 = insertvalue { i32, i32 } %r0, i32 %q0, 1
-  %a0 = insertvalue [4 x { i32, i32 }] poison, { i32, i32 } %s0, 0
+  %t0 = insertelement <4 x i32> poison, i32 %g0, i64 0
+  %u0 = insertelement <4 x i32> poison, i32 %q0, i64 0
   %x1 = extractelement <4 x i32> %x, i64 1
   %r1 = call { i32, i32 } @next(i32 %x1)
+  %g1 = extractvalue { i32, i32 } %r1, 0
   %p1 = extractvalue { i32, i32 } %r1, 1
   %q1 = add i32 %p1, 1
-  %s1 = insertvalue { i32, i32 } %r1, i32 %q1, 1
-  %a1 = insertvalue [4 x { i32, i32 }] %a0, { i32, i32 } %s1, 1
+  %t1 = insertelement <4 x i32> %t0, i32 %g1, i64 1
+  %u1 = insertelement <4 x i32> %u0, i32 %q1, i64 1
   %x2 = extractelement <4 x i32> %x, i64 2
   %r2 = call { i32, i32 } @next(i32 %x2)
+  %g2 = extractvalue { i32, i32 } %r2, 0
   %p2 = extractvalue { i32, i32 } %r2, 1
   %q2 = add i32 %p2, 1
-  %s2 = insertvalue { i32, i32 } %r2, i32 %q2, 1
-  %a2 = insertvalue [4 x { i32, i32 }] %a1, { i32, i32 } %s2, 2
+  %t2 = insertelement <4 x i32> %t1, i32 %g2, i64 2
+  %u2 = insertelement <4 x i32> %u1, i32 %q2, i64 2
   %x3 = extractelement <4 x i32> %x, i64 3
   %r3 = call { i32, i32 } @next(i32 %x3)
+  %g3 = extractvalue { i32, i32 } %r3, 0
   %p3 = extractvalue { i32, i32 } %r3, 1
   %q3 = add i32 %p3, 1
-  %s3 = insertvalue { i32, i32 } %r3, i32 %q3, 1
-  %a3 = insertvalue [4 x { i32, i32 }] %a2, { i32, i32 } %s3, 3
-  ret [4 x { i32, i32 }] %a3
+  %t3 = insertelement <4 x i32> %t2, i32 %g3, i64 3
+  %u3 = insertelement <4 x i32> %u2, i32 %q3, i64 3
+  %s0 = insertvalue { <4 x i32>, <4 x i32> } poison, <4 x i32> %t3, 0
+  %s1 = insertvalue { <4 x i32>, <4 x i32> } %s0, <4 x i32> %u3, 1
+  ret { <4 x i32>, <4 x i32> } %s1
 }
 
 ; Right payloads, but the tag of None is 1.
-define [2 x { i32, i32 }] @_ZGV_LLVM_N2v_next(<2 x i32> %x) {
+define { <2 x i32>, <2 x i32> } @_ZGV_LLVM_N2v_next(<2 x i32> %x) {
   %x0 = extractelement <2 x i32> %x, i64 0
   %r0 = call { i32, i32 } @next(i32 %x0)
-  %s0 = insertvalue { i32, i32 } %r0, i32 1, 0
-  %a0 = insertvalue [2 x { i32, i32 }] poison, { i32, i32 } %s0, 0
+  %p0 = extractvalue { i32, i32 } %r0, 1
+  %t0 = insertelement <2 x i32> poison, i32 1, i64 0
+  %u0 = insertelement <2 x i32> poison, i32 %p0, i64 0
   %x1 = extractelement <2 x i32> %x, i64 1
   %r1 = call { i32, i32 } @next(i32 %x1)
-  %s1 = insertvalue { i32, i32 } %r1, i32 1, 0
-  %a1 = insertvalue [2 x { i32, i32 }] %a0, { i32, i32 } %s1, 1
-  ret [2 x { i32, i32 }] %a1
+  %p1 = extractvalue { i32, i32 } %r1, 1
+  %t1 = insertelement <2 x i32> %t0, i32 1, i64 1
+  %u1 = insertelement <2 x i32> %u0, i32 %p1, i64 1
+  %s0 = insertvalue { <2 x i32>, <2 x i32> } poison, <2 x i32> %t1, 0
+  %s1 = insertvalue { <2 x i32>, <2 x i32> } %s0, <2 x i32> %u1, 1
+  ret { <2 x i32>, <2 x i32> } %s1
 }
 "#;
 

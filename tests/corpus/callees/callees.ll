@@ -4,7 +4,7 @@
 ; a call of its callee (and a requested masked clone calling itself).
 
 ; An aggregate result, from a helper called under a divergent branch: the
-; helper clone returns a lane array `[N x { i32, float }]`.
+; helper clone returns a struct of vectors `{ <N x i32>, <N x float> }`.
 define internal { i32, float } @pair(i32 %x, float %y) noinline {
 entry:
   %c = icmp sgt i32 %x, 10

@@ -124,6 +124,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
         let r = self.b.call(fty, target, &vargs);
         r.set_call_conv(target.call_conv());
+        let r = if i.ty().is_void() { r } else { super::aggregates::from_abi(&self.b, r, i.ty(), self.n) };
         let line = format!("call to `{cname}` -> `{}`", target.name());
         if !self.stats.batched_calls.contains(&line) {
             self.stats.batched_calls.push(line);

@@ -269,7 +269,7 @@ impl<'ctx> Widener<'_, 'ctx> {
                     self.b.store(val, pslot, 0);
                 } else {
                     let old = self.b.load(val.ty(), pslot, 0);
-                    let blended = self.blend(em, val, old);
+                    let blended = self.blend(em, val, old, phi.ty());
                     self.b.store(blended, pslot, 0);
                 }
             } else {
@@ -279,9 +279,13 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
     }
 
-    /// `select(em, a, b)` lane by lane, for vectors, element-major vectors
-    /// of vectors ([`super::vector_input`]) and lane arrays alike.
-    fn blend(&self, em: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
+    /// `select(em, a, b)` lane by lane for values of scalar type `t`:
+    /// vectors, element-major vectors of vectors ([`super::vector_input`]),
+    /// structs of vectors ([`super::aggregates`]) and lane arrays alike.
+    fn blend(&self, em: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>, t: Type<'ctx>) -> Value<'ctx> {
+        if super::aggregates::is_split(t) {
+            return super::aggregates::blend(&self.b, em, a, b, t, self.n);
+        }
         if a.ty().is_vector() {
             let k = a.ty().vector_len() / self.n;
             let em = if k > 1 { super::vector_input::broadcast_lanes(&self.b, em, k) } else { em };

@@ -11,8 +11,10 @@
 //!   (contiguous, strided, uniform, or gather/scatter);
 //! * [`private`]: the lanes' copies of private memory (allocas) and the
 //!   accesses that depend on their interleaved layout;
+//! * [`layout`]: the clone's type for each varying value;
 //! * [`vector_input`]: values that are vectors already (`<k x T>`), held
 //!   element-major as `<N·k x T>`;
+//! * [`aggregates`]: structs and arrays held as structs of vectors;
 //! * [`control`]: blocks, edge masks, linearized levels and divergent loops;
 //! * [`noreturn`]: `noreturn` calls deferred to the lowest doomed lane;
 //! * [`callees`]: calls of module functions become calls of their clones;
@@ -24,11 +26,13 @@
 //! Everything that cannot be vectorized was rejected by
 //! [`crate::legality`] before this stage starts.
 
+pub mod aggregates;
 pub mod callee_clones;
 pub mod callees;
 pub mod control;
 pub mod division;
 pub mod fmod;
+pub mod layout;
 pub mod libm;
 pub mod memory;
 pub mod noreturn;

@@ -18,6 +18,7 @@
 //! | [`super::memory`] | `load` / `store` at varying addresses, by the address's shape |
 //! | `lane_wise_intrinsic` | calls of intrinsics with a vector form |
 //! | [`super::private`] | `alloca` (and accesses that depend on its layout, first) |
+//! | [`super::aggregates`] | `extractvalue`, `insertvalue`, `select`, `freeze` on structs of vectors; overflow intrinsics |
 //! | [`super::vector_input`] | anything whose result or operand is a vector already |
 
 use super::state::Widener;
@@ -30,6 +31,9 @@ pub(crate) type Recipe<'ctx> = for<'a> fn(&mut Widener<'a, 'ctx>, Value<'ctx>) -
 
 /// The recipe for a varying instruction, if it has one.
 pub(crate) fn recipe_for<'ctx>(i: Value<'ctx>) -> Option<Recipe<'ctx>> {
+    if super::aggregates::involves_split(i) {
+        return Some(super::aggregates::recipe as Recipe<'ctx>);
+    }
     if super::vector_input::involves_plain_vectors(i) {
         return Some(super::vector_input::recipe as Recipe<'ctx>);
     }

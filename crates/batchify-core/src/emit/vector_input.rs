@@ -18,25 +18,12 @@
 //! `insertelement` index, reordering reductions, stores at varying
 //! addresses, vector `getelementptr`) runs once per lane.
 
+pub(crate) use super::layout::{is_plain_vector, value_type};
 use super::state::Widener;
 use crate::abi::varying_type;
 use crate::analysis::calls;
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{constant, copy_flags, Builder, LLVMIntPredicate, Type, Value};
-
-/// Whether `t` is a fixed vector of integers, floats or pointers.
-pub(crate) fn is_plain_vector(t: Type) -> bool {
-    t.is_vector() && t.element().is_vector_element()
-}
-
-/// The clone's type for a varying value of scalar type `t` at width `n`.
-pub(crate) fn value_type<'ctx>(t: Type<'ctx>, n: u32) -> Type<'ctx> {
-    if is_plain_vector(t) {
-        t.element().vector_of(n * t.vector_len())
-    } else {
-        varying_type(t, n)
-    }
-}
 
 /// Whether the varying instruction `i` involves a plain vector (its result
 /// or an operand), so that [`recipe`] is its rule.

@@ -16,6 +16,7 @@
 //!
 //! Control flow (masks, linearization, loops) is in [`super::control`].
 
+use super::aggregates;
 use super::noreturn::is_deferrable;
 use super::recipes::is_safe_divisor;
 use super::state::Widener;
@@ -98,6 +99,8 @@ impl<'ctx> Widener<'_, 'ctx> {
             }
             if is_plain_vector(u.ty()) {
                 vector_input::splat_wide(&self.aux, u, self.n)
+            } else if aggregates::is_split(u.ty()) {
+                aggregates::splat(&self.aux, u, self.n)
             } else {
                 splat(&self.aux, u, self.n)
             }
@@ -125,16 +128,20 @@ impl<'ctx> Widener<'_, 'ctx> {
         if is_plain_vector(v.ty()) {
             return vector_input::lane_of(&self.b, vv, self.n, k);
         }
-        extract_lane(&self.b, vv, k)
+        if aggregates::is_split(v.ty()) {
+            return aggregates::lane_of(&self.b, vv, v.ty(), self.n, k);
+        }
+        extract_lane(&self.b, vv, v.ty(), k)
     }
 
-    /// The clone's value of `v` in the ABI's form (lane arrays for vectors).
+    /// The clone's value of `v` in the ABI's form (lane arrays for vectors
+    /// and aggregates with vector leaves).
     pub(crate) fn abi_value(&mut self, v: Value<'ctx>) -> Value<'ctx> {
         let x = self.varying_value(v);
         if is_plain_vector(v.ty()) {
             vector_input::to_abi(&self.b, x, v.ty(), self.n)
         } else {
-            x
+            aggregates::to_abi(&self.b, x, v.ty(), self.n)
         }
     }
 
@@ -286,8 +293,10 @@ impl<'ctx> Widener<'_, 'ctx> {
             if let (Some(a), Some(r)) = (acc, r) {
                 acc = Some(if is_plain_vector(ty) {
                     vector_input::set_lane(&self.b, a, r, self.n, k)
+                } else if aggregates::is_split(ty) {
+                    aggregates::set_lane(&self.b, a, ty, r, self.n, k)
                 } else {
-                    insert_lane(&self.b, a, r, k)
+                    insert_lane(&self.b, a, ty, r, k)
                 });
             }
         }
@@ -317,6 +326,16 @@ fn describe(i: Value) -> String {
         if !name.is_empty() {
             return format!("call to `{name}`");
         }
+    }
+    let accessed = match i.opcode() {
+        LLVMLoad => Some(i.ty()),
+        LLVMStore => Some(i.operand(0).ty()),
+        _ => None,
+    };
+    if let Some(t) = accessed.filter(|t| t.is_aggregate()) {
+        // No vector form for whole-aggregate accesses yet (limits.md).
+        let what = if i.opcode() == LLVMLoad { "load" } else { "store" };
+        return format!("{what} of a whole `{}`", t.print());
     }
     let text = i.print();
     let op = text.split('=').nth(1).unwrap_or(&text).trim();

@@ -341,6 +341,30 @@ impl<'ctx> Type<'ctx> {
         assert!(i < unsafe { LLVMCountStructElementTypes(self.0) }, "struct field {i} out of range");
         Type(unsafe { LLVMStructGetTypeAtIndex(self.0, i) }, PhantomData)
     }
+    /// Whether this is a struct or an array type (a first-class aggregate).
+    pub fn is_aggregate(self) -> bool {
+        matches!(self.kind(), LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind)
+    }
+    /// The members of a struct (its fields) or an array (its elements), in
+    /// order; empty for any other type.
+    pub fn members(self) -> Vec<Type<'ctx>> {
+        match self.kind() {
+            LLVMTypeKind::LLVMStructTypeKind => {
+                let n = unsafe { LLVMCountStructElementTypes(self.0) };
+                (0..n).map(|i| Type(unsafe { LLVMStructGetTypeAtIndex(self.0, i) }, PhantomData)).collect()
+            }
+            LLVMTypeKind::LLVMArrayTypeKind => {
+                let n = unsafe { LLVMGetArrayLength2(self.0) };
+                vec![self.element(); n as usize]
+            }
+            _ => Vec::new(),
+        }
+    }
+    /// The literal (unnamed, unpacked) struct type `{ fields... }`.
+    pub fn literal_struct(ctx: Context<'ctx>, fields: &[Type<'ctx>]) -> Type<'ctx> {
+        let mut f: Vec<LLVMTypeRef> = fields.iter().map(|t| t.0).collect();
+        Type(unsafe { LLVMStructTypeInContext(ctx.0, f.as_mut_ptr(), f.len() as u32, 0) }, PhantomData)
+    }
     /// Number of elements of a fixed vector.
     pub fn vector_len(self) -> u32 {
         unsafe { LLVMGetVectorSize(self.0) }
@@ -611,6 +635,12 @@ impl<'ctx> Value<'ctx> {
     /// GEP: source element type.
     pub fn gep_source_type(self) -> Type<'ctx> {
         Type(unsafe { LLVMGetGEPSourceElementType(self.0) }, PhantomData)
+    }
+    /// The constant indices of an `extractvalue` or `insertvalue`.
+    pub fn aggregate_indices(self) -> Vec<u32> {
+        let n = unsafe { LLVMGetNumIndices(self.0) } as usize;
+        let p = unsafe { LLVMGetIndices(self.0) };
+        (0..n).map(|k| unsafe { *p.add(k) }).collect()
     }
     /// The constant mask of a `shufflevector` (`None` elements are poison).
     pub fn shuffle_mask(self) -> Option<Vec<Option<u32>>> {

@@ -58,6 +58,11 @@ impl<'ctx> Module<'ctx> {
         unsafe { llvm_sys::target::LLVMABISizeOfType(llvm_sys::target::LLVMGetModuleDataLayout(self.0), ty.0) }
     }
 
+    /// Offset in bytes of field `i` of a struct type, by the module's data layout.
+    pub fn field_offset_of(self, sty: Type<'ctx>, i: u32) -> u64 {
+        unsafe { llvm_sys::target::LLVMOffsetOfElement(llvm_sys::target::LLVMGetModuleDataLayout(self.0), sty.0, i) }
+    }
+
     /// ABI alignment in bytes of a type, by the module's data layout.
     pub fn abi_alignment_of(self, ty: Type<'ctx>) -> u32 {
         unsafe { llvm_sys::target::LLVMABIAlignmentOfType(llvm_sys::target::LLVMGetModuleDataLayout(self.0), ty.0) }

@@ -5,7 +5,7 @@
 //!               [--trials T] [--straight-line] [--max-depth D] [--max-stmts N]
 //!               [--max-total-stmts N] [--max-trip K] [--arrays P]
 //!               [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F]
-//!               [--tail-fraction F] [--attrs F] [--ptr-callees P] [--sret P]
+//!               [--tail-fraction F] [--attrs F] [--ptr-callees P] [--sret P] [--pair-ret P]
 //!               [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal]
 //!               [--buffers P] [--max-buffers N] [--uniform-params P] [--linear-params P]
 //!               [--records P] [--recursion P] [--buf-callees P]
@@ -29,7 +29,7 @@ use std::time::Duration;
 const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--opt-fraction F] \
 [--trials T] [--straight-line] [--max-depth D] [--max-stmts N] [--max-total-stmts N] [--max-trip K] [--arrays P] \
 [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F] [--tail-fraction F] [--attrs F] [--ptr-callees P] \
-[--sret P] [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal] [--buffers P] [--max-buffers N] \
+[--sret P] [--pair-ret P] [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal] [--buffers P] [--max-buffers N] \
 [--uniform-params P] [--linear-params P] [--records P] [--recursion P] [--buf-callees P] [--self-test | --attr-check] \
 [--threads N] \
 [--timeout SECS] [--dump]
@@ -59,6 +59,7 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
   --ptr-callees P    probability that a helper takes a pointer to a private array of the
                      caller: readonly, writeonly, read-write or byval (default 0.12)
   --sret P           probability that a helper returns a struct through sret (default 0.08)
+  --pair-ret P       probability that a helper returns a { T, i32 } struct as a value (default 0)
   --top-attrs P      probability that the top-level function has attributes (default 0.3)
   --no-top-level-cc  keep the top-level function on the C calling convention (by default it
                      gets fastcc, tailcc or C at random)
@@ -112,6 +113,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let (mut max_depth, mut max_stmts, mut max_total_stmts, mut max_trip, mut arrays) = (None, None, None, None, None);
     let (mut callees, mut max_callees, mut cc, mut tail, mut attrs) = (None, None, None, None, None);
     let (mut ptr_callees, mut sret, mut top_attrs) = (None, None, None);
+    let mut pair_ret = None;
     let (mut no_top_cc, mut no_top_internal) = (false, false);
     let (mut buffers, mut max_buffers, mut uniform_params, mut linear_params) = (None, None, None, None);
     let (mut records, mut recursion, mut buf_callees) = (None, None, None);
@@ -160,6 +162,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             "--attrs" => attrs = Some(fraction(&flag, next())?),
             "--ptr-callees" => ptr_callees = Some(fraction(&flag, next())?),
             "--sret" => sret = Some(fraction(&flag, next())?),
+            "--pair-ret" => pair_ret = Some(fraction(&flag, next())?),
             "--top-attrs" => top_attrs = Some(fraction(&flag, next())?),
             "--buffers" => buffers = Some(fraction(&flag, next())?),
             "--max-buffers" => max_buffers = Some(value(&flag, next())?),
@@ -201,6 +204,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
         p_attrs: attrs.unwrap_or(base.p_attrs),
         p_ptr_helper: ptr_callees.unwrap_or(base.p_ptr_helper),
         p_sret: sret.unwrap_or(base.p_sret),
+        p_pair_ret: pair_ret.unwrap_or(base.p_pair_ret),
         p_top_attrs: top_attrs.unwrap_or(base.p_top_attrs),
         top_level_cc: !no_top_cc && base.top_level_cc,
         top_level_internal: !no_top_internal && base.top_level_internal,
