@@ -46,6 +46,9 @@ pub struct WidenStats {
     /// functions the clone calls; `None` if it calls none (the clone is
     /// then bit-exact).
     pub veclib_max_ulps: Option<u32>,
+    /// The cost stage's estimate for each divergent loop (`crate::cost`),
+    /// for `--report`.
+    pub cost_notes: Vec<String>,
 }
 
 /// The analyses the widener reads.
