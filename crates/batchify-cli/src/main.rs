@@ -212,6 +212,7 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
             print_analysis: cli.print_analysis,
             print_after: cli.print_after,
             veclib: cli.veclib,
+            cost_model: true,
         },
     )
     .map_err(|e| e.to_string())?;

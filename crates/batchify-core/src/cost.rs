@@ -1,20 +1,55 @@
 //! Stage 6, cost: decides, for a function legality accepted, whether its
-//! vector form is worth building or the per-lane loop would be as fast.
+//! vector form is worth building or the per-lane loop would be faster.
 //! Reads the prepared function and its analyses; changes nothing.
 //!
-//! Today every legal function is vectorized. `cargo xtask bench-gcc`
-//! (`docs/benchmarks.md`) finds one kernel clearly slower than the per-lane
-//! loop (`lsearch`, a long search over a uniform table, 0.46x), but a
-//! static rule that catches it would also catch `bucket`, a search loop of
-//! the same shape that gains 9.6x: the difference is the trip counts'
-//! spread between lanes, which the IR does not show. This is where such
-//! rules go (per function now; per region when the emitter can mix vector
-//! and per-lane regions), each with the measurement behind it. The one
-//! cost rule so far is per call: tree-recursive callees stay per lane
-//! (`analysis::callees`).
+//! The rule is per divergent loop, the place where a clone can lose: the
+//! clone runs each trip for all `N` lanes, as many trips as its slowest
+//! lane, and adds mask bookkeeping (edge masks, exit masks, blends of
+//! live-out values, an any-lane test) to every trip. For each divergent
+//! loop the stage estimates the cycles of one trip of the scalar loop and
+//! of one trip of the vector loop ([`LoopEstimate`]), and the speed-up of
+//! the clone over `N` scalar calls as `N · scalar / (SPREAD · vector)`,
+//! `SPREAD` being how many more trips the slowest of `N` lanes runs than
+//! the average one. If some divergent loop's estimate is below
+//! [`PER_LANE_BELOW`], the function becomes the per-lane loop, with the
+//! loop and the numbers as the reason. Each estimate is also in `--report`
+//! (`cost:` lines).
+//!
+//! A trip's cycles are the larger of its issue time (the instructions'
+//! weights over the issue rate) and its loop-carried dependence chain (the
+//! latencies along the longest path from the header's phis to their values
+//! on the back edge). The scalar loop issues about [`SCALAR_IPC`]
+//! instructions per cycle; the vector loop, whose masks and blends form
+//! dependence chains of their own, about [`VECTOR_IPC`]. Vector weights
+//! count registers (`<8 x i64>` is two AVX2 registers), a gather or
+//! scatter as [`GATHER_PER_LANE`] per lane, a division wider than 32 bits
+//! as one scalar division per lane, and a splat per uniform value of the
+//! trip that vector code uses. A call that is not an intrinsic adds
+//! [`CALL_CYCLES`] to a scalar trip, and `N` times that to a vector trip
+//! when the clone calls it per lane (not exact libm, not a function of the
+//! module, whose clone is called). The constants are calibrated on
+//! `cargo xtask bench-gcc` (`docs/benchmarks.md`, `docs/architecture.md`):
+//! `lsearch`, a search loop of one load and two compares per trip over a
+//! uniform table, measured 0.46x of scalar calls as a clone and is
+//! estimated below 1; every kernel whose clone measured faster than scalar
+//! calls is estimated at or above 1.
+//!
+//! The table is for x86 (SSE2, AVX, AVX2, AVX-512); clones for other
+//! targets (`_LLVM_`, generic) are always vectorized. With
+//! `--no-fallback` the estimate is reported but not acted on.
+//!
+//! One cost rule is per call, in the callee summaries
+//! (`analysis::callees`): tree-recursive callees stay per lane.
 
+use crate::analysis::cfg::Cfg;
+use crate::analysis::divergence::ControlPlan;
+use crate::analysis::loops::{LoopId, Loops};
+use crate::analysis::shape::Shapes;
 use crate::analysis::uniformity::Uniformity;
-use crate::llvm::Value;
+use crate::llvm::LLVMOpcode::*;
+use crate::llvm::{Block, Type, Value};
+use crate::spec::CloneSpec;
+use std::collections::{HashMap, HashSet};
 
 /// What to build for a legal function.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,7 +60,298 @@ pub enum Plan {
     PerLane(String),
 }
 
-/// The plan for the prepared function `f` with its uniformity.
-pub fn decide(_f: Value, _uniformity: &Uniformity) -> Plan {
-    Plan::Vectorize
+/// Instructions per cycle of a scalar loop (a 4-wide x86 core).
+pub const SCALAR_IPC: f64 = 4.0;
+/// Instructions per cycle of a clone's divergent loop.
+pub const VECTOR_IPC: f64 = 1.5;
+/// How many more trips the slowest of `N` lanes runs than the average lane
+/// (`lsearch`'s keys: 480 against 337 trips for 8 lanes).
+pub const SPREAD: f64 = 1.5;
+/// Weight of one lane of a gather or scatter.
+pub const GATHER_PER_LANE: f64 = 2.0;
+/// Cycles of a call that is not an intrinsic (its body unknown), in the
+/// scalar loop and per lane in a per-lane call of the clone.
+pub const CALL_CYCLES: f64 = 20.0;
+/// Estimated speed-ups below this choose the per-lane loop.
+pub const PER_LANE_BELOW: f64 = 1.0;
+
+/// The estimate for one divergent loop.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoopEstimate {
+    /// The loop's header block.
+    pub header: String,
+    /// Weight (instructions) of one scalar trip.
+    pub scalar_weight: f64,
+    /// Weight of one vector trip, bookkeeping included.
+    pub vector_weight: f64,
+    /// Latency of the loop-carried dependence chain of one trip.
+    pub chain: f64,
+    /// Cycles of one scalar trip.
+    pub scalar_cycles: f64,
+    /// Cycles of one vector trip.
+    pub vector_cycles: f64,
+    /// Estimated speed-up of the clone over `N` scalar calls.
+    pub speedup: f64,
+}
+
+impl LoopEstimate {
+    /// One `--report` line.
+    pub fn line(&self) -> String {
+        format!(
+            "divergent loop {}: est. {:.2}x over scalar calls (trip: scalar {:.1} cycles (weight {:.0}, chain {:.0}), \
+             vector {:.1} cycles (weight {:.0}))",
+            self.header,
+            self.speedup,
+            self.scalar_cycles,
+            self.scalar_weight,
+            self.chain,
+            self.vector_cycles,
+            self.vector_weight
+        )
+    }
+}
+
+/// What the cost stage reads.
+pub struct Inputs<'a, 'ctx> {
+    /// CFG of the prepared function.
+    pub cfg: &'a Cfg<'ctx>,
+    /// Its loops.
+    pub loops: &'a Loops<'ctx>,
+    /// Value uniformity.
+    pub uniformity: &'a Uniformity<'ctx>,
+    /// Control plan (which loops are divergent).
+    pub plan: &'a ControlPlan<'ctx>,
+    /// Strides (contiguous accesses against gathers).
+    pub shapes: &'a Shapes<'ctx>,
+    /// The clone's width and target.
+    pub spec: &'a CloneSpec,
+}
+
+/// The plan for the prepared function the inputs describe, and the
+/// estimates behind it (one per divergent loop; none for targets without a
+/// table). With `act` false (no fallback allowed, or the cost model off)
+/// the plan is always [`Plan::Vectorize`].
+pub fn decide(inputs: &Inputs, act: bool) -> (Plan, Vec<LoopEstimate>) {
+    let Some(bits) = inputs.spec.isa.vector_bits() else { return (Plan::Vectorize, Vec::new()) };
+    let estimates: Vec<LoopEstimate> = (0..inputs.loops.loops.len())
+        .map(LoopId)
+        .filter(|l| inputs.plan.is_divergent(*l))
+        .map(|l| estimate_loop(inputs, l, bits))
+        .collect();
+    let worst = estimates.iter().filter(|e| e.speedup < PER_LANE_BELOW).min_by(|a, b| a.speedup.total_cmp(&b.speedup));
+    match worst {
+        Some(e) if act => {
+            let why =
+                format!("cost model: the per-lane loop is faster: {} (per-lane below {PER_LANE_BELOW}x)", e.line());
+            (Plan::PerLane(why), estimates)
+        }
+        _ => (Plan::Vectorize, estimates),
+    }
+}
+
+/// The estimate for divergent loop `l` with `bits`-bit vector registers.
+fn estimate_loop(inputs: &Inputs, l: LoopId, bits: u32) -> LoopEstimate {
+    let lp = &inputs.loops.loops[l.0];
+    let n = inputs.spec.width as f64;
+    let regs = |t: Type| -> f64 {
+        let elem = if t.is_vector() { t.element() } else { t };
+        let lanes = if t.is_vector() { t.vector_len() } else { 1 } * inputs.spec.width;
+        let eb = scalar_bits(elem);
+        ((lanes * eb) as f64 / bits as f64).ceil().max(1.0)
+    };
+    // The loop's own blocks (inner loops are estimated on their own), in
+    // reverse post-order.
+    let own: Vec<Block> =
+        inputs.cfg.rpo.iter().copied().filter(|b| inputs.loops.innermost.get(b) == Some(&l)).collect();
+    let mut ws = 0.0;
+    let mut wv = 3.0; // header mask, any-lane test, branch back
+    let mut depth: HashMap<Value, f64> = HashMap::new();
+    let mut splat: HashSet<Value> = HashSet::new();
+    let (mut calls_s, mut calls_v) = (0.0, 0.0);
+    for b in &own {
+        for i in b.instructions() {
+            let op = i.opcode();
+            let varying = inputs.uniformity.is_varying(i);
+            let (s, v) = match op {
+                LLVMPHI => (0.0, if varying && *b != lp.header { regs(i.ty()) } else { 0.0 }),
+                LLVMBr | LLVMSwitch => {
+                    let divergent = crate::analysis::divergence::branch_condition(i)
+                        .is_some_and(|c| inputs.uniformity.is_varying(c));
+                    let conditional = i.successors().len() > 1;
+                    (
+                        1.0,
+                        if divergent {
+                            3.0
+                        } else if conditional {
+                            2.0
+                        } else {
+                            0.0
+                        },
+                    )
+                }
+                LLVMCall => {
+                    let intrinsic = i.called_value().name().starts_with("llvm.");
+                    let per_lane = (varying || call_has_varying_args(inputs, i)) && !intrinsic && !is_vector_call(i);
+                    if intrinsic {
+                        (1.0, if varying { regs(i.ty().non_void_or(i)) } else { 1.0 })
+                    } else {
+                        // The call itself takes as long in both forms: once
+                        // per trip, or once per lane per trip.
+                        calls_s += CALL_CYCLES;
+                        calls_v += if per_lane { CALL_CYCLES * n } else { CALL_CYCLES };
+                        (1.0, if per_lane { 3.0 * n } else { 1.0 })
+                    }
+                }
+                LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem => {
+                    let wide = scalar_bits(elem_of(i.ty())) > 32;
+                    match (varying, wide) {
+                        (false, _) => (10.0, 10.0),
+                        (true, false) => (10.0, 6.0 * regs(i.ty())),
+                        (true, true) => (10.0, 10.0 * n),
+                    }
+                }
+                LLVMFDiv | LLVMFRem => (3.0, if varying { 3.0 * regs(i.ty()) } else { 3.0 }),
+                LLVMLoad | LLVMStore => {
+                    let (ptr, ty) =
+                        if op == LLVMLoad { (i.operand(0), i.ty()) } else { (i.operand(1), i.operand(0).ty()) };
+                    if !inputs.uniformity.is_varying(ptr) {
+                        (1.0, if varying || op == LLVMStore { 2.0 } else { 1.0 })
+                    } else {
+                        let size = (scalar_bits(elem_of(ty)) / 8) as i64;
+                        let contiguous = inputs.shapes.stride(ptr).is_some_and(|s| s.step == size);
+                        (1.0, if contiguous { regs(ty) + 1.0 } else { GATHER_PER_LANE * n })
+                    }
+                }
+                _ => (1.0, if varying { regs(i.ty().non_void_or(i)) } else { 1.0 }),
+            };
+            ws += s;
+            wv += v;
+            // A uniform value of this trip used by varying code is splat
+            // once per trip.
+            if varying && op != LLVMPHI {
+                for o in i.operands() {
+                    let in_loop = o.is_instruction() && lp.blocks.contains(&o.parent_block());
+                    if in_loop && !inputs.uniformity.is_varying(o) && splat.insert(o) {
+                        wv += 1.0;
+                    }
+                }
+            }
+            // The dependence chain within the trip (header phis start it).
+            let lat = latency(i);
+            let start = if op == LLVMPHI && *b == lp.header {
+                0.0
+            } else {
+                i.operands().iter().filter_map(|o| depth.get(o)).fold(0.0, |a: f64, d| a.max(*d))
+            };
+            depth.insert(i, start + if op == LLVMPHI { 0.0 } else { lat });
+        }
+        // Edges out of the loop: exit mask, and a blend per varying phi there.
+        for s in &inputs.cfg.succs[b] {
+            if lp.blocks.contains(s) {
+                continue;
+            }
+            wv += 1.0;
+            for q in s.instructions().into_iter().take_while(|q| q.opcode() == LLVMPHI) {
+                if inputs.uniformity.is_varying(q) {
+                    // Elements wider than 32 bits need the mask widened too.
+                    let widen = if scalar_bits(elem_of(q.ty())) > 32 { 2.0 } else { 1.0 };
+                    wv += widen * regs(q.ty());
+                }
+            }
+        }
+    }
+    let latch_values: Vec<Value> = lp
+        .header
+        .instructions()
+        .into_iter()
+        .take_while(|i| i.opcode() == LLVMPHI)
+        .flat_map(|p| p.incoming().into_iter().filter(|(_, from)| lp.blocks.contains(from)).map(|(v, _)| v))
+        .collect();
+    let chain = latch_values.iter().filter_map(|v| depth.get(v)).fold(1.0, |a: f64, d| a.max(*d));
+    let scalar_cycles = (ws / SCALAR_IPC).max(chain) + calls_s;
+    let vector_cycles = (wv / VECTOR_IPC).max(chain) + calls_v;
+    let name = lp.header.name();
+    let header = if name.is_empty() { format!("#{} (depth {})", l.0 + 1, lp.depth) } else { format!("%{name}") };
+    LoopEstimate {
+        header,
+        scalar_weight: ws,
+        vector_weight: wv,
+        chain,
+        scalar_cycles,
+        vector_cycles,
+        speedup: n * scalar_cycles / (SPREAD * vector_cycles),
+    }
+}
+
+/// Whether a call with varying arguments becomes vector code (exact libm
+/// functions, those that may set `errno`) or a call of the callee's clone
+/// (a function defined in the module), rather than one call per lane.
+fn is_vector_call(i: Value) -> bool {
+    use crate::analysis::calls::{errno_libm_call, exact_libm_call};
+    let defined = i.called_value().is_function() && !i.called_value().is_declaration();
+    defined || exact_libm_call(i).is_some() || errno_libm_call(i).is_some()
+}
+
+/// Whether a call has a varying argument.
+fn call_has_varying_args(inputs: &Inputs, i: Value) -> bool {
+    (0..i.num_arg_operands()).any(|k| inputs.uniformity.is_varying(i.operand(k)))
+}
+
+/// Latency (cycles) of an instruction on the loop-carried chain.
+fn latency(i: Value) -> f64 {
+    match i.opcode() {
+        LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFNeg => 4.0,
+        LLVMFDiv | LLVMFRem => 11.0,
+        LLVMMul => 3.0,
+        LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem => {
+            if scalar_bits(elem_of(i.ty())) > 32 {
+                40.0
+            } else {
+                20.0
+            }
+        }
+        LLVMLoad => 5.0,
+        LLVMSIToFP | LLVMUIToFP | LLVMFPToSI | LLVMFPToUI | LLVMFPExt | LLVMFPTrunc => 4.0,
+        LLVMCall => {
+            let name = i.called_value().name();
+            if name.starts_with("llvm.sqrt") {
+                14.0
+            } else if name.starts_with("llvm.fmuladd") || name.starts_with("llvm.fma") {
+                4.0
+            } else {
+                // Other calls count as [`CALL_CYCLES`] apart from the chain.
+                2.0
+            }
+        }
+        LLVMPHI | LLVMBr | LLVMSwitch => 0.0,
+        _ => 1.0,
+    }
+}
+
+fn elem_of(t: Type) -> Type {
+    if t.is_vector() {
+        t.element()
+    } else {
+        t
+    }
+}
+
+/// Bits of a scalar type (`i1` counts as a byte).
+fn scalar_bits(t: Type) -> u32 {
+    crate::abi::scalar_bits(t).max(8)
+}
+
+trait NonVoid<'ctx> {
+    fn non_void_or(self, i: Value<'ctx>) -> Type<'ctx>;
+}
+
+impl<'ctx> NonVoid<'ctx> for Type<'ctx> {
+    /// The type, or for `void` the type of the instruction's first operand.
+    fn non_void_or(self, i: Value<'ctx>) -> Type<'ctx> {
+        if self.is_void() && i.num_operands() > 0 {
+            i.operand(0).ty()
+        } else {
+            self
+        }
+    }
 }

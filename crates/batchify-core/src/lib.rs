@@ -67,6 +67,11 @@ pub struct Options {
     /// rounded (`exp`, `sin`, `pow`, ...); `VecLib::None` keeps them exact
     /// (one scalar call per lane).
     pub veclib: VecLib,
+    /// Let the cost stage build the per-lane loop where it estimates the
+    /// vector form slower (`cost.rs`; x86 targets, and only with
+    /// `allow_fallback`). Off, every legal function is vectorized (the
+    /// execution oracle's corpora test the vector form this way).
+    pub cost_model: bool,
 }
 
 /// A vector math library the clones may call (`--veclib`).
@@ -93,7 +98,14 @@ impl VecLib {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { opt_level: 2, allow_fallback: true, print_analysis: false, print_after: None, veclib: VecLib::None }
+        Options {
+            opt_level: 2,
+            allow_fallback: true,
+            print_analysis: false,
+            print_after: None,
+            veclib: VecLib::None,
+            cost_model: true,
+        }
     }
 }
 
@@ -195,6 +207,9 @@ impl CloneReport {
         }
         for what in &s.veclib_calls {
             out.push(format!("  veclib: {what}"));
+        }
+        for what in &s.cost_notes {
+            out.push(format!("  cost: {what}"));
         }
         out
     }
@@ -370,7 +385,10 @@ fn vectorize<'ctx>(
         ));
     }
     legality::check_body(f, &cfg, &spec.scalar_name)?;
-    if let cost::Plan::PerLane(why) = cost::decide(f, &div.uniformity) {
+    let inputs =
+        cost::Inputs { cfg: &cfg, loops: &loops, uniformity: &div.uniformity, plan: &div.plan, shapes: &shapes, spec };
+    let (plan, estimates) = cost::decide(&inputs, printer.opts.allow_fallback && printer.opts.cost_model);
+    if let cost::Plan::PerLane(why) = plan {
         return Err(legality::unsupported(&spec.scalar_name, why));
     }
     let analyses = emit::Analyses {
@@ -381,7 +399,8 @@ fn vectorize<'ctx>(
         shapes: &shapes,
         private: &private,
     };
-    let stats = emit::emit(module, f, clone, spec, &analyses, callees, printer.opts.veclib)?;
+    let mut stats = emit::emit(module, f, clone, spec, &analyses, callees, printer.opts.veclib)?;
+    stats.cost_notes = estimates.iter().map(cost::LoopEstimate::line).collect();
     printer.after(PrintAfter::Emit, "emit", clone);
     Ok(stats)
 }

@@ -116,8 +116,12 @@ pub fn check_file(
     let ctx = Context::create();
     let module = parse_module(&ctx, &bytes, &path.to_string_lossy())?;
     let specs = specs_for_module(&module, &dirs, width, level, masked, isa);
-    let reports = batchify_core::batchify_inkwell(&module, &specs, &batchify_core::Options::default())
-        .map_err(|e| e.to_string())?;
+    let reports = batchify_core::batchify_inkwell(
+        &module,
+        &specs,
+        &batchify_core::Options { cost_model: false, ..Default::default() },
+    )
+    .map_err(|e| e.to_string())?;
     for r in &reports {
         match (&r.fallback, dirs.expect_fallback.contains(&r.spec.scalar_name)) {
             (Some(why), false) => return Err(format!("{}: unexpected per-lane fallback: {why}", r.spec.vector_name)),

@@ -624,7 +624,7 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
     let specs = [spec];
     let mut report = None;
     if opts.engine == Engine::Batchify {
-        match batchify_core::batchify_inkwell(&module, &specs, &Options::default()) {
+        match batchify_core::batchify_inkwell(&module, &specs, &Options { cost_model: false, ..Options::default() }) {
             Ok(mut reports) => report = reports.pop(),
             Err(e @ Error::Internal { .. }) => {
                 let full = match &e {

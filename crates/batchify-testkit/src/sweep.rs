@@ -518,7 +518,11 @@ pub fn run_one(
     let m = Module::from_inkwell(&module);
     let scalar_ret = named_function(m, name).is_some_and(has_ret);
     let built = catch_unwind(AssertUnwindSafe(|| {
-        batchify_core::batchify_inkwell(&module, std::slice::from_ref(&spec), &Options::default())
+        batchify_core::batchify_inkwell(
+            &module,
+            std::slice::from_ref(&spec),
+            &Options { cost_model: false, ..Options::default() },
+        )
     }));
     let ok = match built {
         Err(p) => {

@@ -187,3 +187,64 @@ int bit_walk(unsigned x) {
   }
   return (int)score;
 }
+
+// Several exits whose values are the loop counter (one of them also has a
+// constant from another exit): the counter's last value in each lane is
+// held once for all of them (clang -O2 unrolls nothing here; the exits are
+// the counter, the counter + 100, and -1).
+int multi_exit_counter(float x, float y) {
+  float a = x, b = y;
+  int i = 0;
+  for (;;) {
+    if (a > 8.0f)
+      return i;
+    a = a * 1.5f + 0.25f;
+    if (b < -3.0f)
+      return i + 100;
+    b = b - a * 0.125f;
+    i++;
+    if (i == 40)
+      return -1;
+  }
+}
+
+// A multi-exit inner loop in a divergent outer loop: the inner counter and
+// a float header value leave through two exits into the outer loop.
+float nested_multi_exit(int x, int y) {
+  float total = 0.0f;
+  for (int o = 0; o < (y & 7); o++) {
+    int k = 0;
+    float f = (float)(x & 255) * 0.5f;
+    unsigned v = (unsigned)x + (unsigned)o;
+    for (;;) {
+      if ((v & 7u) == 3u)
+        break;
+      v = v * 3u + 1u;
+      if (v > 100000u) {
+        total += f * 2.0f + (float)k;
+        goto next;
+      }
+      f = f * 0.75f + 1.0f;
+      k++;
+      if (k == 20)
+        break;
+    }
+    total += (float)k + f;
+  next:;
+  }
+  return total;
+}
+
+// The mandelbrot loop as clang -O2 unrolls it (four exits that each return
+// a function of the counter, one that returns the bound).
+int mandel_unrolled(float cx, float cy) {
+  float x = 0.0f, y = 0.0f;
+  unsigned it = 0;
+  while (it < 64 && x * x + y * y <= 4.0f) {
+    float xt = x * x - y * y + cx;
+    y = 2.0f * x * y + cy;
+    x = xt;
+    it++;
+  }
+  return (int)it;
+}

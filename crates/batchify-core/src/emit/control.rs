@@ -262,6 +262,18 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
         for phi in to.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
             let Some((v, _)) = phi.incoming().into_iter().find(|(_, p)| *p == from) else { continue };
+            if let Some(held) = self.flow.held.get(&phi).copied() {
+                // The lanes' header phi values are in the held slot already;
+                // another incoming value goes there too (only this exit
+                // phi of its group has one).
+                if v != held.header_phi {
+                    let val = self.varying_value(v);
+                    let old = self.b.load(val.ty(), held.slot, 0);
+                    let blended = self.blend(em, val, old, phi.ty());
+                    self.b.store(blended, held.slot, 0);
+                }
+                continue;
+            }
             let pslot = self.flow.phi_slots[&phi];
             if self.analyses.uniformity.is_varying(phi) {
                 let val = self.varying_value(v);
@@ -384,6 +396,7 @@ impl<'ctx> Widener<'_, 'ctx> {
                     // is in the loop (`emit_loop` tests its mask first).
                     if level.is_some_and(|l| self.analyses.loops.loops[l.0].header == b) {
                         self.flow.nonempty = true;
+                        self.hold_header_phis(b);
                     }
                     let skippable = !self.flow.nonempty && self.worth_skipping(level, b);
                     let skip = skippable.then(|| self.begin_skippable());
@@ -533,6 +546,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
         let pre = self.clone.append_block("loop.enter");
         let after = self.clone.append_block("loop.after");
+        let held = if divergent { self.begin_held_live_outs(l) } else { Vec::new() };
         let m = self.load_mask(self.flow.mask_slots[&header]);
         let any = self.any(m);
         self.b.cond_br(any, pre, after);
@@ -566,7 +580,95 @@ impl<'ctx> Widener<'_, 'ctx> {
             self.flow.full = saved_full;
         }
         self.b.position_at_end(after);
+        self.end_held_live_outs(&held);
         Ok(())
+    }
+
+    /// The exit phis of divergent loop `l` worth holding (see
+    /// [`Self::begin_held_live_outs`]), grouped by the header phi they take:
+    /// exit phis of dedicated exit blocks in `l`'s parent level whose
+    /// incoming values from the loop are a header phi `P` of `l` (and, for
+    /// at most one exit phi of each group, other values too), where the
+    /// group has at least two incoming edges of `P`. Holding then costs one
+    /// blend per trip where the exit edges cost one blend each.
+    fn held_live_outs(&self, l: LoopId) -> Vec<(Value<'ctx>, Vec<Value<'ctx>>)> {
+        let lp = &self.analyses.loops.loops[l.0];
+        let header_phis: Vec<Value> =
+            lp.header.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI).collect();
+        let mut groups: Vec<(Value, Vec<Value>, usize, bool)> = Vec::new();
+        for x in &lp.exits {
+            let dedicated = self.analyses.cfg.preds[x].iter().all(|p| lp.blocks.contains(p));
+            if !dedicated || self.analyses.loops.innermost.get(x).copied() != lp.parent {
+                continue;
+            }
+            for q in x.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
+                if !self.analyses.uniformity.is_varying(q) {
+                    continue;
+                }
+                let incoming = q.incoming();
+                let Some(p) = incoming.iter().map(|(v, _)| *v).find(|v| header_phis.contains(v)) else { continue };
+                let p_edges = incoming.iter().filter(|(v, _)| *v == p).count();
+                let mixed = p_edges < incoming.len();
+                match groups.iter_mut().find(|g| g.0 == p) {
+                    Some(g) if mixed && g.3 => {}
+                    Some(g) => {
+                        g.1.push(q);
+                        g.2 += p_edges;
+                        g.3 |= mixed;
+                    }
+                    None => groups.push((p, vec![q], p_edges, mixed)),
+                }
+            }
+        }
+        groups.into_iter().filter(|g| g.2 >= 2).map(|g| (g.0, g.1)).collect()
+    }
+
+    /// Before divergent loop `l`: one slot per group of
+    /// [`Self::held_live_outs`], which the header fills with the active
+    /// lanes' value of the header phi each trip
+    /// ([`Self::hold_header_phis`]), so that after the loop each lane finds
+    /// there its value from the last trip it ran, the value every exit of
+    /// the group takes. The exit edges then write nothing.
+    fn begin_held_live_outs(&mut self, l: LoopId) -> Vec<Value<'ctx>> {
+        let header = self.analyses.loops.loops[l.0].header;
+        let mut held = Vec::new();
+        for (p, qs) in self.held_live_outs(l) {
+            let ty = self.mapped_type(qs[0]);
+            self.position_aux_in_entry();
+            let slot = self.aux.alloca(ty);
+            slot.set_name("held");
+            self.aux.store(constant::poison(ty), slot, 0);
+            self.b.store(constant::poison(ty), slot, 0);
+            let h = super::state::HeldLiveOut { header, header_phi: p, slot };
+            self.flow.held_slots.push(h);
+            for q in qs {
+                self.flow.held.insert(q, h);
+                held.push(q);
+            }
+        }
+        held
+    }
+
+    /// At the header of a divergent loop: the held slots take the active
+    /// lanes' header phi values.
+    fn hold_header_phis(&mut self, header: Block<'ctx>) {
+        let held: Vec<_> = self.flow.held_slots.iter().copied().filter(|h| h.header == header).collect();
+        for h in held {
+            let val = self.varying_value(h.header_phi);
+            let old = self.b.load(val.ty(), h.slot, 0);
+            let blended = self.blend(self.flow.mask, val, old, h.header_phi.ty());
+            self.b.store(blended, h.slot, 0);
+        }
+    }
+
+    /// After a divergent loop: the held exit phis read their slots.
+    fn end_held_live_outs(&mut self, held: &[Value<'ctx>]) {
+        for q in held {
+            let h = self.flow.held.remove(q).expect("held exit phi");
+            self.flow.held_slots.retain(|k| k.slot != h.slot);
+            let v = self.b.load(self.mapped_type(*q), h.slot, 0);
+            self.b.store(v, self.flow.phi_slots[q], 0);
+        }
     }
 
     /// Emits a real level: its blocks keep their (uniform) branches.

@@ -82,6 +82,8 @@ pub fn emit<'ctx>(
             phi_slots: HashMap::new(),
             ret_slot: None,
             frames: Vec::new(),
+            held: HashMap::new(),
+            held_slots: Vec::new(),
         },
         deferred: Default::default(),
         callees,

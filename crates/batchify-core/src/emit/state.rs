@@ -46,6 +46,9 @@ pub struct WidenStats {
     /// functions the clone calls; `None` if it calls none (the clone is
     /// then bit-exact).
     pub veclib_max_ulps: Option<u32>,
+    /// The cost stage's estimate for each divergent loop (`crate::cost`),
+    /// for `--report`.
+    pub cost_notes: Vec<String>,
 }
 
 /// The analyses the widener reads.
@@ -123,6 +126,24 @@ pub(crate) struct Flow<'ctx> {
     pub(crate) ret_slot: Option<Value<'ctx>>,
     /// Emission frames of the levels being emitted (see `control`).
     pub(crate) frames: Vec<Frame<'ctx>>,
+    /// Live-outs of divergent loops held in one slot per header phi
+    /// instead of a blend per exit edge (see `control::held_live_outs`).
+    pub(crate) held: HashMap<Value<'ctx>, HeldLiveOut<'ctx>>,
+    /// The held slots of the divergent loops being emitted, one per group.
+    pub(crate) held_slots: Vec<HeldLiveOut<'ctx>>,
+}
+
+/// An exit phi of a divergent loop whose value is held: every lane that
+/// leaves through it reads the slot after the loop.
+#[derive(Clone, Copy)]
+pub(crate) struct HeldLiveOut<'ctx> {
+    /// The loop's header block.
+    pub(crate) header: Block<'ctx>,
+    /// The loop header phi whose value the lanes take on the held edges.
+    pub(crate) header_phi: Value<'ctx>,
+    /// The slot: each lane's header phi value in the last iteration it ran
+    /// (or, for the one mixed exit phi of a group, its other incoming value).
+    pub(crate) slot: Value<'ctx>,
 }
 
 /// One level being emitted.

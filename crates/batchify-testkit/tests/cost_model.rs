@@ -1,0 +1,174 @@
+//! The cost stage's decision (`crates/batchify-core/src/cost.rs`) on small
+//! functions: a divergent loop whose trips are cheaper one lane at a time
+//! (a short search loop, a loop of per-lane calls) becomes the per-lane loop
+//! on x86 targets, with the estimate as the reason; loops with long
+//! dependence chains stay vector code; targets without a cost table,
+//! `--no-fallback` and `cost_model: false` always vectorize. The per-lane
+//! clone the cost model picks is checked by the oracle like any clone.
+
+use batchify_core::vfabi::VariantName;
+use batchify_core::{CloneReport, CloneSpec, Options};
+use batchify_testkit::corpus::parse_module;
+use batchify_testkit::{CheckConfig, Oracle};
+use inkwell::context::Context;
+
+/// A linear search over a 512-entry constant table: one load, two
+/// compares and an add per trip, the shape of `lsearch` in
+/// `cargo xtask bench-gcc` (0.46x of scalar calls as vector code).
+const SEARCH: &str = r#"
+@tab = internal constant [512 x i32] zeroinitializer
+
+define i32 @search(i32 %key) {
+entry:
+  br label %head
+head:
+  %j = phi i64 [ 0, %entry ], [ %j.next, %latch ]
+  %p = getelementptr inbounds i32, ptr @tab, i64 %j
+  %t = load i32, ptr %p, align 4
+  %lt = icmp slt i32 %t, %key
+  br i1 %lt, label %latch, label %found
+latch:
+  %j.next = add nuw nsw i64 %j, 1
+  %end = icmp eq i64 %j.next, 512
+  br i1 %end, label %out, label %head
+found:
+  %r = trunc i64 %j to i32
+  br label %out
+out:
+  %res = phi i32 [ %r, %found ], [ 512, %latch ]
+  ret i32 %res
+}
+"#;
+
+/// An escape-time loop: a chain of dependent floating-point operations per
+/// trip, which the scalar loop waits for and the clone runs for 8 lanes.
+const ESCAPE: &str = r#"
+define i32 @escape(float %cx, float %cy) {
+entry:
+  br label %head
+head:
+  %x = phi float [ 0.0, %entry ], [ %x.next, %body ]
+  %y = phi float [ 0.0, %entry ], [ %y.next, %body ]
+  %it = phi i32 [ 0, %entry ], [ %it.next, %body ]
+  %xx = fmul float %x, %x
+  %yy = fmul float %y, %y
+  %r2 = fadd float %xx, %yy
+  %in = fcmp ole float %r2, 4.0
+  %more = icmp ult i32 %it, 256
+  %go = and i1 %in, %more
+  br i1 %go, label %body, label %exit
+body:
+  %d = fsub float %xx, %yy
+  %x.next = fadd float %d, %cx
+  %xy = fmul float %x, %y
+  %xy2 = fmul float %xy, 2.0
+  %y.next = fadd float %xy2, %cy
+  %it.next = add i32 %it, 1
+  br label %head
+exit:
+  ret i32 %it
+}
+"#;
+
+/// A loop whose trip is a call of an external function with a varying
+/// argument: the clone would call it once per lane per trip.
+const CALLS: &str = r#"
+declare i32 @step(i32)
+
+define i32 @calls(i32 %x) {
+entry:
+  br label %head
+head:
+  %v = phi i32 [ %x, %entry ], [ %v.next, %head ]
+  %k = phi i32 [ 0, %entry ], [ %k.next, %head ]
+  %v.next = call i32 @step(i32 %v)
+  %k.next = add i32 %k, 1
+  %stop = icmp sgt i32 %v.next, 1000
+  br i1 %stop, label %exit, label %head
+exit:
+  ret i32 %k.next
+}
+"#;
+
+fn spec(variant: &str) -> CloneSpec {
+    CloneSpec::from_variant(&VariantName::parse(variant).expect("valid variant name")).expect("valid spec")
+}
+
+fn build(ir: &str, variant: &str, opts: &Options) -> CloneReport {
+    let ctx = Context::create();
+    let module = parse_module(&ctx, ir.as_bytes(), "cost").unwrap();
+    let mut reports = batchify_core::batchify_inkwell(&module, &[spec(variant)], opts).unwrap();
+    reports.remove(0)
+}
+
+/// The estimated speed-up in a report's `cost:` line.
+fn estimate(r: &CloneReport) -> f64 {
+    let line = r.lines().into_iter().find(|l| l.contains("cost: divergent loop")).expect("a cost line");
+    let est = line.split("est. ").nth(1).unwrap();
+    est.split('x').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn short_search_loop_becomes_the_per_lane_loop() {
+    let r = build(SEARCH, "_ZGVdN8v_search", &Options::default());
+    let why = r.fallback.as_deref().expect("the per-lane loop");
+    assert!(why.starts_with("cost model: the per-lane loop is faster: divergent loop"), "{why}");
+    assert!(why.contains("est. 0."), "{why}");
+}
+
+#[test]
+fn the_per_lane_clone_the_cost_model_picks_is_exact() {
+    let ctx = Context::create();
+    let module = parse_module(&ctx, SEARCH.as_bytes(), "cost").unwrap();
+    let specs = [spec("_ZGVdN8v_search"), spec("_ZGVdM8v_search")];
+    let reports = batchify_core::batchify_inkwell(&module, &specs, &Options::default()).unwrap();
+    assert!(reports.iter().all(|r| r.fallback.is_some()));
+    if !batchify_testkit::skip::require_cpu("cost_model", "avx2") {
+        return;
+    }
+    let oracle = Oracle::new(&module, &specs).unwrap();
+    oracle.check_all(&CheckConfig { trials: 50, ..Default::default() }).unwrap();
+}
+
+#[test]
+fn dependent_float_loop_stays_vector_code() {
+    let r = build(ESCAPE, "_ZGVdN8vv_escape", &Options::default());
+    assert!(r.fallback.is_none(), "{:?}", r.lines());
+    assert!(estimate(&r) >= 1.0, "{:?}", r.lines());
+}
+
+#[test]
+fn loop_of_per_lane_calls_becomes_the_per_lane_loop() {
+    let r = build(CALLS, "_ZGVdN8v_calls", &Options::default());
+    let why = r.fallback.as_deref().expect("the per-lane loop");
+    assert!(why.starts_with("cost model:"), "{why}");
+}
+
+#[test]
+fn targets_without_a_cost_table_are_vectorized() {
+    let r = build(SEARCH, "_ZGV_LLVM_N8v_search", &Options::default());
+    assert!(r.fallback.is_none(), "{:?}", r.lines());
+    assert!(!r.lines().iter().any(|l| l.contains("cost:")), "{:?}", r.lines());
+}
+
+#[test]
+fn no_fallback_reports_the_estimate_and_vectorizes() {
+    let r = build(SEARCH, "_ZGVdN8v_search", &Options { allow_fallback: false, ..Default::default() });
+    assert!(r.fallback.is_none(), "{:?}", r.lines());
+    assert!(estimate(&r) < 1.0, "{:?}", r.lines());
+}
+
+#[test]
+fn cost_model_off_vectorizes() {
+    let r = build(SEARCH, "_ZGVdN8v_search", &Options { cost_model: false, ..Default::default() });
+    assert!(r.fallback.is_none(), "{:?}", r.lines());
+}
+
+#[test]
+fn functions_without_divergent_loops_have_no_estimate() {
+    let ir =
+        "define i32 @f(i32 %x) {\n  %c = icmp sgt i32 %x, 3\n  %r = select i1 %c, i32 %x, i32 7\n  ret i32 %r\n}\n";
+    let r = build(ir, "_ZGVdN8v_f", &Options::default());
+    assert!(r.fallback.is_none(), "{:?}", r.lines());
+    assert!(!r.lines().iter().any(|l| l.contains("cost:")), "{:?}", r.lines());
+}
