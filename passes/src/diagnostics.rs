@@ -5,12 +5,12 @@
 
 use inkwell::module::Module;
 use inkwell::values::AsValueRef;
-use std::ffi::{c_char, c_int, CString};
+use std::ffi::{c_char, c_int, c_void, CString};
 
 extern "C" {
     fn batchify_shim_diagnose(
-        module: llvm_sys::prelude::LLVMModuleRef,
-        function: llvm_sys::prelude::LLVMValueRef,
+        module: *mut c_void,
+        function: *mut c_void,
         kind: c_int,
         remark_name: *const c_char,
         message: *const c_char,
@@ -27,12 +27,14 @@ enum Kind {
 }
 
 fn diagnose(module: &Module<'_>, function: Option<&str>, kind: Kind, name: &str, message: &str) {
-    let f = function.and_then(|n| module.get_function(n)).map_or(std::ptr::null_mut(), |f| f.as_value_ref());
+    let f = function
+        .and_then(|n| module.get_function(n))
+        .map_or(std::ptr::null_mut(), |f| f.as_value_ref().cast::<c_void>());
     let name = CString::new(name).unwrap_or_default();
     let message = CString::new(message.replace('\0', "")).unwrap_or_default();
     // SAFETY: the module is the host's live module, the function belongs to
     // it (or is null), and both strings outlive the call.
-    unsafe { batchify_shim_diagnose(module.as_mut_ptr(), f, kind as c_int, name.as_ptr(), message.as_ptr()) }
+    unsafe { batchify_shim_diagnose(module.as_mut_ptr().cast(), f, kind as c_int, name.as_ptr(), message.as_ptr()) }
 }
 
 /// A remark that a clone was built (`-Rpass=batchify`).

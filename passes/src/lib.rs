@@ -93,7 +93,7 @@ extern "C" {
 /// (the host's pass manager); the strings are NUL-terminated.
 #[no_mangle]
 pub unsafe extern "C" fn batchify_plugin_run(
-    module: llvm_sys::prelude::LLVMModuleRef,
+    module: *mut c_void,
     pass_params: *const c_char,
     cl_params: *const c_char,
     automatic: c_int,
@@ -101,7 +101,7 @@ pub unsafe extern "C" fn batchify_plugin_run(
     let (pass_params, cl_params) = (c_text(pass_params), c_text(cl_params));
     // SAFETY: the host owns the module; ManuallyDrop keeps inkwell from
     // disposing it.
-    let host = std::mem::ManuallyDrop::new(unsafe { inkwell::module::Module::new(module) });
+    let host = std::mem::ManuallyDrop::new(unsafe { inkwell::module::Module::new(module.cast()) });
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         run::run(&host, &pass_params, &cl_params, automatic != 0)
     }));
