@@ -599,7 +599,13 @@ impl Oracle {
             let fty = scalar.function_type();
             let ret = fty.return_type();
             let want = batchify_core::abi::varying_type(ret, spec.width);
-            if !ret.is_void() && clone.function_type().return_type() != want {
+            // GCC's lowered symbols (results in memory) are called through
+            // `call_lowered`, which takes the natural layout apart itself.
+            let lowered = batchify_core::abi::clone_type(scalar, spec)
+                .ok()
+                .and_then(|natural| batchify_core::abi::gcc_lowering(scalar, natural, spec))
+                .is_some();
+            if !ret.is_void() && !lowered && clone.function_type().return_type() != want {
                 // The wrappers would take apart a value of another layout.
                 return Err(setup(format!(
                     "clone `{}` returns `{}`; the ABI returns `{}` as `{}`",
