@@ -34,6 +34,7 @@ pub mod isolate;
 pub mod jit;
 pub mod oracle;
 pub mod paint;
+pub mod plugin;
 pub mod poison;
 pub mod prepare;
 pub mod promises;

@@ -15,21 +15,10 @@
 use batchify_testkit::corpus::run_checked;
 use batchify_testkit::skip;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const FUNCTIONS: usize = 50;
 const MODULES: usize = 10;
-
-fn plugin() -> PathBuf {
-    if let Some(p) = std::env::var_os("BATCHIFY_PLUGIN") {
-        return PathBuf::from(p);
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
-    target.join("debug/libbatchify_plugin.so")
-}
 
 /// One generated kernel: its scalar function, its request and the check
 /// in `main`.
@@ -162,7 +151,7 @@ fn program(kernels: &[Kernel]) -> String {
 #[test]
 fn rustc_plugin_builds_each_variant_once_and_correctly() {
     let test = "rustc_plugin_builds_each_variant_once_and_correctly";
-    let plugin = plugin();
+    let plugin = batchify_testkit::plugin::library();
     if !plugin.exists() {
         skip::skip(test, &format!("the plugin {} is not built (cargo build -p batchify-plugin)", plugin.display()));
         return;

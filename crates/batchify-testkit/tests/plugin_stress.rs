@@ -13,23 +13,13 @@
 
 use batchify_testkit::fuzz::{generate_for, program_seed, spec_for, FuzzOptions};
 use batchify_testkit::skip;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 const PROGRAMS: usize = 200;
 const SEED: u64 = 9_100_000;
-
-fn plugin() -> PathBuf {
-    if let Some(p) = std::env::var_os("BATCHIFY_PLUGIN") {
-        return PathBuf::from(p);
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
-    target.join("debug/libbatchify_plugin.so")
-}
 
 /// Compiles program `i`; `Err` says what went wrong.
 /// `Ok(true)` when the variant's symbol was checked in the object.
@@ -66,7 +56,7 @@ fn compile_one(i: usize, dir: &Path, plugin: &Path) -> Result<bool, String> {
 #[test]
 fn clang_with_the_plugin_survives_200_generated_programs() {
     let test = "clang_with_the_plugin_survives_200_generated_programs";
-    let plugin = plugin();
+    let plugin = batchify_testkit::plugin::library();
     if !plugin.exists() {
         skip::skip(test, &format!("the plugin {} is not built (cargo build -p batchify-plugin)", plugin.display()));
         return;

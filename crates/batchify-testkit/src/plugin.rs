@@ -1,0 +1,16 @@
+//! Where the tests find the pass plugin: `$BATCHIFY_PLUGIN`, else the
+//! debug build beside the test binaries (`cargo test` does not build the
+//! cdylib; `cargo xtask test` builds it in its build step).
+
+use std::path::{Path, PathBuf};
+
+/// The plugin library the tests load (it may not exist).
+pub fn library() -> PathBuf {
+    if let Some(p) = std::env::var_os("BATCHIFY_PLUGIN") {
+        return PathBuf::from(p);
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
+    target.join("debug/libbatchify_plugin.so")
+}
