@@ -68,24 +68,41 @@ impl CloneSpec {
         if matches!(v.isa, Isa::AdvSimd | Isa::Sve) {
             return Err(mismatch("AArch64 ISAs are not supported; use an x86 ISA or _LLVM_".into()));
         }
+        let mut params: Vec<ParamKind> = Vec::with_capacity(v.params.len());
         for (i, p) in v.params.iter().enumerate() {
-            match p.kind {
-                ParamKind::LinearRef { .. } => {
-                    return Err(mismatch(format!("parameter {i}: reference-linear parameters are not supported")))
+            params.push(match p.kind {
+                // `linear(ref(x):s)`: the reference itself is linear, lane k's
+                // is `&x + k*s` bytes, one pointer in the clone's signature
+                // (GCC 12 passes one register): a linear pointer.
+                ParamKind::LinearRef { kind: 'R', step } => ParamKind::Linear { step },
+                // `linear(val(x):s)`: the referenced values are linear but
+                // every lane has its own reference; GCC 12 passes a vector of
+                // N pointers, so the parameter is varying (the promise about
+                // the values is not needed).
+                ParamKind::LinearRef { kind: 'L', .. } => ParamKind::Vector,
+                ParamKind::LinearRef { kind, .. } => {
+                    return Err(mismatch(format!(
+                        "parameter {i}: `{}` linear references are not supported (only `R<step>`, linear(ref), and \
+                         `L`, linear(val))",
+                        match kind {
+                            'U' => "U (linear(uval))".to_string(),
+                            k => format!("{k} (variable step)"),
+                        }
+                    )))
                 }
                 ParamKind::LinearVarStep { param }
                     if v.params.get(param).map(|q| q.kind) != Some(ParamKind::Uniform) =>
                 {
                     return Err(mismatch(format!("parameter {i}: the step parameter {param} must be uniform")));
                 }
-                _ => {}
-            }
+                kind => kind,
+            });
         }
         Ok(CloneSpec {
             scalar_name: v.scalar_name.clone(),
             vector_name: v.vector_name.clone(),
             width,
-            params: v.params.iter().map(|p| p.kind).collect(),
+            params,
             aligns: v.params.iter().map(|p| p.align).collect(),
             mask: v.masked.then(|| mask_abi_for(v.isa)),
             isa: v.isa,

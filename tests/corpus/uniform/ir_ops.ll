@@ -263,3 +263,23 @@ declare float @llvm.fma.f32(float, float, float)
 declare float @llvm.fabs.f32(float)
 declare float @llvm.sqrt.f32(float)
 declare float @llvm.copysign.f32(float, float)
+
+; C++ `linear(ref(x):1)` on `float &x` (GCC mangles it `R4`): lane k's
+; reference is `&x + 4k` bytes, one pointer in the clone's signature.
+; VARIANT-PARAMS: ir_ref_double R4
+define float @ir_ref_double(ptr %x) {
+  %v = load float, ptr %x, align 4
+  %d = fmul float %v, 2.0
+  store float %d, ptr %x, align 4
+  %r = fadd float %v, 1.0
+  ret float %r
+}
+
+; C++ `linear(val(x):1)` on `int &x` (GCC mangles it `L`): every lane has its
+; own reference (GCC passes a vector of pointers).
+; VARIANT-PARAMS: ir_val_inc L
+define i32 @ir_val_inc(ptr %x) {
+  %v = load i32, ptr %x, align 4
+  %r = add i32 %v, 1
+  ret i32 %r
+}
