@@ -26,7 +26,7 @@ fn gcc_callers_use_batchify_linear_ref_variants() {
         .args(["-O2", "-fopenmp-simd", "-march=x86-64-v3", "-DCALLEE", "-emit-llvm", "-c", "-o"])
         .arg(d.join("callee.bc"))
         .arg(&src));
-    run(Command::new(&batchify).arg(d.join("callee.bc")).arg("-o").arg(d.join("batched.bc")));
+    run(Command::new(batchify).arg(d.join("callee.bc")).arg("-o").arg(d.join("batched.bc")));
     run(Command::new("clang++-22").args(["-O2", "-c", "-o"]).arg(d.join("callee.o")).arg(d.join("batched.bc")));
     run(Command::new("g++")
         .args(["-O3", "-fopenmp-simd", "-march=x86-64-v3", "-c", "-o"])
