@@ -378,14 +378,14 @@ fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result
         #[inline]
         #[allow(non_snake_case, clippy::missing_safety_doc, unused_unsafe)]
         #[unsafe(export_name = #shim_symbol)]
-        unsafe extern "C" fn #shim(#(#shim_params),*) #shim_ret {
+        unsafe extern "C-unwind" fn #shim(#(#shim_params),*) #shim_ret {
             unsafe { #fname(#(#shim_call_args),*) }
         }
 
         #[doc(hidden)]
         #[allow(non_snake_case, clippy::missing_safety_doc, unused_unsafe)]
         #[unsafe(export_name = #request_symbol)]
-        unsafe extern "C" fn #request(#out_param #(#req_params,)* #mask_param) {
+        unsafe extern "C-unwind" fn #request(#out_param #(#req_params,)* #mask_param) {
             for __batchify_k in 0..#n {
                 unsafe {
                     if #req_active {
