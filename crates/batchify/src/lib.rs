@@ -329,8 +329,8 @@ fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result
                 scalar_lane_args.push(quote!(#name));
             }
             Kind::Slice(t) => {
-                let ptr = format_ident!("{}_ptr", name);
-                let len = format_ident!("{}_len", name);
+                let ptr = format_ident!("__batchify_{}_ptr", name);
+                let len = format_ident!("__batchify_{}_len", name);
                 shim_params.push(quote!(#ptr: *const #t, #len: usize));
                 shim_call_args.push(quote!(::core::slice::from_raw_parts(#ptr, #len)));
                 req_params.push(quote!(#ptr: *const #t, #len: usize));
