@@ -42,6 +42,8 @@
 //! Results are the same with and without the plugin; only the speed
 //! differs. The generated code uses `::std` (`is_x86_feature_detected!`).
 
+#![warn(missing_docs)]
+
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
@@ -416,4 +418,78 @@ fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result
             #x_result
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expanded(attr: TokenStream2, item: TokenStream2) -> String {
+        expand(attr, item, "t.rs:1:1").map(|t| t.to_string()).unwrap_or_else(|e| format!("error: {e}"))
+    }
+
+    #[test]
+    fn one_letter_per_ir_parameter() {
+        let out = expanded(
+            quote!(width = 8, uniform(t, r)),
+            quote!(
+                pub fn f(t: &[f32], r: &u8, x: f64, b: bool) -> f64 {
+                    x
+                }
+            ),
+        );
+        assert!(out.contains("\"__batchify_array__ZGVdN8uuuvv___batchify_s_f_"), "{out}");
+        assert!(
+            out.contains("pub fn f_x8 (t : & [f32] , r : & u8 , x : [f64 ; 8] , b : [bool ; 8] ,) -> [f64 ; 8]"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn masked_name_and_unit_return() {
+        let out = expanded(
+            quote!(masked, width = 2, name = "g"),
+            quote!(
+                fn f(x: i8) {}
+            ),
+        );
+        assert!(out.contains("\"__batchify_array__ZGVdM2v___batchify_s_f_"), "{out}");
+        assert!(out.contains("fn g (x : [i8 ; 2] , mask : [bool ; 2]) {"), "{out}");
+    }
+
+    #[test]
+    fn symbols_differ_by_location() {
+        let at = |loc| {
+            expand(
+                quote!(width = 4),
+                quote!(
+                    fn f(x: f32) -> f32 {
+                        x
+                    }
+                ),
+                loc,
+            )
+            .unwrap()
+            .to_string()
+        };
+        assert_ne!(at("a.rs:1:1"), at("a.rs:2:1"));
+    }
+
+    #[test]
+    fn errors_are_errors() {
+        assert!(expanded(
+            quote!(),
+            quote!(
+                fn f(x: f32) {}
+            )
+        )
+        .starts_with("error: missing `width"));
+        assert!(expanded(
+            quote!(width = 4),
+            quote!(
+                fn f(x: &f32) {}
+            )
+        )
+        .contains("cannot be a reference"));
+    }
 }
