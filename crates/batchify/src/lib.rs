@@ -1,0 +1,495 @@
+//! `#[batchify::batch]`: an N-lane array version of a scalar Rust function.
+//!
+//! ```ignore
+//! #[batchify::batch(width = 8)]
+//! pub fn mandel(cx: f32, cy: f32) -> u32 { /* scalar code */ }
+//! // also generates: pub fn mandel_x8(cx: [f32; 8], cy: [f32; 8]) -> [u32; 8]
+//!
+//! #[batchify::batch(width = 4, uniform(table, scale), masked)]
+//! pub fn lookup(table: &[f32], scale: f32, x: f32) -> f32 { /* ... */ }
+//! // also generates:
+//! // pub fn lookup_x4(table: &[f32], scale: f32, x: [f32; 4], mask: [bool; 4]) -> [f32; 4]
+//! ```
+//!
+//! Options: `width = N` (required, 1 to 64), `uniform(a, b, ...)` (these
+//! parameters are shared by all lanes; the others are varying, one value per
+//! lane), `name = "..."` (the generated function's name instead of
+//! `<fn>_x<N>`), `masked` (adds `mask: [bool; N]`; lanes whose mask is
+//! `false` are not computed and return `Default::default()`).
+//!
+//! Types: varying parameters and the return type are `f32`, `f64`,
+//! `i8`..`i64`, `u8`..`u64`, `isize`, `usize` or `bool` (and `()` as the
+//! return type, in which case the generated function returns nothing).
+//! Uniform parameters may also be `&T` and `&[T]` of those types. Anything
+//! else (generics, `async`, `unsafe`, `self`, patterns in parameters, other
+//! types, varying references) is a compile error at the offending token.
+//!
+//! The macro keeps the scalar function as written and adds three items
+//! (the shape is described in `docs/rust.md`):
+//!
+//! 1. a hidden scalar shim `extern "C" fn` with a unique symbol
+//!    (`__batchify_s_<fn>_<hash>`, the hash covering the crate, file, line,
+//!    column and function), which calls the scalar function. This is the
+//!    scalar function the Vector Function ABI name refers to;
+//! 2. a hidden **array-form request** (see `docs/plugin.md`),
+//!    `#[export_name = "__batchify_array__ZGVd{N|M}<width><letters>_<shim>"]`,
+//!    whose body is the scalar loop over the lanes. The batchify pass plugin
+//!    replaces that body with a call of the AVX2 variant it builds from the
+//!    shim; without the plugin, the loop runs;
+//! 3. the safe `<fn>_x<N>`, which calls the request on x86_64 CPUs with AVX2
+//!    and otherwise runs the scalar loop itself.
+//!
+//! Results are the same with and without the plugin; only the speed
+//! differs. The generated code uses `::std` (`is_x86_feature_detected!`).
+
+#![warn(missing_docs)]
+
+use proc_macro::TokenStream;
+use proc_macro2::{Span, TokenStream as TokenStream2};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::parse::Parser;
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::{Error, FnArg, Ident, ItemFn, LitInt, LitStr, Meta, Pat, ReturnType, Token, Type};
+
+/// The largest `width` the macro accepts.
+const MAX_WIDTH: u32 = 64;
+
+/// The scalar types a lane may carry.
+const SCALARS: &[&str] =
+    &["f32", "f64", "i8", "i16", "i32", "i64", "isize", "u8", "u16", "u32", "u64", "usize", "bool"];
+
+/// Generates an N-lane array version of a scalar function; see the crate
+/// documentation.
+#[proc_macro_attribute]
+pub fn batch(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let call_site = proc_macro::Span::call_site();
+    let location = format!("{}:{}:{}", call_site.file(), call_site.line(), call_site.column());
+    match expand(attr.into(), item.into(), &location) {
+        Ok(tokens) => tokens.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+/// The attribute's options.
+struct Options {
+    width: u32,
+    uniform: Vec<Ident>,
+    name: Option<Ident>,
+    masked: bool,
+}
+
+fn parse_options(attr: TokenStream2) -> syn::Result<Options> {
+    let metas = Punctuated::<Meta, Token![,]>::parse_terminated.parse2(attr)?;
+    let mut width: Option<u32> = None;
+    let mut uniform: Option<Vec<Ident>> = None;
+    let mut name: Option<Ident> = None;
+    let mut masked = false;
+    for meta in &metas {
+        let key = meta.path().get_ident().map(ToString::to_string).unwrap_or_default();
+        match (key.as_str(), meta) {
+            ("width", Meta::NameValue(nv)) if width.is_none() => {
+                let lit: LitInt = syn::parse2(nv.value.to_token_stream()).map_err(|_| {
+                    Error::new(nv.value.span(), format!("`width` must be an integer from 1 to {MAX_WIDTH}"))
+                })?;
+                let w: u32 = lit.base10_parse().unwrap_or(0);
+                if !(1..=MAX_WIDTH).contains(&w) {
+                    return Err(Error::new(lit.span(), format!("`width` must be from 1 to {MAX_WIDTH}, not {lit}")));
+                }
+                width = Some(w);
+            }
+            ("uniform", Meta::List(list)) if uniform.is_none() => {
+                let names = list.parse_args_with(Punctuated::<Ident, Token![,]>::parse_terminated)?;
+                uniform = Some(names.into_iter().collect());
+            }
+            ("name", Meta::NameValue(nv)) if name.is_none() => {
+                let lit: LitStr = syn::parse2(nv.value.to_token_stream())
+                    .map_err(|_| Error::new(nv.value.span(), "`name` must be a string literal: name = \"...\""))?;
+                let ident = lit
+                    .parse::<Ident>()
+                    .map_err(|_| Error::new(lit.span(), format!("`name`: {:?} is not an identifier", lit.value())))?;
+                name = Some(ident);
+            }
+            ("masked", Meta::Path(_)) if !masked => masked = true,
+            ("width" | "uniform" | "name" | "masked", _) => {
+                let form = match key.as_str() {
+                    "width" => "width = N",
+                    "uniform" => "uniform(a, b, ...)",
+                    "name" => "name = \"...\"",
+                    _ => "masked",
+                };
+                return Err(Error::new(
+                    meta.span(),
+                    format!("`{key}` given twice or in the wrong form (expected `{form}`)"),
+                ));
+            }
+            _ => {
+                return Err(Error::new(
+                    meta.path().span(),
+                    "unknown option; expected `width = N`, `uniform(...)`, `name = \"...\"` or `masked`",
+                ))
+            }
+        }
+    }
+    let width = width
+        .ok_or_else(|| Error::new(Span::call_site(), "missing `width = N` (e.g. `#[batchify::batch(width = 8)]`)"))?;
+    Ok(Options { width, uniform: uniform.unwrap_or_default(), name, masked })
+}
+
+/// How one parameter of the scalar function is passed.
+enum Kind {
+    /// One value per lane: `[T; N]` in the generated function.
+    Varying(Type),
+    /// A shared scalar or reference: one IR parameter.
+    Uniform(Type),
+    /// A shared slice `&[T]`: two IR parameters (pointer, length).
+    Slice(Type),
+}
+
+struct Param {
+    name: Ident,
+    ty: Type,
+    kind: Kind,
+}
+
+fn is_scalar(ty: &Type) -> bool {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => {
+            p.path.get_ident().is_some_and(|i| SCALARS.contains(&i.to_string().as_str()))
+        }
+        Type::Paren(p) => is_scalar(&p.elem),
+        Type::Group(g) => is_scalar(&g.elem),
+        _ => false,
+    }
+}
+
+fn unsupported(ty: &Type, what: &str) -> Error {
+    Error::new(
+        ty.span(),
+        format!(
+            "unsupported {what} type; batchify supports f32, f64, i8..i64, u8..u64, isize, usize and bool{}",
+            if what == "uniform parameter" { ", and `&T` and `&[T]` of those" } else { "" }
+        ),
+    )
+}
+
+fn classify(ty: &Type, uniform: bool) -> syn::Result<Kind> {
+    if is_scalar(ty) {
+        return Ok(if uniform { Kind::Uniform(ty.clone()) } else { Kind::Varying(ty.clone()) });
+    }
+    if let Type::Reference(r) = ty {
+        if !uniform {
+            return Err(Error::new(
+                ty.span(),
+                "a varying parameter cannot be a reference or slice; list it in `uniform(...)` to share it between lanes",
+            ));
+        }
+        if let Some(m) = r.mutability {
+            return Err(Error::new(
+                m.span(),
+                "`&mut` parameters are not supported (lanes would share one mutable place)",
+            ));
+        }
+        if is_scalar(&r.elem) {
+            return Ok(Kind::Uniform(ty.clone()));
+        }
+        if let Type::Slice(s) = &*r.elem {
+            if is_scalar(&s.elem) {
+                return Ok(Kind::Slice((*s.elem).clone()));
+            }
+        }
+    }
+    Err(unsupported(ty, if uniform { "uniform parameter" } else { "varying parameter" }))
+}
+
+fn check_signature(f: &ItemFn) -> syn::Result<()> {
+    let sig = &f.sig;
+    if let Some(a) = &sig.asyncness {
+        return Err(Error::new(a.span(), "`async` functions cannot be batched"));
+    }
+    if let Some(u) = &sig.unsafety {
+        return Err(Error::new(u.span(), "`unsafe` functions cannot be batched (the generated function is safe)"));
+    }
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        return Err(Error::new(
+            sig.generics.span(),
+            "generic functions cannot be batched (lifetimes of references can be elided)",
+        ));
+    }
+    if let Some(v) = &sig.variadic {
+        return Err(Error::new(v.span(), "variadic functions cannot be batched"));
+    }
+    Ok(())
+}
+
+fn parse_params(f: &ItemFn, opts: &Options) -> syn::Result<Vec<Param>> {
+    let mut params = Vec::new();
+    for arg in &f.sig.inputs {
+        let pt = match arg {
+            FnArg::Receiver(r) => {
+                return Err(Error::new(r.span(), "methods (`self` parameters) cannot be batched; use a free function"))
+            }
+            FnArg::Typed(pt) => pt,
+        };
+        let name = match &*pt.pat {
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => pi.ident.clone(),
+            other => {
+                return Err(Error::new(other.span(), "patterns in parameters are not supported; use a plain name"))
+            }
+        };
+        if opts.masked && name == "mask" {
+            return Err(Error::new(name.span(), "`masked` adds a parameter `mask`; rename this one"));
+        }
+        let uniform = opts.uniform.contains(&name);
+        let kind = classify(&pt.ty, uniform)?;
+        params.push(Param { name, ty: (*pt.ty).clone(), kind });
+    }
+    for u in &opts.uniform {
+        if !params.iter().any(|p| p.name == *u) {
+            return Err(Error::new(u.span(), format!("`uniform({u})`: the function has no parameter `{u}`")));
+        }
+    }
+    Ok(params)
+}
+
+/// FNV-1a, 64 bits: stable across compilers, unlike `DefaultHasher`.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result<TokenStream2> {
+    let opts = parse_options(attr)?;
+    let f: ItemFn = syn::parse2(item)?;
+    check_signature(&f)?;
+    let params = parse_params(&f, &opts)?;
+    let ret: Option<Type> = match &f.sig.output {
+        ReturnType::Default => None,
+        ReturnType::Type(_, ty) => match &**ty {
+            Type::Tuple(t) if t.elems.is_empty() => None,
+            ty if is_scalar(ty) => Some(ty.clone()),
+            ty => return Err(unsupported(ty, "return")),
+        },
+    };
+
+    let fname = &f.sig.ident;
+    let vis = &f.vis;
+    let width = opts.width as usize;
+    let n = proc_macro2::Literal::usize_unsuffixed(width);
+    let xname = opts.name.clone().unwrap_or_else(|| format_ident!("{}_x{}", fname, width));
+
+    // A symbol unique to this crate (cargo's name and version, when cargo
+    // runs rustc), source position and function.
+    let key = format!(
+        "{}\0{}\0{}\0{}",
+        std::env::var("CARGO_CRATE_NAME").unwrap_or_default(),
+        std::env::var("CARGO_PKG_VERSION").unwrap_or_default(),
+        location,
+        fname
+    );
+    let shim_symbol = format!("__batchify_s_{}_{:016x}", fname, fnv1a(key.as_bytes()));
+    let letters: String = params
+        .iter()
+        .map(|p| match p.kind {
+            Kind::Varying(_) => "v",
+            Kind::Uniform(_) => "u",
+            Kind::Slice(_) => "uu",
+        })
+        .collect();
+    let variant = format!("_ZGVd{}{}{}_{}", if opts.masked { 'M' } else { 'N' }, width, letters, shim_symbol);
+    let request_symbol = format!("__batchify_array_{variant}");
+    let shim = format_ident!("__batchify_shim_{}", fname);
+    let request = format_ident!("__batchify_request_{}", fname);
+
+    // Shim: IR-level parameters (slices split into pointer and length).
+    let mut shim_params = Vec::new();
+    let mut shim_call_args = Vec::new(); // shim -> scalar function
+    let mut req_params = Vec::new();
+    let mut req_lane_args = Vec::new(); // request lane k -> shim
+    let mut x_params = Vec::new();
+    let mut x_req_args = Vec::new(); // x-fn -> request
+    let mut scalar_lane_args = Vec::new(); // x-fn lane k -> scalar function
+    for p in &params {
+        let name = &p.name;
+        let ty = &p.ty;
+        match &p.kind {
+            Kind::Varying(t) => {
+                shim_params.push(quote!(#name: #t));
+                shim_call_args.push(quote!(#name));
+                req_params.push(quote!(#name: *const #t));
+                req_lane_args.push(quote!(*#name.add(__batchify_k)));
+                x_params.push(quote!(#name: [#t; #n]));
+                x_req_args.push(quote!(#name.as_ptr()));
+                scalar_lane_args.push(quote!(#name[__batchify_k]));
+            }
+            Kind::Uniform(t) => {
+                shim_params.push(quote!(#name: #t));
+                shim_call_args.push(quote!(#name));
+                req_params.push(quote!(#name: #t));
+                req_lane_args.push(quote!(#name));
+                x_params.push(quote!(#name: #ty));
+                x_req_args.push(quote!(#name));
+                scalar_lane_args.push(quote!(#name));
+            }
+            Kind::Slice(t) => {
+                let ptr = format_ident!("__batchify_{}_ptr", name);
+                let len = format_ident!("__batchify_{}_len", name);
+                shim_params.push(quote!(#ptr: *const #t, #len: usize));
+                shim_call_args.push(quote!(::core::slice::from_raw_parts(#ptr, #len)));
+                req_params.push(quote!(#ptr: *const #t, #len: usize));
+                req_lane_args.push(quote!(#ptr, #len));
+                x_params.push(quote!(#name: #ty));
+                x_req_args.push(quote!(#name.as_ptr(), #name.len()));
+                scalar_lane_args.push(quote!(#name));
+            }
+        }
+    }
+    let mask_param = opts.masked.then(|| quote!(__batchify_mask: *const u8));
+    let mask_x_param = opts.masked.then(|| quote!(mask: [bool; #n]));
+    let mask_x_arg = opts.masked.then(|| quote!(mask.as_ptr() as *const u8));
+    let req_active = if opts.masked { quote!(*__batchify_mask.add(__batchify_k) != 0) } else { quote!(true) };
+    let x_active = if opts.masked { quote!(mask[__batchify_k]) } else { quote!(true) };
+
+    let (shim_ret, out_param, out_arg, req_store, x_ret, x_init, x_store, x_result) = match &ret {
+        Some(r) => (
+            quote!(-> #r),
+            Some(quote!(__batchify_out: *mut #r,)),
+            Some(quote!(__batchify_out.as_mut_ptr(),)),
+            quote!(*__batchify_out.add(__batchify_k) = ),
+            quote!(-> [#r; #n]),
+            quote!(let mut __batchify_out: [#r; #n] = [<#r as ::core::default::Default>::default(); #n];),
+            quote!(__batchify_out[__batchify_k] = ),
+            quote!(__batchify_out),
+        ),
+        None => (quote!(), None, None, quote!(), quote!(), quote!(), quote!(), quote!()),
+    };
+    let doc = format!(
+        "The {width}-lane version of [`{fname}`] generated by `#[batchify::batch]`: lane `k` of the result is \
+         `{fname}` applied to lane `k` of each array argument{}.",
+        if opts.masked {
+            " (lanes whose `mask` is `false` are not computed and hold `Default::default()`)"
+        } else {
+            ""
+        }
+    );
+
+    let span = Span::call_site();
+    Ok(quote_spanned! {span=>
+        #f
+
+        #[doc(hidden)]
+        #[inline]
+        #[allow(non_snake_case, clippy::missing_safety_doc, unused_unsafe)]
+        #[unsafe(export_name = #shim_symbol)]
+        unsafe extern "C-unwind" fn #shim(#(#shim_params),*) #shim_ret {
+            unsafe { #fname(#(#shim_call_args),*) }
+        }
+
+        #[doc(hidden)]
+        #[allow(non_snake_case, clippy::missing_safety_doc, unused_unsafe)]
+        #[unsafe(export_name = #request_symbol)]
+        unsafe extern "C-unwind" fn #request(#out_param #(#req_params,)* #mask_param) {
+            for __batchify_k in 0..#n {
+                unsafe {
+                    if #req_active {
+                        #req_store #shim(#(#req_lane_args),*);
+                    }
+                }
+            }
+        }
+
+        #[doc = #doc]
+        #[allow(clippy::too_many_arguments, clippy::needless_range_loop, unused_mut)]
+        #vis fn #xname(#(#x_params,)* #mask_x_param) #x_ret {
+            #x_init
+            #[cfg(target_arch = "x86_64")]
+            {
+                if ::std::is_x86_feature_detected!("avx2") {
+                    // SAFETY: every pointer is to `width` live values (or to
+                    // a live slice with its own length) for the call.
+                    unsafe { #request(#out_arg #(#x_req_args,)* #mask_x_arg) };
+                    return #x_result;
+                }
+            }
+            for __batchify_k in 0..#n {
+                if #x_active {
+                    #x_store #fname(#(#scalar_lane_args),*);
+                }
+            }
+            #x_result
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expanded(attr: TokenStream2, item: TokenStream2) -> String {
+        expand(attr, item, "t.rs:1:1").map(|t| t.to_string()).unwrap_or_else(|e| format!("error: {e}"))
+    }
+
+    #[test]
+    fn one_letter_per_ir_parameter() {
+        let out = expanded(
+            quote!(width = 8, uniform(t, r)),
+            quote!(
+                pub fn f(t: &[f32], r: &u8, x: f64, b: bool) -> f64 {
+                    x
+                }
+            ),
+        );
+        assert!(out.contains("\"__batchify_array__ZGVdN8uuuvv___batchify_s_f_"), "{out}");
+        assert!(
+            out.contains("pub fn f_x8 (t : & [f32] , r : & u8 , x : [f64 ; 8] , b : [bool ; 8] ,) -> [f64 ; 8]"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn masked_name_and_unit_return() {
+        let out = expanded(
+            quote!(masked, width = 2, name = "g"),
+            quote!(
+                fn f(x: i8) {}
+            ),
+        );
+        assert!(out.contains("\"__batchify_array__ZGVdM2v___batchify_s_f_"), "{out}");
+        assert!(out.contains("fn g (x : [i8 ; 2] , mask : [bool ; 2]) {"), "{out}");
+    }
+
+    #[test]
+    fn symbols_differ_by_location() {
+        let at = |loc| {
+            expand(
+                quote!(width = 4),
+                quote!(
+                    fn f(x: f32) -> f32 {
+                        x
+                    }
+                ),
+                loc,
+            )
+            .unwrap()
+            .to_string()
+        };
+        assert_ne!(at("a.rs:1:1"), at("a.rs:2:1"));
+    }
+
+    #[test]
+    fn errors_are_errors() {
+        assert!(expanded(
+            quote!(),
+            quote!(
+                fn f(x: f32) {}
+            )
+        )
+        .starts_with("error: missing `width"));
+        assert!(expanded(
+            quote!(width = 4),
+            quote!(
+                fn f(x: &f32) {}
+            )
+        )
+        .contains("cannot be a reference"));
+    }
+}

@@ -1,0 +1,145 @@
+//! `f_xN` against N calls of `f` on random inputs, in a plain build (no
+//! plugin): the generated request's scalar loop on AVX2 machines, the
+//! generated function's own loop elsewhere. `tests/plugin.rs` runs the same
+//! kind of checks with the pass plugin.
+
+/// xorshift64: enough randomness for lane checks, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn f32(&mut self, scale: f32) -> f32 {
+        ((self.next() >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * scale
+    }
+    fn f32s<const N: usize>(&mut self, scale: f32) -> [f32; N] {
+        std::array::from_fn(|_| self.f32(scale))
+    }
+}
+
+/// Branches that differ between lanes.
+#[batchify::batch(width = 8)]
+pub fn branchy(x: f32, y: f32) -> f32 {
+    if x > y * 1.5 {
+        x * 2.0 - y
+    } else if x < -y {
+        (y - x).abs() + 0.25
+    } else {
+        x.min(y)
+    }
+}
+
+/// A loop whose trip count differs between lanes (Mandelbrot).
+#[batchify::batch(width = 8)]
+pub fn mandel(cx: f32, cy: f32) -> u32 {
+    let (mut x, mut y, mut n) = (0.0f32, 0.0f32, 0u32);
+    while x * x + y * y <= 4.0 && n < 100 {
+        let t = x * x - y * y + cx;
+        y = 2.0 * x * y + cy;
+        x = t;
+        n += 1;
+    }
+    n
+}
+
+/// Binary search in a uniform slice, with a uniform reference and scalar.
+#[batchify::batch(width = 4, uniform(table, scale, bias))]
+pub fn lookup(table: &[f32], scale: f32, bias: &f32, x: f32) -> f64 {
+    let (mut lo, mut hi) = (0usize, table.len());
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if table[mid] < x {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo as f64 * scale as f64 + *bias as f64
+}
+
+/// Masked, integers and bools, with a chosen name.
+#[batchify::batch(width = 16, masked, name = "collatz_many")]
+fn collatz(n: u64, odd_only: bool) -> i32 {
+    let mut n = n % 1000 + 1;
+    let mut steps = 0;
+    while n != 1 {
+        steps += if odd_only && n % 2 == 1 { 2 } else { 1 };
+        n = if n % 2 == 1 { 3 * n + 1 } else { n / 2 };
+    }
+    steps
+}
+
+mod inner {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    pub static SUM: AtomicU64 = AtomicU64::new(0);
+
+    /// `()` return in a nested module, `mut` parameter, width 2.
+    #[batchify::batch(width = 2, uniform(k))]
+    pub fn add(mut v: u8, k: i16) {
+        v = v.wrapping_add(k as u8);
+        SUM.fetch_add(u64::from(v), Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn branchy_matches_scalar_calls() {
+    let mut r = Rng(0x2545_F491_4F6C_DD1D);
+    for _ in 0..500 {
+        let (x, y) = (r.f32s::<8>(8.0), r.f32s::<8>(8.0));
+        let got = branchy_x8(x, y);
+        for k in 0..8 {
+            assert_eq!(got[k].to_bits(), branchy(x[k], y[k]).to_bits(), "lane {k}: {x:?} {y:?}");
+        }
+    }
+}
+
+#[test]
+fn mandel_matches_scalar_calls() {
+    let mut r = Rng(7);
+    for _ in 0..200 {
+        let (cx, cy) = (r.f32s::<8>(4.0), r.f32s::<8>(3.0));
+        let got = mandel_x8(cx, cy);
+        assert_eq!(got, std::array::from_fn(|k| mandel(cx[k], cy[k])));
+    }
+}
+
+#[test]
+fn lookup_matches_scalar_calls() {
+    let mut r = Rng(99);
+    for len in [0usize, 1, 2, 7, 64] {
+        let mut table: Vec<f32> = (0..len).map(|_| r.f32(10.0)).collect();
+        table.sort_by(f32::total_cmp);
+        let (scale, bias) = (r.f32(3.0), r.f32(1.0));
+        for _ in 0..100 {
+            let x = r.f32s::<4>(12.0);
+            let got = lookup_x4(&table, scale, &bias, x);
+            let want: [f64; 4] = std::array::from_fn(|k| lookup(&table, scale, &bias, x[k]));
+            assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits));
+        }
+    }
+}
+
+#[test]
+fn masked_lanes_are_default() {
+    let mut r = Rng(3);
+    for _ in 0..200 {
+        let n: [u64; 16] = std::array::from_fn(|_| r.next());
+        let odd: [bool; 16] = std::array::from_fn(|_| r.next().is_multiple_of(3));
+        let mask: [bool; 16] = std::array::from_fn(|_| r.next().is_multiple_of(2));
+        let got = collatz_many(n, odd, mask);
+        let want: [i32; 16] = std::array::from_fn(|k| if mask[k] { collatz(n[k], odd[k]) } else { 0 });
+        assert_eq!(got, want);
+    }
+}
+
+#[test]
+fn unit_return_runs_each_lane() {
+    use std::sync::atomic::Ordering;
+    inner::add_x2([1, 250], 10);
+    assert_eq!(inner::SUM.load(Ordering::Relaxed), 11 + 4);
+}

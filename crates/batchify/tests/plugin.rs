@@ -1,0 +1,94 @@
+//! The macro under the pass plugin: `tests/lanes.rs` (the functions and
+//! their checks against scalar calls) is compiled as a test harness by
+//! `rustc -O -Z llvm-plugins=libbatchify_plugin.so -C passes=batchify`, at
+//! 16 codegen units, with fat LTO and with thin LTO, and run. Each batched
+//! function's variant must be built exactly once (`-C remark=batchify`) and
+//! every check must pass with the variants in use.
+//!
+//! Needs rustc (stable with `RUSTC_BOOTSTRAP=1` is enough), an AVX2 CPU and
+//! the built plugin (`cargo build -p batchify-plugin`, or `BATCHIFY_PLUGIN`).
+//! Skipped loudly otherwise.
+
+use batchify_testkit::skip;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The plugin, as in `crates/batchify-testkit/tests/plugin_rustc.rs`.
+fn plugin() -> PathBuf {
+    if let Some(p) = std::env::var_os("BATCHIFY_PLUGIN") {
+        return PathBuf::from(p);
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
+    target.join("debug/libbatchify_plugin.so")
+}
+
+/// The macro's dylib, as cargo built it for this test (the newest
+/// `libbatchify-*.so` next to the test binary).
+fn macro_dylib() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    std::fs::read_dir(exe.parent().unwrap())
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with("libbatchify-") && name.ends_with(".so")
+        })
+        .max_by_key(|p| p.metadata().and_then(|m| m.modified()).ok())
+        .expect("libbatchify-*.so next to the test binary")
+}
+
+/// Variants the plugin must build from `tests/lanes.rs` (the prefix up to
+/// the shim's hash). `inner::add` stays a per-lane loop: its body is an
+/// atomic add, which batchify does not widen yet.
+const BUILT: &[&str] = &[
+    "_ZGVdN8vv___batchify_s_branchy_",
+    "_ZGVdN8vv___batchify_s_mandel_",
+    "_ZGVdN4uuuuv___batchify_s_lookup_",
+    "_ZGVdM16vv___batchify_s_collatz_",
+];
+
+#[test]
+fn lanes_under_the_plugin() {
+    let test = "lanes_under_the_plugin";
+    let plugin = plugin();
+    if !plugin.exists() {
+        skip::skip(test, &format!("the plugin {} is not built (cargo build -p batchify-plugin)", plugin.display()));
+        return;
+    }
+    if !skip::require_tool(test, "rustc") || !skip::require_cpu(test, "avx2") {
+        return;
+    }
+    let lanes = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lanes.rs");
+    let dir = tempfile::tempdir().unwrap();
+    for (name, flags) in [
+        ("cgu16", &["-C", "codegen-units=16"][..]),
+        ("fat", &["-C", "codegen-units=16", "-C", "lto=fat"][..]),
+        ("thin", &["-C", "codegen-units=16", "-C", "lto=thin"][..]),
+    ] {
+        let exe = dir.path().join(name);
+        let out = Command::new("rustc")
+            .env("RUSTC_BOOTSTRAP", "1")
+            .args(["--edition=2021", "--test", "-O"])
+            .args(flags)
+            .arg(format!("-Zllvm-plugins={}", plugin.display()))
+            .args(["-C", "passes=batchify", "-C", "remark=batchify"])
+            .arg(format!("--extern=batchify={}", macro_dylib().display()))
+            .arg("-o")
+            .arg(&exe)
+            .arg(&lanes)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{name}: rustc failed:\n{stderr}");
+        for variant in BUILT {
+            let built = stderr.lines().filter(|l| l.contains(&format!("built {variant}"))).count();
+            assert_eq!(built, 1, "{name}: {variant}* built {built} times:\n{stderr}");
+        }
+        let run = Command::new(&exe).output().unwrap();
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        assert!(run.status.success() && stdout.contains("5 passed"), "{name}:\n{stdout}");
+    }
+}
