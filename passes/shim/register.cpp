@@ -150,7 +150,8 @@ extern "C" {
 void batchify_register_pass_builder_callbacks(PassBuilder &PB) { registerCallbacks(PB); }
 
 /// Emits one diagnostic for the Rust side. `kind`: 0 remark (passed),
-/// 1 missed, 2 analysis, 3 warning, 4 note. Remarks are attached to
+/// 1 missed, 2 analysis, 3 warning, 4 note, 5 error (the host decides
+/// what an error does: clang fails the compile after the pass). Remarks are attached to
 /// `function` when it is not null, so `-Rpass=batchify` filters them.
 void batchify_shim_diagnose(LLVMModuleRef module, LLVMValueRef function, int kind, const char *remark_name,
                             const char *message) {
@@ -171,7 +172,7 @@ void batchify_shim_diagnose(LLVMModuleRef module, LLVMValueRef function, int kin
     Ctx.diagnose(R);
   } else {
     std::string Text = std::string("batchify: ") + message;
-    DiagnosticSeverity Sev = kind == 3 ? DS_Warning : (kind == 4 ? DS_Note : DS_Remark);
+    DiagnosticSeverity Sev = kind == 5 ? DS_Error : kind == 3 ? DS_Warning : (kind == 4 ? DS_Note : DS_Remark);
     Ctx.diagnose(DiagnosticInfoGeneric(Text, Sev));
   }
 }

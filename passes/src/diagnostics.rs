@@ -24,6 +24,7 @@ enum Kind {
     Missed = 1,
     Analysis = 2,
     Warning = 3,
+    Error = 5,
 }
 
 fn diagnose(module: &Module<'_>, function: Option<&str>, kind: Kind, name: &str, message: &str) {
@@ -55,4 +56,10 @@ pub fn analysis(module: &Module<'_>, function: &str, name: &str, message: &str) 
 /// A warning: something asked for was not built.
 pub fn warning(module: &Module<'_>, message: &str) {
     diagnose(module, None, Kind::Warning, "Warning", message);
+}
+
+/// An error: input the pass cannot accept (a malformed `__enzyme_batch`
+/// call). The host reports it and fails (clang stops after the pass).
+pub fn error(module: &Module<'_>, message: &str) {
+    diagnose(module, None, Kind::Error, "Error", message);
 }

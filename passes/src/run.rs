@@ -35,6 +35,10 @@ pub fn run(module: &Module<'_>, pass_params: &str, cl_params: &str, automatic: b
         build_all(module, &opts, specs, &requests);
         changed = true;
     }
+    if batchify_core::enzyme_batch::has_calls(batchify_core::llvm::Module::from_inkwell(module)) {
+        enzyme_batch(module, &opts);
+        changed = true;
+    }
     if !opts.no_callers {
         let notes = batchify_core::callers::annotate(batchify_core::llvm::Module::from_inkwell(module));
         if opts.report {
@@ -69,6 +73,32 @@ fn build_all(
         if let Err(e) = batchify_core::array_form::complete(core_module, r) {
             diagnostics::warning(module, &format!("`{}` keeps its scalar body: {e}", r.name));
         }
+    }
+}
+
+/// Replaces the module's `__enzyme_batch` calls (`batchify_core::enzyme_batch`);
+/// a malformed call is an error diagnostic, a clone that cannot be built a
+/// missed remark (its `batch_<f>` calls `f` once per lane).
+fn enzyme_batch(module: &Module<'_>, opts: &PluginOptions) {
+    let core_opts = Options { veclib: opts.veclib.unwrap_or_default(), ..Options::default() };
+    match batchify_core::enzyme_batch::run(batchify_core::llvm::Module::from_inkwell(module), &core_opts) {
+        Ok(outcome) => {
+            tell(module, opts, &outcome.reports);
+            for (spec, e) in &outcome.failed {
+                diagnostics::missed(
+                    module,
+                    &spec.scalar_name,
+                    "PerLaneFallback",
+                    &format!("__enzyme_batch of {} calls it once per lane: {e}", spec.scalar_name),
+                );
+            }
+            if opts.report {
+                for note in &outcome.notes {
+                    eprintln!("batchify: {note}");
+                }
+            }
+        }
+        Err(e) => diagnostics::error(module, &e.to_string()),
     }
 }
 

@@ -170,9 +170,10 @@ fn collect_specs(cli: &Cli, module: &Module<'_>) -> Result<Vec<CloneSpec>, Strin
                 specs.push(r.spec);
             }
         }
-        if specs.is_empty() && !declares_simd_variants(module) {
-            return Err("nothing to batchify: pass --function NAME or --variant VFABI_NAME, or mark functions \
-                        with `#pragma omp declare simd`"
+        let has_batch_calls = batchify_core::enzyme_batch::has_calls(core);
+        if specs.is_empty() && !declares_simd_variants(module) && !has_batch_calls {
+            return Err("nothing to batchify: pass --function NAME or --variant VFABI_NAME, mark functions \
+                        with `#pragma omp declare simd`, or call `__enzyme_batch`"
                 .into());
         }
     }
@@ -197,28 +198,33 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
     let ctx = Context::create();
     let module = read_module(&ctx, &cli.input)?;
     let specs = collect_specs(cli, &module)?;
-    if specs.is_empty() {
+    let core = batchify_core::llvm::Module::from_inkwell(&module);
+    if specs.is_empty() && !batchify_core::enzyme_batch::has_calls(core) {
         eprintln!(
             "batchify: note: no clone to build: the module only declares `declare simd` functions (their bodies \
              are in another module)"
         );
     }
-    let reports = batchify_core::batchify_inkwell(
-        &module,
-        &specs,
-        &Options {
-            opt_level: cli.opt_level,
-            allow_fallback: !cli.no_fallback,
-            print_analysis: cli.print_analysis,
-            print_after: cli.print_after,
-            veclib: cli.veclib,
-            cost_model: true,
-        },
-    )
-    .map_err(|e| e.to_string())?;
+    let opts = Options {
+        opt_level: cli.opt_level,
+        allow_fallback: !cli.no_fallback,
+        print_analysis: cli.print_analysis,
+        print_after: cli.print_after,
+        veclib: cli.veclib,
+        cost_model: true,
+    };
+    let mut reports = batchify_core::batchify_inkwell(&module, &specs, &opts).map_err(|e| e.to_string())?;
     if cli.functions.is_empty() && cli.variants.is_empty() {
         complete_array_requests(&module)?;
     }
+    let batch = batchify_core::enzyme_batch::run(core, &opts).map_err(|e| e.to_string())?;
+    if let (true, Some((spec, e))) = (cli.no_fallback, batch.failed.first()) {
+        return Err(format!("`{}` -> `{}`: {e}", spec.scalar_name, spec.vector_name));
+    }
+    for (spec, e) in &batch.failed {
+        eprintln!("batchify: warning: `__enzyme_batch` of `{}` calls it once per lane: {e}", spec.scalar_name);
+    }
+    reports.extend(batch.reports);
     for text in reports.iter().flat_map(|r| &r.printed) {
         eprintln!("{text}");
     }
@@ -238,7 +244,7 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
             );
         }
     }
-    Ok(reports.iter().flat_map(|r| r.lines()).chain(caller_notes).collect())
+    Ok(reports.iter().flat_map(|r| r.lines()).chain(batch.notes).chain(caller_notes).collect())
 }
 
 /// Gives every array-form request (`__batchify_array_<variant>`) whose

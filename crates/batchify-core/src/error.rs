@@ -30,6 +30,13 @@ pub enum Error {
         /// What is not supported, with the offending instruction.
         what: String,
     },
+    /// A malformed `__enzyme_batch` call (see `enzyme_batch`).
+    BatchCall {
+        /// The function holding the call.
+        caller: String,
+        /// What is wrong with it.
+        message: String,
+    },
     /// A bug in batchify: the produced IR did not verify, or an LLVM pass failed.
     Internal {
         /// Scalar function name.
@@ -52,6 +59,7 @@ impl fmt::Display for Error {
             Error::Unsupported { function, what } => {
                 write!(f, "cannot batchify `{function}`: {what}")
             }
+            Error::BatchCall { caller, message } => write!(f, "`__enzyme_batch` call in `{caller}`: {message}"),
             Error::Internal { function, message } => {
                 let first = message.lines().next().unwrap_or("");
                 write!(f, "internal error while batchifying `{function}` (please report): {first}")

@@ -33,6 +33,7 @@ pub mod array_form;
 pub mod callers;
 pub mod cost;
 pub mod emit;
+pub mod enzyme_batch;
 pub mod error;
 pub mod fallback;
 pub mod finish;

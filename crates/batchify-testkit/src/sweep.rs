@@ -478,6 +478,7 @@ fn error_kind(e: &Error) -> (&'static str, String) {
         Error::BadVariant(m) => ("rejected", format!("bad variant: {}", normalize(m))),
         Error::VariantMismatch { reason, .. } => ("rejected", format!("variant mismatch: {}", normalize(reason))),
         Error::Unsupported { what, .. } => ("rejected", format!("unsupported: {}", normalize(what))),
+        Error::BatchCall { message, .. } => ("rejected", format!("__enzyme_batch call: {}", normalize(message))),
         Error::Internal { message, .. } => ("internal", normalize(message)),
     }
 }

@@ -1,5 +1,5 @@
-//! Call-site string attributes and `@llvm.compiler.used`, for the caller
-//! side (`crate::callers`).
+//! Call-site attributes and `@llvm.compiler.used`, for the caller side
+//! (`crate::callers`) and the `__enzyme_batch` calls (`crate::enzyme_batch`).
 
 use super::{constant, Module, Type, Value};
 use llvm_sys::core::*;
@@ -12,6 +12,17 @@ impl<'ctx> Value<'ctx> {
             LLVMGetCallSiteStringAttribute(self.0, super::FUNCTION_INDEX, key.as_ptr() as *const _, key.len() as u32)
         };
         (!a.is_null()).then(|| super::attribute_string_value(super::Attribute(a, PhantomData)))
+    }
+
+    /// Call: the type of the call site's type attribute `name` (`sret`,
+    /// `byval`, ...) on argument `arg` (zero-based), if it has one.
+    pub fn call_arg_type_attribute(self, arg: u32, name: &str) -> Option<Type<'ctx>> {
+        let kind = super::enum_attribute_kind(name);
+        if kind == 0 {
+            return None;
+        }
+        let a = unsafe { LLVMGetCallSiteEnumAttribute(self.0, arg + 1, kind) };
+        (!a.is_null()).then(|| Type(unsafe { LLVMGetTypeAttributeValue(a) }, PhantomData))
     }
 
     /// Call: sets the call site's function string attribute `key` to `value`.

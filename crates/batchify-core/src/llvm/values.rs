@@ -57,6 +57,20 @@ impl<'ctx> Value<'ctx> {
     pub fn is_global_ifunc(self) -> bool {
         unsafe { !LLVMIsAGlobalIFunc(self.0).is_null() }
     }
+    /// The string of a metadata string used as a value (`metadata !"abc"`
+    /// as a call argument), else `None`.
+    pub fn metadata_string(self) -> Option<String> {
+        if unsafe { LLVMGetValueKind(self.0) } != llvm_sys::LLVMValueKind::LLVMMetadataAsValueValueKind {
+            return None;
+        }
+        let mut len = 0u32;
+        let p = unsafe { LLVMGetMDString(self.0, &mut len) };
+        (!p.is_null()).then(|| {
+            // SAFETY: LLVM returned `len` bytes owned by the context.
+            let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len as usize) };
+            String::from_utf8_lossy(bytes).into_owned()
+        })
+    }
     /// Whether this is a `blockaddress` constant.
     pub fn is_block_address(self) -> bool {
         unsafe { !LLVMIsABlockAddress(self.0).is_null() }

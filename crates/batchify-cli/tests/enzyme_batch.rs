@@ -1,0 +1,130 @@
+//! Enzyme's batch API from C: the self-checking programs of
+//! `tests/enzyme-batch` (vector, default, scalar and buffer arguments,
+//! struct returns in registers and in memory, a lane-divergent branch,
+//! divergent loops, nested calls with varying arguments, widths 2, 4, 8
+//! and 16), compiled by clang-22 `-O2 -march=x86-64-v3` and run, two ways:
+//!
+//! * CLI: `clang -emit-llvm`, this crate's `batchify --report`, clang;
+//! * plugin: one `clang -fpass-plugin=libbatchify_plugin.so` compile.
+//!
+//! Each program compares every lane of every `__enzyme_batch` result with
+//! a scalar call, bit for bit, and exits non-zero on a mismatch. Besides
+//! the run, each way must show that every call was replaced by a call of a
+//! built clone (the CLI's report, the plugin's `-Rpass=batchify` remarks),
+//! none by per-lane calls. Skipped loudly without clang-22, an AVX2 CPU or
+//! (for the plugin way) the built plugin.
+
+use batchify_testkit::skip;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn programs() -> Vec<PathBuf> {
+    let dir = root().join("tests/enzyme-batch");
+    let mut progs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    progs.sort();
+    assert!(progs.len() >= 7, "only {} programs in {}", progs.len(), dir.display());
+    progs
+}
+
+/// The number of `__enzyme_batch` calls in a program's source.
+fn call_count(src: &Path) -> usize {
+    let text = std::fs::read_to_string(src).unwrap();
+    text.lines().filter(|l| !l.trim_start().starts_with("extern")).map(|l| l.matches("__enzyme_batch").count()).sum()
+}
+
+fn run(cmd: &mut Command) -> Output {
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed ({}):\n{}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn clang() -> Command {
+    let mut c = Command::new("clang-22");
+    c.args(["-O2", "-std=c23", "-march=x86-64-v3", "-Wno-everything"]);
+    c.arg("-I").arg(root().join("tests/enzyme-batch"));
+    c
+}
+
+/// Runs a built program and checks its verdict line.
+fn check_run(exe: &Path, name: &str) {
+    let out = run(&mut Command::new(exe));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(&format!("{name}: ok")), "{}: {stdout}", exe.display());
+}
+
+fn work_dir(way: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("enzyme-batch").join(way);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn c_programs_through_the_cli() {
+    let test = "enzyme_batch::c_programs_through_the_cli";
+    if !skip::require_tool(test, "clang-22") || !skip::require_cpu(test, "avx2") {
+        return;
+    }
+    let dir = work_dir("cli");
+    let mut replaced = 0;
+    for src in programs() {
+        let name = src.file_stem().unwrap().to_string_lossy().into_owned();
+        let bc = dir.join(format!("{name}.bc"));
+        let out_bc = dir.join(format!("{name}.batched.bc"));
+        let exe = dir.join(&name);
+        run(clang().args(["-c", "-emit-llvm", "-o"]).arg(&bc).arg(&src));
+        let report = run(Command::new(env!("CARGO_BIN_EXE_batchify")).arg(&bc).arg("-o").arg(&out_bc).arg("--report"));
+        let report = String::from_utf8_lossy(&report.stderr);
+        let calls: Vec<&str> = report.lines().filter(|l| l.contains(": __enzyme_batch(")).collect();
+        assert_eq!(calls.len(), call_count(&src), "{name}: every call is replaced:\n{report}");
+        assert!(
+            calls.iter().all(|l| l.contains("(calls `_ZGV_LLVM_")),
+            "{name}: every call uses a vector clone:\n{report}"
+        );
+        assert!(!report.contains("per-lane fallback"), "{name}: no clone is a per-lane loop:\n{report}");
+        replaced += calls.len();
+        run(clang().arg("-o").arg(&exe).arg(&out_bc));
+        check_run(&exe, &name);
+    }
+    eprintln!("{test}: {replaced} __enzyme_batch calls replaced and checked lane by lane");
+}
+
+#[test]
+fn c_programs_through_the_plugin() {
+    let test = "enzyme_batch::c_programs_through_the_plugin";
+    if !skip::require_tool(test, "clang-22") || !skip::require_cpu(test, "avx2") {
+        return;
+    }
+    let plugin = batchify_testkit::plugin::library();
+    if !plugin.exists() {
+        skip::skip(test, &format!("the plugin {} is not built (cargo build -p batchify-plugin)", plugin.display()));
+        return;
+    }
+    let dir = work_dir("plugin");
+    for src in programs() {
+        let name = src.file_stem().unwrap().to_string_lossy().into_owned();
+        let exe = dir.join(&name);
+        let out = run(clang()
+            .arg(format!("-fpass-plugin={}", plugin.display()))
+            .args(["-Rpass=batchify", "-Rpass-missed=batchify", "-o"])
+            .arg(&exe)
+            .arg(&src));
+        let remarks = String::from_utf8_lossy(&out.stderr);
+        assert!(remarks.contains("built _ZGV_LLVM_"), "{name}: the plugin built the clones:\n{remarks}");
+        assert!(!remarks.contains("per-lane"), "{name}: no per-lane clone or call:\n{remarks}");
+        check_run(&exe, &name);
+    }
+}
