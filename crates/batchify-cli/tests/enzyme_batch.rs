@@ -2,7 +2,8 @@
 //! `tests/enzyme-batch` (vector, default, scalar and buffer arguments,
 //! struct returns in registers and in memory, a lane-divergent branch,
 //! divergent loops, nested calls with varying arguments, widths 2, 4, 8
-//! and 16), compiled by clang-22 `-O2 -march=x86-64-v3` and run, two ways:
+//! and 16), compiled by clang-22 `-march=x86-64-v3` at `-O0` and `-O2` and
+//! run, two ways:
 //!
 //! * CLI: `clang -emit-llvm`, this crate's `batchify --report`, clang;
 //! * plugin: one `clang -fpass-plugin=libbatchify_plugin.so` compile.
@@ -52,9 +53,12 @@ fn run(cmd: &mut Command) -> Output {
     out
 }
 
-fn clang() -> Command {
+/// Both optimisation levels: `-O0` input keeps its allocas and `optnone`.
+const LEVELS: [&str; 2] = ["-O0", "-O2"];
+
+fn clang(level: &str) -> Command {
     let mut c = Command::new("clang-22");
-    c.args(["-O2", "-std=c23", "-march=x86-64-v3", "-Wno-everything"]);
+    c.args([level, "-std=c23", "-march=x86-64-v3", "-Wno-everything"]);
     c.arg("-I").arg(root().join("tests/enzyme-batch"));
     c
 }
@@ -80,23 +84,24 @@ fn c_programs_through_the_cli() {
     }
     let dir = work_dir("cli");
     let mut replaced = 0;
-    for src in programs() {
+    for (src, level) in programs().iter().flat_map(|p| LEVELS.map(|l| (p.clone(), l))) {
         let name = src.file_stem().unwrap().to_string_lossy().into_owned();
-        let bc = dir.join(format!("{name}.bc"));
-        let out_bc = dir.join(format!("{name}.batched.bc"));
-        let exe = dir.join(&name);
-        run(clang().args(["-c", "-emit-llvm", "-o"]).arg(&bc).arg(&src));
+        let stem = format!("{name}{level}");
+        let bc = dir.join(format!("{stem}.bc"));
+        let out_bc = dir.join(format!("{stem}.batched.bc"));
+        let exe = dir.join(&stem);
+        run(clang(level).args(["-c", "-emit-llvm", "-o"]).arg(&bc).arg(&src));
         let report = run(Command::new(env!("CARGO_BIN_EXE_batchify")).arg(&bc).arg("-o").arg(&out_bc).arg("--report"));
         let report = String::from_utf8_lossy(&report.stderr);
         let calls: Vec<&str> = report.lines().filter(|l| l.contains(": __enzyme_batch(")).collect();
-        assert_eq!(calls.len(), call_count(&src), "{name}: every call is replaced:\n{report}");
+        assert_eq!(calls.len(), call_count(&src), "{stem}: every call is replaced:\n{report}");
         assert!(
             calls.iter().all(|l| l.contains("(calls `_ZGV_LLVM_")),
             "{name}: every call uses a vector clone:\n{report}"
         );
         assert!(!report.contains("per-lane fallback"), "{name}: no clone is a per-lane loop:\n{report}");
         replaced += calls.len();
-        run(clang().arg("-o").arg(&exe).arg(&out_bc));
+        run(clang(level).arg("-o").arg(&exe).arg(&out_bc));
         check_run(&exe, &name);
     }
     eprintln!("{test}: {replaced} __enzyme_batch calls replaced and checked lane by lane");
@@ -114,10 +119,10 @@ fn c_programs_through_the_plugin() {
         return;
     }
     let dir = work_dir("plugin");
-    for src in programs() {
+    for (src, level) in programs().iter().flat_map(|p| LEVELS.map(|l| (p.clone(), l))) {
         let name = src.file_stem().unwrap().to_string_lossy().into_owned();
-        let exe = dir.join(&name);
-        let out = run(clang()
+        let exe = dir.join(format!("{name}{level}"));
+        let out = run(clang(level)
             .arg(format!("-fpass-plugin={}", plugin.display()))
             .args(["-Rpass=batchify", "-Rpass-missed=batchify", "-o"])
             .arg(&exe)
