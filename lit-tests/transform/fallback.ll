@@ -1,5 +1,6 @@
-; An irreducible CFG (two blocks that jump into each other's loop, so the
-; cycle has two entries) is not vectorized: the clone is the per-lane
+; A function with inline assembly (here `irr`, its name from when an
+; irreducible CFG was the example; those are vectorized now, see
+; irreducible.ll) is not vectorized: the clone is the per-lane
 ; fallback, which calls the scalar function once per lane, in lane order,
 ; with that lane's arguments (uniform ones passed as they are), and builds
 ; the result vector from the calls. batchify says so with one
@@ -26,28 +27,21 @@
 define i32 @irr(i32 %x, i32 %n) {
 entry:
   %c = icmp sgt i32 %x, 0
-  br i1 %c, label %a, label %b
+  br i1 %c, label %a, label %exit
 a:
-  %va = phi i32 [ %x, %entry ], [ %vb1, %b ]
-  %va1 = add i32 %va, 3
-  %ca = icmp slt i32 %va1, %n
-  br i1 %ca, label %b, label %exit
-b:
-  %vb = phi i32 [ %n, %entry ], [ %va1, %a ]
-  %vb1 = mul i32 %vb, 2
-  %cb = icmp slt i32 %vb1, 100
-  br i1 %cb, label %a, label %exit
+  %v = call i32 asm "", "=r,0"(i32 %x)
+  %s = add i32 %v, %n
+  br label %exit
 exit:
-  %r = phi i32 [ %va1, %a ], [ %vb1, %b ]
+  %r = phi i32 [ %s, %a ], [ %n, %entry ]
   ret i32 %r
 }
 
-; WARN: {{^}}batchify: warning: `irr` -> `_ZGV_LLVM_N4vv_irr` is a per-lane loop over the scalar function: irreducible control flow {{.*}}`a`{{.*}}{{$}}
+; WARN: {{^}}batchify: warning: `irr` -> `_ZGV_LLVM_N4vv_irr` is a per-lane loop over the scalar function: inline assembly {{.*}}{{$}}
 
-; The scalar function keeps its CFG.
+; The scalar function is unchanged.
 ; CHECK-LABEL: define i32 @irr(
-; CHECK:         br i1 %ca, label %b, label %exit
-; CHECK:         br i1 %cb, label %a, label %exit
+; CHECK:         call i32 asm "", "=r,0"(i32 %x)
 ; CHECK-LABEL: define <4 x i32> @_ZGV_LLVM_N4vv_irr(
 ; CHECK-SAME:    <4 x i32> [[X:%[^,]+]], <4 x i32> [[N:%[^)]+]])
 ; CHECK-NOT:     add <4 x i32>
@@ -74,6 +68,8 @@ exit:
 
 ; Masked: lane k's call happens only if mask bit k is set; the uniform `n`
 ; goes to every call as it is.
+; MASKED-LABEL: define i32 @irr(
+; MASKED:         call i32 asm "", "=r,0"(i32 %x)
 ; MASKED-LABEL: define <4 x i32> @_ZGV_LLVM_M4vu_irr(
 ; MASKED-SAME:    <4 x i32> [[X:%[^,]+]], i32 [[N:%[^,]+]], <4 x i1> [[M:%[^)]+]])
 ; MASKED:         [[M0:%.*]] = extractelement <4 x i1> [[M]], i64 0
@@ -93,8 +89,8 @@ exit:
 ; MASKED:         ret <4 x i32>
 
 ; With --report the warning comes first, then the report line.
-; MWARN:      {{^}}batchify: warning: `irr` -> `_ZGV_LLVM_M4vu_irr` is a per-lane loop over the scalar function: irreducible control flow
-; MWARN-NEXT: {{^}}batchify: irr -> _ZGV_LLVM_M4vu_irr: 4 lanes, per-lane fallback: irreducible control flow
+; MWARN:      {{^}}batchify: warning: `irr` -> `_ZGV_LLVM_M4vu_irr` is a per-lane loop over the scalar function: inline assembly
+; MWARN-NEXT: {{^}}batchify: irr -> _ZGV_LLVM_M4vu_irr: 4 lanes, per-lane fallback: inline assembly
 ; MWARN-NOT:  batchify
 
-; NOFB: {{^}}batchify: error: cannot batchify `irr`: irreducible control flow (a cycle entered at `a` has several entries){{$}}
+; NOFB: {{^}}batchify: error: cannot batchify `irr`: inline assembly `%v = call i32 asm "", "=r,0"(i32 %x)` is not supported{{$}}

@@ -18,7 +18,7 @@
 ; RUN:   --variant _ZGV_LLVM_N4v_plain --variant _ZGV_LLVM_N4vv_irr 2> %t.report
 ; RUN: FileCheck %s --match-full-lines < %t.report
 
-; CHECK:      batchify: warning: `irr` -> `_ZGV_LLVM_N4vv_irr` is a per-lane loop over the scalar function: irreducible control flow (a cycle entered at `a` has several entries)
+; CHECK:      batchify: warning: `irr` -> `_ZGV_LLVM_N4vv_irr` is a per-lane loop over the scalar function: inline assembly `%v = call i32 asm "", "=r,0"(i32 %x)` is not supported
 ; CHECK-NEXT: batchify: sel -> _ZGV_LLVM_N4v_sel: 4 lanes, {{[0-9]+}} vector instruction(s), 0 uniform, 0 per-lane, 0 divergent loop(s), 1 linearized level(s), 0 uniform branch region(s) kept
 ; CHECK-NEXT: batchify: loop -> _ZGV_LLVM_N8v_loop: 8 lanes, {{[0-9]+}} vector instruction(s), 2 uniform, 0 per-lane, 1 divergent loop(s), {{[1-9]}} linearized level(s), 0 uniform branch region(s) kept
 ; CHECK-NEXT: batchify: nested -> _ZGV_LLVM_N4vv_nested: 4 lanes, {{[0-9]+}} vector instruction(s), 3 uniform, 0 per-lane, 1 divergent loop(s), {{[1-9]}} linearized level(s), 0 uniform branch region(s) kept
@@ -26,7 +26,7 @@
 ; CHECK-NEXT: batchify:   per-lane: call to `sink`
 ; CHECK-NEXT: batchify: ubl -> _ZGV_LLVM_N8vu_ubl: 8 lanes, {{[0-9]+}} vector instruction(s), {{[1-9][0-9]*}} uniform, 0 per-lane, 1 divergent loop(s), 1 linearized level(s), 1 uniform branch region(s) kept
 ; CHECK-NEXT: batchify: plain -> _ZGV_LLVM_N4v_plain: 4 lanes, 1 vector instruction(s), 0 uniform, 0 per-lane, 0 divergent loop(s), 0 linearized level(s), 0 uniform branch region(s) kept
-; CHECK-NEXT: batchify: irr -> _ZGV_LLVM_N4vv_irr: 4 lanes, per-lane fallback: irreducible control flow (a cycle entered at `a` has several entries)
+; CHECK-NEXT: batchify: irr -> _ZGV_LLVM_N4vv_irr: 4 lanes, per-lane fallback: inline assembly `%v = call i32 asm "", "=r,0"(i32 %x)` is not supported
 ; CHECK-NOT:  {{.}}
 
 define float @sel(float %x) {
@@ -146,18 +146,12 @@ define float @plain(float %x) {
 define i32 @irr(i32 %x, i32 %n) {
 entry:
   %c = icmp sgt i32 %x, 0
-  br i1 %c, label %a, label %b
+  br i1 %c, label %a, label %exit
 a:
-  %va = phi i32 [ %x, %entry ], [ %vb1, %b ]
-  %va1 = add i32 %va, 3
-  %ca = icmp slt i32 %va1, %n
-  br i1 %ca, label %b, label %exit
-b:
-  %vb = phi i32 [ %n, %entry ], [ %va1, %a ]
-  %vb1 = mul i32 %vb, 2
-  %cb = icmp slt i32 %vb1, 100
-  br i1 %cb, label %a, label %exit
+  %v = call i32 asm "", "=r,0"(i32 %x)
+  %s = add i32 %v, %n
+  br label %exit
 exit:
-  %r = phi i32 [ %va1, %a ], [ %vb1, %b ]
+  %r = phi i32 [ %s, %a ], [ %n, %entry ]
   ret i32 %r
 }

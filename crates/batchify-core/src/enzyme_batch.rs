@@ -267,9 +267,11 @@ fn parse<'ctx>(module: Module<'ctx>, call: Value<'ctx>) -> Result<BatchCall<'ctx
                 "enzyme_vector" => Kind::Vector,
                 "enzyme_scalar" => Kind::Scalar,
                 "enzyme_buffer" => Kind::Buffer,
-                other => return Err(fail(format!(
+                other => {
+                    return Err(fail(format!(
                     "unknown marker `{other}` (expected enzyme_vector, enzyme_scalar, enzyme_buffer or enzyme_width)"
-                ))),
+                )))
+                }
             };
             i += 1;
         }

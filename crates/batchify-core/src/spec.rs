@@ -151,7 +151,7 @@ mod tests {
 
     #[test]
     fn unsupported_parts_are_rejected() {
-        for name in ["_ZGVsNxv_f", "_ZGVnN4v_f", "_ZGVdN4R_f", "_ZGVdN4vls0_f"] {
+        for name in ["_ZGVsNxv_f", "_ZGVnN4v_f", "_ZGVdN4U_f", "_ZGVdN4vls0_f"] {
             let v = VariantName::parse(name).unwrap();
             assert!(CloneSpec::from_variant(&v).is_err(), "{name}");
         }

@@ -605,6 +605,10 @@ impl<'ctx> Value<'ctx> {
         let n = unsafe { LLVMGetNumSuccessors(self.0) };
         (0..n).map(|i| Block(unsafe { LLVMGetSuccessor(self.0, i) }, PhantomData)).collect()
     }
+    /// Terminator: makes successor `i` (in [`Value::successors`] order) `b`.
+    pub fn set_successor(self, i: u32, b: Block<'ctx>) {
+        unsafe { LLVMSetSuccessor(self.0, i, b.0) }
+    }
     /// Switch: `(case value, destination)` pairs, default excluded.
     pub fn switch_cases(self) -> Vec<(Value<'ctx>, Block<'ctx>)> {
         let succs = self.successors();

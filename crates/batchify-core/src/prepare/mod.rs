@@ -5,11 +5,12 @@
 //! user's function is never modified; the scratch copy is deleted once the
 //! clone is built.
 //!
-//! Irreducible control flow is not made reducible here: LLVM 22's
+//! Irreducible control flow is made reducible first, by batchify's own node
+//! splitting ([`node_split`]), bounded in code growth; past the bound the
+//! function stays irreducible and gets the per-lane fallback. (LLVM 22's
 //! `fix-irreducible` crashed on a `switch` into an irreducible cycle, and
 //! after `lower-switch` it produced a function that loops forever where the
-//! original returns (corpus `irreducible_states`). Such functions get the
-//! per-lane fallback instead.
+//! original returns: corpus `irreducible_states`.)
 //!
 //! Touches only the scratch copy it creates; imports no later stage.
 
@@ -17,6 +18,8 @@ use crate::error::{Error, Result};
 use crate::llvm::LLVMOpcode;
 use crate::llvm::{Block, Builder, Module, Value};
 use std::collections::HashMap;
+
+pub mod node_split;
 
 /// Pipeline run on the scratch copy.
 pub const PREPARE_PIPELINE: &str = "mem2reg,mergereturn,loop-simplify,lcssa";
@@ -41,6 +44,13 @@ pub fn prepare<'ctx>(module: Module<'ctx>, f: Value<'ctx>, name: &str) -> Result
     // Passes skip `optnone` functions (clang -O0 output).
     copy.remove_enum_attribute(crate::llvm::FUNCTION_INDEX, "optnone");
     copy.remove_enum_attribute(crate::llvm::FUNCTION_INDEX, "noinline");
+    if node_split::is_irreducible(copy) {
+        crate::llvm::run_function_passes(copy, "reg2mem")
+            .map_err(|message| Error::Internal { function: name.to_string(), message })?;
+        // Past the growth bound the copy stays irreducible (and valid); the
+        // loop analysis then reports it and the clone is the fallback.
+        let _ = node_split::make_reducible(copy);
+    }
     crate::llvm::run_function_passes(copy, PREPARE_PIPELINE)
         .map_err(|message| Error::Internal { function: name.to_string(), message })?;
     Ok(scratch)
