@@ -1,12 +1,13 @@
-; An internal fastcc function that batchify cannot vectorize (irreducible
-; control flow: two blocks that jump into each other, entered at either),
-; so its clone is the per-lane fallback loop, which calls the scalar
+; An internal fastcc function that batchify cannot vectorize (a `fence`;
+; its irreducible control flow, two blocks that jump into each other,
+; entered at either, is made reducible first, but the fence stays), so its clone is the per-lane fallback loop, which calls the scalar
 ; function once per lane. Those calls must carry `fastcc`; without it the
 ; call is undefined behaviour and LLVM's optimiser turns the clone into
 ; `unreachable` (issue 6, defect 1).
 
 define internal fastcc i32 @irreducible_fast(i32 %x, i32 %y) {
 entry:
+  fence seq_cst
   %odd = and i32 %x, 1
   %c = icmp ne i32 %odd, 0
   br i1 %c, label %b, label %a
