@@ -22,7 +22,10 @@ pub const LANES: usize = 8;
 pub fn mandel(cx: f32, cy: f32, max_iter: u32) -> u32 {
     let (mut x, mut y) = (0.0f32, 0.0f32);
     let mut n = 0;
-    while n < max_iter && x * x + y * y <= 4.0 {
+    // Escape test first: with `n < max_iter &&` first, batchify's variant
+    // (today) keeps the count in a branchier loop with two blends per
+    // iteration, about 10% slower (README.md).
+    while x * x + y * y <= 4.0 && n < max_iter {
         let t = x * x - y * y + cx;
         y = 2.0 * x * y + cy;
         x = t;
@@ -44,7 +47,7 @@ pub fn cbrt_newton(a: f32) -> f32 {
     if a == 0.0 || a.is_nan() || a.is_infinite() {
         return a;
     }
-    let mut x = if a > 1.0 || a < -1.0 {
+    let mut x = if a.abs() > 1.0 {
         a
     } else if a > 0.0 {
         1.0
@@ -76,8 +79,7 @@ pub fn interp(xs: &[f32], ys: &[f32], x: f32) -> f32 {
     if n == 0 {
         return 0.0;
     }
-    // `!(x > ...)` so that NaN takes this branch too.
-    if !(x > xs[0]) {
+    if x.is_nan() || x <= xs[0] {
         return ys[0];
     }
     if x >= xs[n - 1] {

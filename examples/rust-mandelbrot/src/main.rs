@@ -45,6 +45,20 @@ fn report<T>(name: &str, checksum: u64, reps: usize, scalar: impl FnMut() -> T, 
     );
 }
 
+/// For chunks of 8 pixels of each row: the iterations all lanes need over
+/// 8 times what the slowest lane needs (an 8-lane loop runs until its last
+/// lane is done).
+fn lane_use(image: &[u32], width: usize) -> f64 {
+    let (mut useful, mut run) = (0u64, 0u64);
+    for row in image.chunks(width) {
+        for chunk in row.chunks(LANES) {
+            useful += chunk.iter().map(|&n| u64::from(n)).sum::<u64>();
+            run += LANES as u64 * u64::from(chunk.iter().copied().max().unwrap_or(0));
+        }
+    }
+    useful as f64 / run.max(1) as f64
+}
+
 fn parse_args() -> Result<(usize, usize), String> {
     let (mut reps, mut size) = (11, 800);
     let mut args = std::env::args().skip(1);
@@ -109,6 +123,12 @@ fn main() {
         lookups_in.len()
     );
     report("mandelbrot", checksum_u32(&image), reps, || view.render_scalar(), || view.render_x8());
+    println!(
+        "             {:.1} iterations per pixel; lane use {:.1}% (all pixels' iterations / 8 x the slowest lane's, \
+         summed over chunks of 8: the most an 8-lane loop keeps busy)",
+        image.iter().map(|&n| f64::from(n)).sum::<f64>() / image.len() as f64,
+        100.0 * lane_use(&image, view.width)
+    );
     report("cbrt_newton", checksum_f32(&roots), reps, || cbrts_scalar(&roots_in), || cbrts_x8(&roots_in));
     report(
         "interp",

@@ -45,7 +45,7 @@ fn lane_sets(count: usize, seed: u64, mut random: impl FnMut(&mut Rng) -> f32) -
     }
     for _ in 0..count {
         sets.push(std::array::from_fn(|_| {
-            if r.next_u64() % 16 == 0 {
+            if r.next_u64().is_multiple_of(16) {
                 SPECIAL[(r.next_u64() % SPECIAL.len() as u64) as usize]
             } else {
                 random(&mut r)
