@@ -22,9 +22,10 @@ pub const LANES: usize = 8;
 pub fn mandel(cx: f32, cy: f32, max_iter: u32) -> u32 {
     let (mut x, mut y) = (0.0f32, 0.0f32);
     let mut n = 0;
-    // Escape test first: with `n < max_iter &&` first, batchify's variant
-    // (today) keeps the count in a branchier loop with two blends per
-    // iteration, about 10% slower (README.md).
+    // The order of the two tests does not change the result. With the
+    // escape test first, batchify's variant is one loop with one branch
+    // (with `n < max_iter` first, it has four branches per iteration and
+    // 50% more instructions, though no measurable slowdown here).
     while x * x + y * y <= 4.0 && n < max_iter {
         let t = x * x - y * y + cx;
         y = 2.0 * x * y + cy;
