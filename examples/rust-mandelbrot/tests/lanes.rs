@@ -120,6 +120,12 @@ fn cbrt_newton_finds_cube_roots() {
             want[k]
         );
     }
+    let extremes = [f32::MAX, -f32::MAX, 1e30, 1e-30, 1e-38, 1e-45, 2.0, 0.5];
+    let got = cbrt_newton_x8(extremes);
+    for k in 0..LANES {
+        let want = f64::from(extremes[k]).cbrt();
+        assert!((f64::from(got[k]) - want).abs() <= 1e-5 * want.abs(), "lane {k}: cbrt {} is not {want}", got[k]);
+    }
     assert!(cbrt_newton_x8([f32::NAN; 8]).iter().all(|x| x.is_nan()));
     assert_eq!(cbrt_newton_x8([-0.0; 8]).map(f32::to_bits), [(-0.0f32).to_bits(); 8]);
 }
