@@ -93,16 +93,18 @@ fn run(args: Vec<OsString>) -> Fallible<i32> {
 }
 
 /// Whether cargo runs us as `RUSTC_WRAPPER`: `<rustc> -vV`, `<rustc> - ...`
-/// (questions about the target) or `<rustc> ... --crate-name ...`. The
-/// wrapper's environment variable alone does not tell: it is inherited by
-/// everything cargo runs, a nested `cargo batchify` included.
+/// (questions about the target) or `<rustc> ... --crate-name ...`, with
+/// `<rustc>` possibly `<RUSTC_WORKSPACE_WRAPPER> <rustc>`. The wrapper's
+/// environment variable alone does not tell: it is inherited by everything
+/// cargo runs, a nested `cargo batchify` included.
 fn called_as_wrapper(args: &[OsString]) -> bool {
     let Some((first, rest)) = args.split_first() else { return false };
     let first = first.to_string_lossy();
-    if first.is_empty() || first == "batchify" || first.starts_with('-') {
+    let command = first == "batchify" || (first != "rustc" && SUBCOMMANDS.contains(&first.as_ref()));
+    if first.is_empty() || command || first.starts_with('-') {
         return false;
     }
-    rest.first().is_some_and(|a| a == "-vV" || a == "-") || rest.iter().any(|a| a == "--crate-name")
+    rest.iter().any(|a| a == "-vV" || a == "-" || a == "--crate-name")
 }
 
 /// The wrapper: runs `[inner wrapper] rustc args... <plugin flags>`.
@@ -490,7 +492,10 @@ mod tests {
         assert!(called_as_wrapper(&os(&["rustc", "-vV"])));
         assert!(called_as_wrapper(&os(&["/x/rustc", "-", "--crate-name", "___", "--print=file-names"])));
         assert!(called_as_wrapper(&os(&["rustc", "--crate-name", "foo", "--edition=2021", "src/lib.rs"])));
+        assert!(called_as_wrapper(&os(&["/ws-wrapper", "/x/rustc", "-vV"])));
+        assert!(called_as_wrapper(&os(&["/ws-wrapper", "/x/rustc", "--crate-name", "foo"])));
         assert!(!called_as_wrapper(&os(&["batchify", "rustc", "--crate-name", "foo"])));
+        assert!(!called_as_wrapper(&os(&["run", "--", "-"])));
         assert!(!called_as_wrapper(&os(&["rustc", "--release", "--", "--emit=llvm-ir"])));
         assert!(!called_as_wrapper(&os(&["build", "--release"])));
         assert!(!called_as_wrapper(&os(&["--help"])));
