@@ -13,6 +13,8 @@
 //! `cargo batchify run --release` runs batchify's AVX2 variants. Both give
 //! the same results, bit for bit.
 
+#![warn(missing_docs)]
+
 /// The lanes of every batched function here.
 pub const LANES: usize = 8;
 
