@@ -263,7 +263,8 @@ impl RustcInfo {
 /// The batchify source tree cargo-batchify was built from (a path install's
 /// repository).
 fn source_tree() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    tree.canonicalize().unwrap_or(tree)
 }
 
 /// The plugin to load, absolute: `BATCHIFY_PLUGIN`, else the source tree's
@@ -287,19 +288,31 @@ fn find_plugin() -> Fallible<PathBuf> {
             tree.display()
         ));
     }
-    let built = modified(&so);
+    // When cargo finds the plugin fresh although a source is newer (a
+    // change that does not affect it), it leaves the .so as it is; the
+    // `checked` file records that cargo was asked, so it is not asked again.
+    let checked = tree.join("target/release").join(CHECKED);
+    let built = modified(&so).map(|so| so.max(modified(&checked).unwrap_or(so)));
     if built.is_none() || newest_source(&tree) > built {
         build_plugin(&tree)?;
         if !so.is_file() {
             return Err(format!("building the plugin did not produce {}", so.display()));
         }
+        let _ = std::fs::write(&checked, "cargo build --release -p batchify-plugin was run by cargo-batchify\n");
     }
     absolute(&so)
 }
 
+/// Next to the release plugin: when cargo-batchify last had it built.
+const CHECKED: &str = ".cargo-batchify-plugin-checked";
+
 /// The plugin's sources: what a change of makes the release build stale.
-fn plugin_sources(tree: &Path) -> [PathBuf; 4] {
-    [tree.join("passes"), tree.join("crates/batchify-core"), tree.join("Cargo.lock"), tree.join("tools/llvm-prefix.sh")]
+fn plugin_sources(tree: &Path) -> Vec<PathBuf> {
+    let mut sources: Vec<PathBuf> =
+        ["Cargo.toml", "build.rs", "src", "shim"].iter().map(|p| tree.join("passes").join(p)).collect();
+    sources.extend(["Cargo.toml", "src"].iter().map(|p| tree.join("crates/batchify-core").join(p)));
+    sources.extend(["Cargo.toml", "Cargo.lock", "tools/llvm-prefix.sh"].iter().map(|p| tree.join(p)));
+    sources
 }
 
 /// The newest modification time among the plugin's sources.
