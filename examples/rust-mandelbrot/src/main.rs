@@ -13,25 +13,28 @@ use rust_mandelbrot::*;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-/// Median, fastest and slowest of `reps` timed runs of `f`, after one
-/// untimed run.
-fn time<T>(reps: usize, mut f: impl FnMut() -> T) -> (Duration, Duration, Duration) {
-    black_box(f());
-    let mut times: Vec<Duration> = (0..reps)
-        .map(|_| {
-            let start = Instant::now();
-            black_box(f());
-            start.elapsed()
-        })
-        .collect();
+/// Median, fastest and slowest of sorted times.
+fn stats(mut times: Vec<Duration>) -> (Duration, Duration, Duration) {
     times.sort();
     (times[times.len() / 2], times[0], times[times.len() - 1])
 }
 
-/// Times both versions of one workload, interleaved, and prints a line.
-fn report<T>(name: &str, checksum: u64, reps: usize, scalar: impl FnMut() -> T, batched: impl FnMut() -> T) {
-    let (s_med, s_min, s_max) = time(reps, scalar);
-    let (b_med, b_min, b_max) = time(reps, batched);
+/// Times both versions of one workload, `reps` runs each, interleaved (so
+/// that a change of load on the machine hits both alike) after one
+/// untimed run of each, and prints a line.
+fn report<T>(name: &str, checksum: u64, reps: usize, mut scalar: impl FnMut() -> T, mut batched: impl FnMut() -> T) {
+    black_box(scalar());
+    black_box(batched());
+    let (mut s_times, mut b_times) = (Vec::new(), Vec::new());
+    for _ in 0..reps {
+        let start = Instant::now();
+        black_box(scalar());
+        s_times.push(start.elapsed());
+        let start = Instant::now();
+        black_box(batched());
+        b_times.push(start.elapsed());
+    }
+    let ((s_med, s_min, s_max), (b_med, b_min, b_max)) = (stats(s_times), stats(b_times));
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
         "{name:<12} checksum {checksum:016x}  scalar {:8.2} ms [{:.2}..{:.2}]  x8 {:8.2} ms [{:.2}..{:.2}]  speedup {:.2}x",
