@@ -214,7 +214,9 @@ fn user_flags_and_wrapper_still_apply() {
     assert!(tiny.contains("-Zllvm-plugins=") && tiny.contains("passes=batchify"), "{tiny}");
     assert!(target.join("batchify/debug/libtiny.rlib").exists());
 
-    // `build.rustflags` from the project's config (no RUSTFLAGS) applies too.
+    // `build.rustflags` from the project's config (no RUSTFLAGS) applies
+    // too; the target directory comes from CARGO_TARGET_DIR this time,
+    // through `cargo metadata`.
     tiny_package(&pkg, &["from_config"]);
     std::fs::create_dir_all(pkg.join(".cargo")).unwrap();
     std::fs::write(
@@ -222,13 +224,16 @@ fn user_flags_and_wrapper_still_apply() {
         "[build]\nrustflags = [\"--cfg\", \"from_config\", \"-C\", \"remark=batchify\"]\n",
     )
     .unwrap();
+    let rlib = target.join("batchify/debug/libtiny.rlib");
+    std::fs::remove_file(&rlib).unwrap();
     let mut cmd = clean(Command::new(BIN));
-    cmd.current_dir(&pkg).args(["batchify", "build", "--offline", "--target-dir"]).arg(&target);
-    cmd.env("BATCHIFY_PLUGIN", &plugin);
+    cmd.current_dir(&pkg).args(["batchify", "build", "--offline"]);
+    cmd.env("BATCHIFY_PLUGIN", &plugin).env("CARGO_TARGET_DIR", &target);
     let out = run(cmd, "build tiny with config");
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(stderr.contains("built _ZGVdN8v___batchify_s_twice_"), "{stderr}");
+    assert!(rlib.exists(), "{} was not rebuilt", rlib.display());
 }
 
 /// Runs cargo-batchify with `plugin` and returns its exit code and stderr.
