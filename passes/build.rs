@@ -20,6 +20,18 @@ fn main() {
             include.display()
         );
     }
+    // The LLVM major the shim is compiled for, for the marker in
+    // src/version.rs (read by `cargo batchify` without loading the plugin).
+    let config_h = include.join("llvm/Config/llvm-config.h");
+    println!("cargo:rerun-if-changed={}", config_h.display());
+    let major = std::fs::read_to_string(&config_h)
+        .ok()
+        .and_then(|text| {
+            text.lines().find_map(|l| l.strip_prefix("#define LLVM_VERSION_MAJOR ").map(|v| v.trim().to_string()))
+        })
+        .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+        .unwrap_or_else(|| panic!("no LLVM_VERSION_MAJOR in {}", config_h.display()));
+    println!("cargo:rustc-env=BATCHIFY_PLUGIN_LLVM_MAJOR={major}");
     cc::Build::new()
         .cpp(true)
         .file("shim/register.cpp")

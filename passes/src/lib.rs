@@ -14,6 +14,7 @@
 pub mod diagnostics;
 pub mod options;
 pub mod run;
+pub mod version;
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 

@@ -49,17 +49,40 @@ const STEPS: &[Step] = &[
     },
     Step {
         name: "fmt",
-        what: "cargo fmt --all -- --check",
-        run: |env| cargo(env, &["fmt", "--all", "--", "--check"]),
+        what: "cargo fmt --all -- --check (and examples/rust-mandelbrot, its own workspace)",
+        run: |env| {
+            cargo(env, &["fmt", "--all", "--", "--check"])?;
+            cargo(env, &["fmt", "--manifest-path", EXAMPLE, "--", "--check"])
+        },
         slow_lint: true,
     },
     Step {
         name: "clippy",
-        what: "cargo clippy --workspace --all-targets -- -D warnings",
-        run: |env| cargo(env, &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]),
+        what: "cargo clippy --workspace --all-targets -- -D warnings (and examples/rust-mandelbrot, bench included)",
+        run: |env| {
+            cargo(env, &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
+            cargo(
+                env,
+                &[
+                    "clippy",
+                    "--manifest-path",
+                    EXAMPLE,
+                    "--locked",
+                    "--all-targets",
+                    "--features",
+                    "bench",
+                    "--",
+                    "-D",
+                    "warnings",
+                ],
+            )
+        },
         slow_lint: true,
     },
 ];
+
+/// The standalone example crate (not a workspace member), linted too.
+const EXAMPLE: &str = "examples/rust-mandelbrot/Cargo.toml";
 
 fn cargo(env: &Env, args: &[&str]) -> Result<Option<String>, String> {
     util::run(env.cargo(args).env("BATCHIFY_SKIP_LOG", skip_log())).map(|_| None)

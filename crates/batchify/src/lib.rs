@@ -384,7 +384,12 @@ fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result
             unsafe { #fname(#(#shim_call_args),*) }
         }
 
+        // Never inlined: the plugin replaces the request's body at
+        // OptimizerEarly, after the inliner. Where the caller may inline it
+        // (its target features include AVX2, e.g. `-C target-cpu=native`),
+        // an inlined copy of the scalar loop would stay scalar.
         #[doc(hidden)]
+        #[inline(never)]
         #[allow(non_snake_case, clippy::missing_safety_doc, unused_unsafe)]
         #[unsafe(export_name = #request_symbol)]
         unsafe extern "C-unwind" fn #request(#out_param #(#req_params,)* #mask_param) {

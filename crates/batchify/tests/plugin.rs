@@ -1,7 +1,8 @@
 //! The macro under the pass plugin: `tests/lanes.rs` (the functions and
 //! their checks against scalar calls) is compiled as a test harness by
 //! `rustc -O -Z llvm-plugins=libbatchify_plugin.so -C passes=batchify`, at
-//! 16 codegen units, with fat LTO and with thin LTO, and run. Each batched
+//! 16 codegen units, with fat LTO, with thin LTO and with AVX2 enabled for
+//! the whole crate, and run. Each batched
 //! function's variant must be built exactly once (`-C remark=batchify`) and
 //! every check must pass with the variants in use.
 //!
@@ -63,10 +64,14 @@ fn lanes_under_the_plugin() {
     }
     let lanes = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lanes.rs");
     let dir = tempfile::tempdir().unwrap();
+    let nm = skip::require_tool(test, "nm");
     for (name, flags) in [
         ("cgu16", &["-C", "codegen-units=16"][..]),
         ("fat", &["-C", "codegen-units=16", "-C", "lto=fat"][..]),
         ("thin", &["-C", "codegen-units=16", "-C", "lto=thin"][..]),
+        // Callers with AVX2 may inline the request before the plugin runs;
+        // the macro's `#[inline(never)]` keeps it (checked with nm below).
+        ("avx2", &["-C", "codegen-units=16", "-C", "target-feature=+avx2,+fma"][..]),
     ] {
         let exe = dir.path().join(name);
         let out = Command::new("rustc")
@@ -86,6 +91,19 @@ fn lanes_under_the_plugin() {
         for variant in BUILT {
             let built = stderr.lines().filter(|l| l.contains(&format!("built {variant}"))).count();
             assert_eq!(built, 1, "{name}: {variant}* built {built} times:\n{stderr}");
+        }
+        // The variants are reachable only through the requests, so the
+        // linker keeps them only if the requests still call them (fat LTO
+        // may inline them into the requests: not checked there).
+        if nm && name != "fat" {
+            let out = Command::new("nm").arg("--defined-only").arg(&exe).output().unwrap();
+            let symbols = String::from_utf8_lossy(&out.stdout);
+            for variant in BUILT {
+                assert!(
+                    symbols.lines().any(|l| l.split_whitespace().nth(2).is_some_and(|s| s.starts_with(variant))),
+                    "{name}: {variant}* is not in the binary: the request no longer calls it"
+                );
+            }
         }
         let run = Command::new(&exe).output().unwrap();
         let stdout = String::from_utf8_lossy(&run.stdout);
