@@ -277,11 +277,21 @@ impl<'ctx> Widener<'_, 'ctx> {
             let pslot = self.flow.phi_slots[&phi];
             if self.analyses.uniformity.is_varying(phi) {
                 let val = self.varying_value(v);
-                if all || header {
+                if header && self.hold_finished_lanes() && self.is_divergent_back_edge(from, to) {
+                    // A back edge (`from` is in `to`'s loop): lanes that
+                    // left the loop keep their values from their last trip.
+                    let old = self.b.load(val.ty(), pslot, 0);
+                    let blended = self.blend(em, val, old, phi.ty());
+                    self.b.store(blended, pslot, 0);
+                } else if all || header {
                     self.b.store(val, pslot, 0);
                 } else {
                     let old = self.b.load(val.ty(), pslot, 0);
-                    let blended = self.blend(em, val, old, phi.ty());
+                    let blended = if self.for_autodiff && self.leaves_divergent_loop(from, to).is_some() {
+                        self.blend_per_lane(em, val, old, phi.ty())
+                    } else {
+                        self.blend(em, val, old, phi.ty())
+                    };
                     self.b.store(blended, pslot, 0);
                 }
             } else {
@@ -310,6 +320,59 @@ impl<'ctx> Widener<'_, 'ctx> {
             let y = self.b.extract_value(acc, k);
             let pick = self.b.select(bit, x, y);
             acc = self.b.insert_value(acc, pick, k);
+        }
+        acc
+    }
+
+    /// Whether lanes that left a divergent loop hold their loop-carried
+    /// values (the back edges blend with the lanes' old values).
+    fn hold_finished_lanes(&self) -> bool {
+        self.for_autodiff || HOLD_BY_DEFAULT
+    }
+
+    /// Whether `from -> to` is a back edge of a divergent loop.
+    fn is_divergent_back_edge(&self, from: Block<'ctx>, to: Block<'ctx>) -> bool {
+        let loops = self.analyses.loops;
+        match loops.innermost.get(&to) {
+            Some(&l) => loops.loops[l.0].header == to && loops.contains(l, from) && self.analyses.plan.is_divergent(l),
+            None => false,
+        }
+    }
+
+    /// The divergent loop that the edge `from -> to` leaves, if any (the
+    /// outermost such loop). A back edge or an edge inside a loop leaves none.
+    fn leaves_divergent_loop(&self, from: Block<'ctx>, to: Block<'ctx>) -> Option<LoopId> {
+        let loops = self.analyses.loops;
+        let mut l = loops.innermost.get(&from).copied();
+        let mut left = None;
+        while let Some(id) = l {
+            if loops.contains(id, to) {
+                break;
+            }
+            if self.analyses.plan.is_divergent(id) {
+                left = Some(id);
+            }
+            l = loops.loops[id.0].parent;
+        }
+        left
+    }
+
+    /// [`Self::blend`] one lane at a time (extract, scalar `select`,
+    /// insert) for vectors of elements: Enzyme's reverse mode rejects a
+    /// loop phi fed by a `select` on a vector condition, which a live-out
+    /// slot of a divergent loop would otherwise become
+    /// (`docs/autodiff.md`).
+    fn blend_per_lane(&self, em: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>, t: Type<'ctx>) -> Value<'ctx> {
+        if super::aggregates::is_split(t) || !a.ty().is_vector() || a.ty().vector_len() != self.n {
+            return self.blend(em, a, b, t);
+        }
+        let mut acc = b;
+        for k in 0..self.n {
+            let bit = self.b.extract_element(em, k);
+            let x = self.b.extract_element(a, k);
+            let y = self.b.extract_element(b, k);
+            let pick = self.b.select(bit, x, y);
+            acc = self.b.insert_element(acc, pick, k);
         }
         acc
     }
@@ -546,7 +609,9 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
         let pre = self.clone.append_block("loop.enter");
         let after = self.clone.append_block("loop.after");
-        let held = if divergent { self.begin_held_live_outs(l) } else { Vec::new() };
+        // Held live-outs are loop phis fed by vector selects, which
+        // Enzyme's reverse mode rejects.
+        let held = if divergent && !self.for_autodiff { self.begin_held_live_outs(l) } else { Vec::new() };
         let m = self.load_mask(self.flow.mask_slots[&header]);
         let any = self.any(m);
         self.b.cond_br(any, pre, after);
@@ -857,6 +922,11 @@ impl<'ctx> Widener<'_, 'ctx> {
 /// counting extra) from which a block of a linear level is skipped when no
 /// lane is in it.
 const SKIP_WEIGHT: u32 = 16;
+
+/// Whether the default mode (not only `--for-autodiff`) holds the
+/// loop-carried values of lanes that left a divergent loop
+/// (`docs/semantics.md`).
+const HOLD_BY_DEFAULT: bool = false;
 
 /// A block being emitted behind an any-lane test.
 struct Skippable<'ctx> {

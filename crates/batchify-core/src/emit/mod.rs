@@ -9,6 +9,8 @@
 //!   arithmetic, guarded division, casts, gathers and scatters, intrinsics);
 //! * [`memory`]: varying loads and stores by the address's shape
 //!   (contiguous, strided, uniform, or gather/scatter);
+//! * [`lanewise`]: one scalar access per element, for `--for-autodiff`
+//!   clones (no masked intrinsics);
 //! * [`private`]: the lanes' copies of private memory (allocas) and the
 //!   accesses that depend on their interleaved layout;
 //! * [`layout`]: the clone's type for each varying value;
@@ -32,6 +34,7 @@ pub mod callees;
 pub mod control;
 pub mod division;
 pub mod fmod;
+pub mod lanewise;
 pub mod layout;
 pub mod libm;
 pub mod memory;
@@ -58,7 +61,7 @@ pub fn emit<'ctx>(
     spec: &CloneSpec,
     analyses: &Analyses<'_, 'ctx>,
     callees: &mut callee_clones::CalleeClones<'ctx>,
-    veclib: crate::VecLib,
+    opts: &crate::Options,
 ) -> Result<WidenStats> {
     let ctx = module.context();
     let mut w = Widener {
@@ -66,7 +69,8 @@ pub fn emit<'ctx>(
         spec,
         n: spec.width,
         analyses,
-        veclib,
+        veclib: opts.veclib,
+        for_autodiff: opts.for_autodiff,
         b: Builder::new(ctx),
         aux: Builder::new(ctx),
         stats: WidenStats::default(),

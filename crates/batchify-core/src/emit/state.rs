@@ -78,6 +78,8 @@ pub(crate) struct Widener<'a, 'ctx> {
     pub(crate) analyses: &'a Analyses<'a, 'ctx>,
     /// The vector math library the clone may call.
     pub(crate) veclib: crate::VecLib,
+    /// Clones for automatic differentiation (`Options::for_autodiff`).
+    pub(crate) for_autodiff: bool,
     /// Main builder.
     pub(crate) b: Builder<'ctx>,
     /// Builder for out-of-line insertions (splats, slots).
