@@ -68,6 +68,63 @@ static void ad_verdict(const char *fn) {
            ad_max_rel);
 }
 
+#ifndef AD_W
+#define AD_W 16
+#endif
+
+/* double F(const double *w, double x): w is uniform differentiated memory
+ * (AD_W doubles, from AD_WEIGHTS(w)); checks per lane the value, d/dx in
+ * both modes and the forward derivative along dw = 1, and the reverse
+ * gradient dw summed over all points. */
+#define AD_WX(F)                                                                                                   \
+    __m256d _ZGVdN4uv_##F(const double *, __m256d);                                                                \
+    static void ad_s_##F(const double *w, const double *x, double *out) { *out = F(w, *x); }                       \
+    static void ad_v_##F(const double *w, const double *x, double *out) {                                          \
+        _mm256_storeu_pd(out, _ZGVdN4uv_##F(w, _mm256_loadu_pd(x)));                                               \
+    }                                                                                                              \
+    int main(void) {                                                                                               \
+        static double w[AD_W], vdw[AD_W], sdw[AD_W], wones[AD_W], wzeros[AD_W];                                    \
+        static double x[AD_LANES], y[AD_LANES], out[AD_LANES], sout[AD_LANES];                                     \
+        static double rx[AD_LANES], fx[AD_LANES], fw[AD_LANES], ones[AD_LANES], zeros[AD_LANES];                    \
+        AD_WEIGHTS(w);                                                                                             \
+        for (int j = 0; j < AD_W; j++)                                                                             \
+            wones[j] = 1.0;                                                                                        \
+        for (int k = 0; k < AD_LANES; k++) {                                                                       \
+            AD_POINT(k, &x[k], &y[k]);                                                                             \
+            ones[k] = 1.0;                                                                                         \
+        }                                                                                                          \
+        for (int k = 0; k < AD_LANES; k += 4) {                                                                    \
+            double dout[4] = {1, 1, 1, 1};                                                                         \
+            ad_v_##F(w, x + k, out + k);                                                                           \
+            __enzyme_autodiff((void *)ad_v_##F, enzyme_dup, w, vdw, enzyme_dup, x + k, rx + k, enzyme_dupnoneed,    \
+                              sout + k, dout);                                                                     \
+            __enzyme_fwddiff((void *)ad_v_##F, enzyme_dup, w, wzeros, enzyme_dup, x + k, ones + k,                  \
+                             enzyme_dupnoneed, sout + k, fx + k);                                                  \
+            __enzyme_fwddiff((void *)ad_v_##F, enzyme_dup, w, wones, enzyme_dup, x + k, zeros + k,                  \
+                             enzyme_dupnoneed, sout + k, fw + k);                                                  \
+        }                                                                                                          \
+        for (int k = 0; k < AD_LANES; k++) {                                                                       \
+            double s, d = 1, srx = 0, sfx, sfw, one = 1;                                                           \
+            ad_s_##F(w, &x[k], &s);                                                                                \
+            __enzyme_autodiff((void *)ad_s_##F, enzyme_dup, w, sdw, enzyme_dup, &x[k], &srx, enzyme_dupnoneed, &s,  \
+                              &d);                                                                                 \
+            __enzyme_fwddiff((void *)ad_s_##F, enzyme_dup, w, wzeros, enzyme_dup, &x[k], &one, enzyme_dupnoneed,    \
+                             &s, &sfx);                                                                            \
+            double zero = 0;                                                                                       \
+            __enzyme_fwddiff((void *)ad_s_##F, enzyme_dup, w, wones, enzyme_dup, &x[k], &zero, enzyme_dupnoneed,    \
+                             &s, &sfw);                                                                            \
+            ad_s_##F(w, &x[k], &s);                                                                                \
+            ad_check(#F, "value", k, out[k], s, 1);                                                                \
+            ad_check(#F, "reverse d/dx", k, rx[k], srx, 0);                                                        \
+            ad_check(#F, "forward d/dx", k, fx[k], sfx, 0);                                                        \
+            ad_check(#F, "forward along dw=1", k, fw[k], sfw, 0);                                                  \
+        }                                                                                                          \
+        for (int j = 0; j < AD_W; j++)                                                                             \
+            ad_check(#F, "reverse sum d/dw[j]", j, vdw[j], sdw[j], 0);                                             \
+        ad_verdict(#F);                                                                                            \
+        return ad_fail != 0;                                                                                       \
+    }
+
 #define AD_XY(F)                                                                                                   \
     __m256d _ZGVdN4vv_##F(__m256d, __m256d);                                                                       \
     static void ad_s_##F(const double *x, const double *y, double *out) { *out = F(*x, *y); }                      \

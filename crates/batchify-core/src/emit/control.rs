@@ -557,7 +557,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             }
             let p = self.b.phi(v.ty());
             p.add_incoming(v, end);
-            p.add_incoming(constant::poison(v.ty()), skip.from);
+            p.add_incoming(self.inactive_lane_value(v.ty()), skip.from);
             self.values.vmap.insert(i, p);
         }
         self.values.splats.retain(|k, _| skip.splats.contains(k));

@@ -317,7 +317,7 @@ pub(super) fn masked_load<'ctx>(
     let Some(mask) = mask else { return w.b.load(ty, base, align) };
     if w.for_autodiff {
         let at = super::lanewise::Addresses::From(base);
-        return super::lanewise::load(w, ty, at, Some(mask), align, constant::poison(ty));
+        return super::lanewise::load(w, ty, at, Some(mask), align, constant::null(ty));
     }
     let f = w.module.intrinsic("llvm.masked.load", &[ty, base.ty()]).expect("llvm.masked.load exists");
     let r = w.b.call(f.function_type(), f, &[base, mask, constant::poison(ty)]);

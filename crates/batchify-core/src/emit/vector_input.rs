@@ -429,7 +429,7 @@ fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> 
         if w.for_autodiff {
             let mask = (!w.flow.full).then_some(m);
             let each = super::lanewise::Addresses::Each(at);
-            parts.push(super::lanewise::load(w, vty, each, mask, align as u32, constant::poison(vty)));
+            parts.push(super::lanewise::load(w, vty, each, mask, align as u32, constant::null(vty)));
             continue;
         }
         let g = w.b.call(f.function_type(), f, &[at, m, constant::poison(vty)]);
