@@ -217,6 +217,7 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
         veclib: cli.veclib,
         cost_model: true,
         for_autodiff: cli.for_autodiff,
+        ..Options::default()
     };
     let mut reports = batchify_core::batchify_inkwell(&module, &specs, &opts).map_err(|e| e.to_string())?;
     if cli.functions.is_empty() && cli.variants.is_empty() {

@@ -79,6 +79,11 @@ pub struct Options {
     /// and memory is accessed with masked loads/stores or per-lane scalar
     /// accesses, never gathers or scatters.
     pub for_autodiff: bool,
+    /// Lanes that left a divergent loop hold their loop-carried values
+    /// (each back edge blends with the lane's old value), so they compute
+    /// nothing new while other lanes iterate (`docs/semantics.md`);
+    /// implied by `for_autodiff`.
+    pub hold_finished_lanes: bool,
 }
 
 /// A vector math library the clones may call (`--veclib`).
@@ -113,6 +118,7 @@ impl Default for Options {
             veclib: VecLib::None,
             cost_model: true,
             for_autodiff: false,
+            hold_finished_lanes: false,
         }
     }
 }

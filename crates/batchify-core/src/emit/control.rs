@@ -277,7 +277,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             let pslot = self.flow.phi_slots[&phi];
             if self.analyses.uniformity.is_varying(phi) {
                 let val = self.varying_value(v);
-                if header && self.hold_finished_lanes() && self.is_divergent_back_edge(from, to) {
+                if header && self.hold_finished_lanes && self.is_divergent_back_edge(from, to) {
                     // A back edge (`from` is in `to`'s loop): lanes that
                     // left the loop keep their values from their last trip.
                     let old = self.b.load(val.ty(), pslot, 0);
@@ -322,12 +322,6 @@ impl<'ctx> Widener<'_, 'ctx> {
             acc = self.b.insert_value(acc, pick, k);
         }
         acc
-    }
-
-    /// Whether lanes that left a divergent loop hold their loop-carried
-    /// values (the back edges blend with the lanes' old values).
-    fn hold_finished_lanes(&self) -> bool {
-        self.for_autodiff || HOLD_BY_DEFAULT
     }
 
     /// Whether `from -> to` is a back edge of a divergent loop.
@@ -922,11 +916,6 @@ impl<'ctx> Widener<'_, 'ctx> {
 /// counting extra) from which a block of a linear level is skipped when no
 /// lane is in it.
 const SKIP_WEIGHT: u32 = 16;
-
-/// Whether the default mode (not only `--for-autodiff`) holds the
-/// loop-carried values of lanes that left a divergent loop
-/// (`docs/semantics.md`).
-const HOLD_BY_DEFAULT: bool = false;
 
 /// A block being emitted behind an any-lane test.
 struct Skippable<'ctx> {

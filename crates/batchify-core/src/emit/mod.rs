@@ -71,6 +71,7 @@ pub fn emit<'ctx>(
         analyses,
         veclib: opts.veclib,
         for_autodiff: opts.for_autodiff,
+        hold_finished_lanes: opts.for_autodiff || opts.hold_finished_lanes,
         b: Builder::new(ctx),
         aux: Builder::new(ctx),
         stats: WidenStats::default(),

@@ -80,6 +80,9 @@ pub(crate) struct Widener<'a, 'ctx> {
     pub(crate) veclib: crate::VecLib,
     /// Clones for automatic differentiation (`Options::for_autodiff`).
     pub(crate) for_autodiff: bool,
+    /// Lanes that left a divergent loop hold their loop-carried values
+    /// (`Options::hold_finished_lanes`, implied by `for_autodiff`).
+    pub(crate) hold_finished_lanes: bool,
     /// Main builder.
     pub(crate) b: Builder<'ctx>,
     /// Builder for out-of-line insertions (splats, slots).
