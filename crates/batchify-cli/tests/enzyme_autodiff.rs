@@ -79,6 +79,7 @@ fn verdict(stdout: &str, name: &str) -> (usize, usize, usize) {
         .lines()
         .find(|l| l.starts_with(&format!("{name}: ok ")))
         .unwrap_or_else(|| panic!("{name}: no `ok` verdict:\n{stdout}"));
+    eprintln!("{line}");
     let field = |key: &str| -> usize {
         line.split_whitespace()
             .find_map(|w| w.strip_prefix(key))
