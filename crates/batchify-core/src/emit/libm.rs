@@ -88,8 +88,8 @@ fn exact_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'
             let lw = calls::lane_wise_intrinsic(base).expect("exact libm intrinsics are lane-wise");
             let arg_tys: Vec<Type> = args.iter().map(|v| v.ty()).collect();
             let decl = w.module.intrinsic(base, &calls::vector_overloads(lw, vty, &arg_tys))?;
-            let args: Vec<Value> = if super::recipes::restricted_domain(base) {
-                args.iter().map(|a| super::recipes::inactive_lanes_one(w, *a)).collect()
+            let args: Vec<Value> = if super::inactive::restricted_domain(base) {
+                args.iter().map(|a| super::inactive::one_in_inactive_lanes(w, *a)).collect()
             } else {
                 args
             };
@@ -127,7 +127,7 @@ fn errno_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'
     let (value, domain) = match f {
         ExactLibm::Intrinsic(base) => {
             let decl = w.module.intrinsic(base, &[vty])?;
-            let x = super::recipes::inactive_lanes_one(w, args[0]);
+            let x = super::inactive::one_in_inactive_lanes(w, args[0]);
             let v = w.b.call(decl.function_type(), decl, &[x]);
             (v, w.b.fcmp(LLVMRealOLT, args[0], zero))
         }

@@ -9,6 +9,8 @@
 //!   arithmetic, guarded division, casts, gathers and scatters, intrinsics);
 //! * [`memory`]: varying loads and stores by the address's shape
 //!   (contiguous, strided, uniform, or gather/scatter);
+//! * [`inactive`]: 1.0 in inactive lanes for restricted-domain operations
+//!   of `--for-autodiff` clones;
 //! * [`lanewise`]: one scalar access per element, for `--for-autodiff`
 //!   clones (no masked intrinsics);
 //! * [`private`]: the lanes' copies of private memory (allocas) and the
@@ -34,6 +36,7 @@ pub mod callees;
 pub mod control;
 pub mod division;
 pub mod fmod;
+pub mod inactive;
 pub mod lanewise;
 pub mod layout;
 pub mod libm;

@@ -74,7 +74,7 @@ fn lane_wise_binop<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Va
     let a = w.varying_value(i.operand(0));
     let mut c = w.varying_value(i.operand(1));
     if matches!(i.opcode(), LLVMFDiv | LLVMFRem) {
-        c = inactive_lanes_one(w, c);
+        c = super::inactive::one_in_inactive_lanes(w, c);
     }
     let r = w.b.binop(i.opcode(), a, c);
     copy_flags(i, r);
@@ -176,9 +176,9 @@ fn lane_wise_intrinsic<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Optio
                 return None; // e.g. a varying powi exponent
             }
             vargs.push(w.uniform_value(*a));
-        } else if restricted_domain(&base) {
+        } else if super::inactive::restricted_domain(&base) {
             let v = w.varying_value(*a);
-            vargs.push(inactive_lanes_one(w, v));
+            vargs.push(super::inactive::one_in_inactive_lanes(w, v));
         } else {
             vargs.push(w.varying_value(*a));
         }
@@ -190,36 +190,6 @@ fn lane_wise_intrinsic<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Optio
     let r = w.b.call(decl.function_type(), decl, &vargs);
     copy_flags(i, r);
     Some(r)
-}
-
-/// Intrinsics whose derivative is infinite or NaN somewhere (or whose
-/// result overflows): their operands are 1 in inactive lanes of
-/// `--for-autodiff` clones.
-pub(super) fn restricted_domain(name: &str) -> bool {
-    let stem = name.strip_prefix("llvm.").unwrap_or(name);
-    matches!(stem, "sqrt" | "log" | "log2" | "log10" | "pow" | "exp" | "exp2" | "exp10" | "powi" | "asin" | "acos")
-        || stem.starts_with("experimental.constrained.")
-}
-
-/// In `--for-autodiff` clones under a partial mask: `v` (floating point)
-/// with 1 in the inactive lanes, so that those lanes compute nothing whose
-/// derivative is infinite or NaN (a zero adjoint times either is NaN in
-/// Enzyme's reverse pass, which would reach the active lanes' gradients).
-pub(super) fn inactive_lanes_one<'ctx>(w: &mut Widener<'_, 'ctx>, v: Value<'ctx>) -> Value<'ctx> {
-    let fp = |t: Type| {
-        use crate::llvm::LLVMTypeKind::*;
-        matches!(t.kind(), LLVMHalfTypeKind | LLVMBFloatTypeKind | LLVMFloatTypeKind | LLVMDoubleTypeKind)
-    };
-    if !w.for_autodiff || w.flow.full || !v.ty().is_vector() || !fp(v.ty().element()) {
-        return v;
-    }
-    // 1.0 exactly where the lane is inactive, but not a constant: with a
-    // constant arm, instcombine would move the operation into the select
-    // (`sqrt(select(m, x, 1))` to `select(m, sqrt(x), 1)`) and the inactive
-    // lanes would compute on `x` again.
-    let off = w.b.binop(LLVMXor, w.flow.mask, w.all_true());
-    let ones = w.b.cast(LLVMUIToFP, off, v.ty());
-    w.b.select(w.flow.mask, v, ones)
 }
 
 /// Whether a divisor is a constant that cannot trap whatever the dividend:
