@@ -351,17 +351,21 @@ impl<'ctx> Widener<'_, 'ctx> {
         left
     }
 
-    /// [`Self::blend`] one lane at a time (extract, scalar `select`,
-    /// insert) for vectors of elements: Enzyme's reverse mode rejects a
+    /// [`Self::blend`] one element at a time (extract, scalar `select`,
+    /// insert) for vectors (structs of vectors keep vector selects): Enzyme's reverse mode rejects a
     /// loop phi fed by a `select` on a vector condition, which a live-out
     /// slot of a divergent loop would otherwise become
     /// (`docs/autodiff.md`).
     fn blend_per_lane(&self, em: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>, t: Type<'ctx>) -> Value<'ctx> {
-        if super::aggregates::is_split(t) || !a.ty().is_vector() || a.ty().vector_len() != self.n {
+        if super::aggregates::is_split(t) || !a.ty().is_vector() {
             return self.blend(em, a, b, t);
         }
+        let len = a.ty().vector_len();
+        let k = len / self.n;
+        // Element-major vectors of vectors: element `j` belongs to lane `j % N`.
+        let em = if k > 1 { super::vector_input::broadcast_lanes(&self.b, em, k) } else { em };
         let mut acc = b;
-        for k in 0..self.n {
+        for k in 0..len {
             let bit = self.b.extract_element(em, k);
             let x = self.b.extract_element(a, k);
             let y = self.b.extract_element(b, k);
