@@ -73,3 +73,47 @@ fn x86_avx2() {
     check("divergent", &["c"], &[CLevel::O2], &[8], Isa::Avx2, 2 * 50);
     check("memory", &["c"], &[CLevel::O2], &[8], Isa::Avx2, 2 * 10);
 }
+
+/// The memory and divergent corpora's clones, masked and unmasked, call no
+/// masked load, store, gather or scatter (Enzyme cannot differentiate
+/// them; `docs/autodiff.md`), and the default mode's do (so the check
+/// sees them where they are).
+#[test]
+fn no_masked_memory_intrinsics() {
+    use batchify_testkit::corpus::{load_file, parse_module, specs_for_module, Directives};
+    let mut default_calls = 0;
+    let mut clones = 0;
+    for dir in ["memory", "divergent"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "c"))
+            .collect();
+        files.sort();
+        for f in files {
+            let dirs = Directives::parse(&std::fs::read_to_string(&f).unwrap());
+            let bytes = load_file(&f, CLevel::O2).unwrap();
+            for (masked, autodiff_mode) in [(false, true), (true, true), (true, false)] {
+                let ctx = inkwell::context::Context::create();
+                let module = parse_module(&ctx, &bytes, &f.to_string_lossy()).unwrap();
+                let specs = specs_for_module(&module, &dirs, 8, CLevel::O2, masked, Isa::Llvm);
+                let opts = if autodiff_mode { autodiff() } else { corpus_options() };
+                batchify_core::batchify_inkwell(&module, &specs, &opts).unwrap();
+                let text = module.print_to_string().to_string();
+                let calls: Vec<&str> =
+                    text.lines().filter(|l| l.contains(" call ") && l.contains("@llvm.masked.")).collect();
+                if autodiff_mode {
+                    assert!(calls.is_empty(), "{} (masked={masked}): {calls:#?}", f.display());
+                    clones += specs.len();
+                } else {
+                    default_calls += calls.len();
+                }
+            }
+        }
+    }
+    assert!(clones >= 100, "too few clones checked: {clones}");
+    assert!(default_calls > 0, "the default clones call no llvm.masked.* intrinsic: the check would see nothing");
+    eprintln!(
+        "autodiff_corpus: {clones} clones without llvm.masked.*; the default mode's made {default_calls} such calls"
+    );
+}
