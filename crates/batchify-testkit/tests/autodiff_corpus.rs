@@ -117,3 +117,32 @@ fn no_masked_memory_intrinsics() {
         "autodiff_corpus: {clones} clones without llvm.masked.*; the default mode's made {default_calls} such calls"
     );
 }
+
+/// Random programs (the fuzzer's generator: divergent branches and loops,
+/// buffers at every address shape, helpers) with `--for-autodiff` clones,
+/// masked and unmasked, checked by the oracle like the default mode's.
+#[test]
+fn fuzz_programs() {
+    use batchify_testkit::fuzz::{self, FuzzOptions};
+    use batchify_testkit::gen::GenConfig;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let runs = [
+        FuzzOptions { count: 400, seed: 0xad_0000, width: 8, masked: true, threads, ..FuzzOptions::default() },
+        FuzzOptions {
+            count: 200,
+            seed: 0xad_1000,
+            width: 4,
+            masked: false,
+            threads,
+            gen: GenConfig { p_buffers: 0.9, ..GenConfig::default() },
+            ..FuzzOptions::default()
+        },
+    ];
+    for opts in runs {
+        let s = fuzz::run(&FuzzOptions { for_autodiff: true, ..opts });
+        eprintln!("{}", s.report());
+        assert!(!s.failed(), "{}", s.report());
+        assert_eq!(s.oracle_setup_errors, 0, "{}", s.report());
+        assert!(s.ok as f64 >= 0.85 * s.programs as f64, "only {} of {} checked:\n{}", s.ok, s.programs, s.report());
+    }
+}
