@@ -11,6 +11,15 @@
 ; RUN: FileCheck %s < %t.ll
 ; RUN: %batchify %s -S -o %t.default.ll --variant _ZGV_LLVM_N4vvv_escape --variant _ZGV_LLVM_N4vv_pick --no-fallback
 ; RUN: FileCheck %s --check-prefix=DEFAULT < %t.default.ll
+;
+; The plugin's `for-autodiff` parameter and option build the same clones.
+; RUN: %opt -load-pass-plugin=%plugin -passes='batchify<variant=_ZGV_LLVM_N4vv_pick;for-autodiff>' %s -S \
+; RUN:   | FileCheck %s --check-prefix=PLUGIN
+; RUN: %opt -load-pass-plugin=%plugin -passes=batchify -batchify-variant=_ZGV_LLVM_N4vv_pick \
+; RUN:   -batchify-for-autodiff %s -S | FileCheck %s --check-prefix=PLUGIN
+; PLUGIN-LABEL: define <4 x float> @_ZGV_LLVM_N4vv_pick(
+; PLUGIN-NOT:     llvm.masked
+; PLUGIN:       lane.load:
 
 define float @escape(float %c, ptr %t, i32 %k) {
 entry:
