@@ -262,6 +262,10 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
         for phi in to.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
             let Some((v, _)) = phi.incoming().into_iter().find(|(_, p)| *p == from) else { continue };
+            if self.flow.from_header.contains_key(&phi) {
+                // Read from the header phi's slot after the loop.
+                continue;
+            }
             if let Some(held) = self.flow.held.get(&phi).copied() {
                 // The lanes' header phi values are in the held slot already;
                 // another incoming value goes there too (only this exit
@@ -610,6 +614,8 @@ impl<'ctx> Widener<'_, 'ctx> {
         // Held live-outs are loop phis fed by vector selects, which
         // Enzyme's reverse mode rejects.
         let held = if divergent && !self.for_autodiff { self.begin_held_live_outs(l) } else { Vec::new() };
+        let from_header = if divergent && self.for_autodiff { self.header_live_outs(l) } else { Vec::new() };
+        self.flow.from_header.extend(from_header.iter().copied());
         let m = self.load_mask(self.flow.mask_slots[&header]);
         let any = self.any(m);
         self.b.cond_br(any, pre, after);
@@ -644,7 +650,42 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
         self.b.position_at_end(after);
         self.end_held_live_outs(&held);
+        for (q, p) in from_header {
+            self.flow.from_header.remove(&q);
+            let v = self.b.load(self.mapped_type(p), self.flow.phi_slots[&p], 0);
+            self.b.store(v, self.flow.phi_slots[&q], 0);
+        }
         Ok(())
+    }
+
+    /// In `--for-autodiff` clones, where lanes that left divergent loop
+    /// `l` hold their header phis: the varying exit phis of its dedicated
+    /// exit blocks in its parent level whose every incoming value is one
+    /// header phi `P` of `l`, with `P`. After the loop, `P`'s slot holds
+    /// each lane's value from the last trip it ran, which is the value the
+    /// exit phi takes, so the exit edges blend nothing (a loop-carried
+    /// blend per exit edge is what Enzyme's reverse mode cannot take as a
+    /// vector `select`, and costs N scalar selects one lane at a time).
+    fn header_live_outs(&self, l: LoopId) -> Vec<(Value<'ctx>, Value<'ctx>)> {
+        let lp = &self.analyses.loops.loops[l.0];
+        let header_phis: Vec<Value> =
+            lp.header.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI).collect();
+        let mut out = Vec::new();
+        for x in &lp.exits {
+            let dedicated = self.analyses.cfg.preds[x].iter().all(|p| lp.blocks.contains(p));
+            if !dedicated || self.analyses.loops.innermost.get(x).copied() != lp.parent {
+                continue;
+            }
+            for q in x.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
+                let incoming = q.incoming();
+                let Some(&(p, _)) = incoming.first() else { continue };
+                let varying = self.analyses.uniformity.is_varying(q) && self.analyses.uniformity.is_varying(p);
+                if varying && header_phis.contains(&p) && incoming.iter().all(|(v, _)| *v == p) {
+                    out.push((q, p));
+                }
+            }
+        }
+        out
     }
 
     /// The exit phis of divergent loop `l` worth holding (see

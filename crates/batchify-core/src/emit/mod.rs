@@ -92,6 +92,7 @@ pub fn emit<'ctx>(
             frames: Vec::new(),
             held: HashMap::new(),
             held_slots: Vec::new(),
+            from_header: HashMap::new(),
         },
         deferred: Default::default(),
         callees,

@@ -136,6 +136,11 @@ pub(crate) struct Flow<'ctx> {
     pub(crate) held: HashMap<Value<'ctx>, HeldLiveOut<'ctx>>,
     /// The held slots of the divergent loops being emitted, one per group.
     pub(crate) held_slots: Vec<HeldLiveOut<'ctx>>,
+    /// In clones whose finished lanes hold their values: exit phis of
+    /// divergent loops that take a header phi on every edge, mapped to it;
+    /// they read its slot after the loop instead of a blend per exit edge
+    /// (see `control::header_live_outs`).
+    pub(crate) from_header: HashMap<Value<'ctx>, Value<'ctx>>,
 }
 
 /// An exit phi of a divergent loop whose value is held: every lane that
