@@ -4,10 +4,12 @@
 ; extract/insertelement: no loop phi fed by a vector select), and loads at
 ; varying addresses are scalar loads per lane (behind a branch on the
 ; lane's mask bit under a partial mask), never llvm.masked.* intrinsics.
+; A live-out that is a header phi (`%x` of @last) is the held phi itself
+; after the loop: no blend on the exit edge at all.
 ; The default mode, for contrast, gathers and keeps finished lanes
 ; iterating.
 ;
-; RUN: %batchify %s -S -o %t.ll --variant _ZGV_LLVM_N4vvv_escape --variant _ZGV_LLVM_N4vv_pick --for-autodiff --no-fallback
+; RUN: %batchify %s -S -o %t.ll --variant _ZGV_LLVM_N4vvv_escape --variant _ZGV_LLVM_N4vv_pick --variant _ZGV_LLVM_N4v_last --for-autodiff --no-fallback
 ; RUN: FileCheck %s < %t.ll
 ; RUN: %batchify %s -S -o %t.default.ll --variant _ZGV_LLVM_N4vvv_escape --variant _ZGV_LLVM_N4vv_pick --no-fallback
 ; RUN: FileCheck %s --check-prefix=DEFAULT < %t.default.ll
@@ -60,6 +62,24 @@ done:
   ret float %r
 }
 
+define float @last(float %c) {
+entry:
+  br label %head
+head:
+  %x = phi float [ 0.0, %entry ], [ %x.next, %head ]
+  %i = phi i32 [ 0, %entry ], [ %i.next, %head ]
+  %sq = fmul float %x, %x
+  %x.next = fadd float %sq, %c
+  %i.next = add nuw nsw i32 %i, 1
+  %big = fcmp ogt float %x.next, 4.0
+  %cap = icmp eq i32 %i.next, 64
+  %stop = or i1 %big, %cap
+  br i1 %stop, label %exit, label %head
+exit:
+  %r = phi float [ %x, %head ]
+  ret float %r
+}
+
 ; CHECK-LABEL: define <4 x float> @_ZGV_LLVM_N4vvv_escape(
 ; CHECK-NOT:     llvm.masked
 ; CHECK:         extractelement <4 x ptr> %p, i64 0
@@ -88,3 +108,13 @@ done:
 ; DEFAULT:         [[X:%.*]] = phi <4 x float> [ zeroinitializer, %entry ], [ %x.next, %loop.top ]
 ; DEFAULT-LABEL: define <4 x float> @_ZGV_LLVM_N4vv_pick(
 ; DEFAULT:         call <4 x float> @llvm.masked.gather.v4f32.v4p0(
+
+; CHECK-LABEL: define <4 x float> @_ZGV_LLVM_N4v_last(
+; CHECK:       loop.after:
+; CHECK-NEXT:    ret <4 x float> [[HELD:%.*]]
+; CHECK:       loop.top:
+; CHECK:         [[X:%.*]] = phi <4 x float> [ zeroinitializer, %entry ], [ [[HELD]], %loop.top ]
+; CHECK-NOT:     select i1
+; CHECK:         [[HELD]] = select <4 x i1> {{%.*}}, <4 x float> %x.next, <4 x float> [[X]]
+; CHECK-NOT:     select i1
+; CHECK:       }
