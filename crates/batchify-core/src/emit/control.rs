@@ -291,7 +291,8 @@ impl<'ctx> Widener<'_, 'ctx> {
                     self.b.store(val, pslot, 0);
                 } else {
                     let old = self.b.load(val.ty(), pslot, 0);
-                    let blended = if self.for_autodiff && self.leaves_divergent_loop(from, to).is_some() {
+                    let per_lane = self.for_autodiff && !is_integer_vector(val.ty());
+                    let blended = if per_lane && self.leaves_divergent_loop(from, to).is_some() {
                         self.blend_per_lane(em, val, old, phi.ty())
                     } else {
                         self.blend(em, val, old, phi.ty())
@@ -612,8 +613,8 @@ impl<'ctx> Widener<'_, 'ctx> {
         let pre = self.clone.append_block("loop.enter");
         let after = self.clone.append_block("loop.after");
         // Held live-outs are loop phis fed by vector selects, which
-        // Enzyme's reverse mode rejects.
-        let held = if divergent && !self.for_autodiff { self.begin_held_live_outs(l) } else { Vec::new() };
+        // Enzyme's reverse mode rejects unless they are integers.
+        let held = if divergent { self.begin_held_live_outs(l) } else { Vec::new() };
         let from_header = if divergent && self.for_autodiff { self.header_live_outs(l) } else { Vec::new() };
         self.flow.from_header.extend(from_header.iter().copied());
         let m = self.load_mask(self.flow.mask_slots[&header]);
@@ -680,7 +681,8 @@ impl<'ctx> Widener<'_, 'ctx> {
                 let incoming = q.incoming();
                 let Some(&(p, _)) = incoming.first() else { continue };
                 let varying = self.analyses.uniformity.is_varying(q) && self.analyses.uniformity.is_varying(p);
-                if varying && header_phis.contains(&p) && incoming.iter().all(|(v, _)| *v == p) {
+                let held = self.flow.held.contains_key(&q);
+                if varying && !held && header_phis.contains(&p) && incoming.iter().all(|(v, _)| *v == p) {
                     out.push((q, p));
                 }
             }
@@ -738,6 +740,9 @@ impl<'ctx> Widener<'_, 'ctx> {
         let mut held = Vec::new();
         for (p, qs) in self.held_live_outs(l) {
             let ty = self.mapped_type(qs[0]);
+            if self.for_autodiff && !is_integer_vector(ty) {
+                continue;
+            }
             self.position_aux_in_entry();
             let slot = self.aux.alloca(ty);
             slot.set_name("held");
@@ -955,6 +960,13 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
         Ok(())
     }
+}
+
+/// Whether `t` is a vector of integers: values Enzyme does not
+/// differentiate, whose loop-carried vector `select`s its reverse mode
+/// accepts (`--for-autodiff` keeps them as vector blends).
+fn is_integer_vector(t: Type) -> bool {
+    t.is_vector() && t.element().kind() == crate::llvm::LLVMTypeKind::LLVMIntegerTypeKind
 }
 
 /// The weight (instructions, with calls, divisions and memory accesses
