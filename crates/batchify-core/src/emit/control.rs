@@ -357,9 +357,9 @@ impl<'ctx> Widener<'_, 'ctx> {
     }
 
     /// [`Self::blend`] one element at a time (extract, scalar `select`,
-    /// insert) for vectors (structs of vectors keep vector selects): Enzyme's reverse mode rejects a
-    /// loop phi fed by a `select` on a vector condition, which a live-out
-    /// slot of a divergent loop would otherwise become
+    /// insert); structs of vectors keep vector selects. Enzyme's reverse
+    /// mode rejects a loop phi fed by a `select` on a vector condition,
+    /// which a live-out slot of a divergent loop would otherwise become
     /// (`docs/autodiff.md`).
     fn blend_per_lane(&self, em: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>, t: Type<'ctx>) -> Value<'ctx> {
         if super::aggregates::is_split(t) || !a.ty().is_vector() {
@@ -370,12 +370,12 @@ impl<'ctx> Widener<'_, 'ctx> {
         // Element-major vectors of vectors: element `j` belongs to lane `j % N`.
         let em = if k > 1 { super::vector_input::broadcast_lanes(&self.b, em, k) } else { em };
         let mut acc = b;
-        for k in 0..len {
-            let bit = self.b.extract_element(em, k);
-            let x = self.b.extract_element(a, k);
-            let y = self.b.extract_element(b, k);
+        for j in 0..len {
+            let bit = self.b.extract_element(em, j);
+            let x = self.b.extract_element(a, j);
+            let y = self.b.extract_element(b, j);
             let pick = self.b.select(bit, x, y);
-            acc = self.b.insert_element(acc, pick, k);
+            acc = self.b.insert_element(acc, pick, j);
         }
         acc
     }
