@@ -114,6 +114,17 @@ fn run_clang(args: &[&str], paths: &[&Path]) -> Result<(), String> {
     Ok(())
 }
 
+/// The options the clones are built with: the default, or as chosen by
+/// `BATCHIFY_BENCH_MODE`: `autodiff` (`Options::for_autodiff`) or `hold`
+/// (`Options::hold_finished_lanes`), to measure what those modes cost.
+fn bench_options() -> Options {
+    match std::env::var("BATCHIFY_BENCH_MODE").as_deref() {
+        Ok("autodiff") => Options { for_autodiff: true, ..Options::default() },
+        Ok("hold") => Options { hold_finished_lanes: true, ..Options::default() },
+        _ => Options::default(),
+    }
+}
+
 /// Builds the clones into `bc` with batchify's library API; writes `out`.
 fn batchify(bc: &Path, out: &Path) -> Result<(), String> {
     let ctx = Context::create();
@@ -125,7 +136,7 @@ fn batchify(bc: &Path, out: &Path) -> Result<(), String> {
             CloneSpec::from_variant(&name).map_err(|e| e.to_string())
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let reports = batchify_core::batchify_inkwell(&module, &specs, &Options::default()).map_err(|e| e.to_string())?;
+    let reports = batchify_core::batchify_inkwell(&module, &specs, &bench_options()).map_err(|e| e.to_string())?;
     for r in &reports {
         for line in r.lines() {
             eprintln!("batchify: {line}");

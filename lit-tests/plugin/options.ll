@@ -10,6 +10,15 @@
 ; RUN: %opt -load-pass-plugin=%plugin -passes=batchify -batchify-function=twice -batchify-width=4 \
 ; RUN:   -batchify-isa=avx2 %s -S | FileCheck %s --check-prefix=PARAMS
 ;
+; `for-autodiff` (docs/autodiff.md) is a flag parameter and an option.
+; RUN: %opt -load-pass-plugin=%plugin -passes='batchify<function=twice;width=4;isa=avx2;for-autodiff>' %s -S \
+; RUN:   | FileCheck %s --check-prefix=PARAMS
+; RUN: %opt -load-pass-plugin=%plugin -passes=batchify -batchify-function=twice -batchify-width=4 \
+; RUN:   -batchify-isa=avx2 -batchify-for-autodiff %s -S | FileCheck %s --check-prefix=PARAMS
+; RUN: not %opt -load-pass-plugin=%plugin -passes='batchify<for-autodiff=1>' %s -disable-output 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=FLAG
+; FLAG: batchify: error: unknown pass parameter `for-autodiff=1`
+;
 ; `isa=` alone restricts the attribute-requested variants to one ISA.
 ; RUN: %opt -load-pass-plugin=%plugin -passes='batchify<isa=sse>' %s -S | FileCheck %s --check-prefix=ISA
 ; ISA: define <2 x float> @_ZGVbN2v_twice(

@@ -55,6 +55,9 @@ cl::opt<bool> OptReport("batchify-report", cl::cat(Category),
                         cl::desc("batchify: print what was built for each clone on stderr"), cl::init(false));
 cl::opt<bool> OptNoCallers("batchify-no-callers", cl::cat(Category),
                            cl::desc("batchify: do not point call sites at declare simd variants"), cl::init(false));
+cl::opt<bool> OptForAutodiff("batchify-for-autodiff", cl::cat(Category),
+                             cl::desc("batchify: build clones that Enzyme can differentiate (docs/autodiff.md)"),
+                             cl::init(false));
 cl::opt<bool> OptNoAuto("batchify-no-auto", cl::cat(Category),
                         cl::desc("batchify: do not run at the default pipelines' extension points"),
                         cl::init(false));
@@ -82,6 +85,8 @@ std::string clParams() {
     add("report");
   if (OptNoCallers)
     add("no-callers");
+  if (OptForAutodiff)
+    add("for-autodiff");
   return s;
 }
 

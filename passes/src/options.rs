@@ -1,5 +1,5 @@
 //! The plugin's options, in one syntax: pass parameters
-//! (`batchify<isa=avx2;width=8;veclib=libmvec;report>`), with the
+//! (`batchify<isa=avx2;width=8;veclib=libmvec;report;for-autodiff>`), with the
 //! `-batchify-*` command-line options turned into the same syntax by the
 //! C++ shim. Explicit pass parameters win over command-line options.
 
@@ -26,6 +26,8 @@ pub struct PluginOptions {
     pub report: bool,
     /// Leave call sites alone (no `vector-function-abi-variant` added).
     pub no_callers: bool,
+    /// Build clones for automatic differentiation (like `--for-autodiff`).
+    pub for_autodiff: bool,
 }
 
 impl PluginOptions {
@@ -83,10 +85,11 @@ impl PluginOptions {
                 }
                 "report" if value.is_none() => self.report = true,
                 "no-callers" if value.is_none() => self.no_callers = true,
+                "for-autodiff" if value.is_none() => self.for_autodiff = true,
                 _ => {
                     return Err(format!(
                         "unknown pass parameter `{item}` (expected isa=, width=, veclib=, function=, variant=, \
-                         report or no-callers)"
+                         report, no-callers or for-autodiff)"
                     ))
                 }
             }

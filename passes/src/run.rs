@@ -65,7 +65,8 @@ fn build_all(
             wanted.push(r.spec.clone());
         }
     }
-    let core_opts = Options { veclib: opts.veclib.unwrap_or_default(), ..Options::default() };
+    let core_opts =
+        Options { veclib: opts.veclib.unwrap_or_default(), for_autodiff: opts.for_autodiff, ..Options::default() };
     let reports = build(module, &wanted, &core_opts);
     tell(module, opts, &reports);
     let core_module = batchify_core::llvm::Module::from_inkwell(module);
@@ -80,7 +81,8 @@ fn build_all(
 /// a malformed call is an error diagnostic, a clone that cannot be built a
 /// missed remark (its `batch_<f>` calls `f` once per lane).
 fn enzyme_batch(module: &Module<'_>, opts: &PluginOptions) {
-    let core_opts = Options { veclib: opts.veclib.unwrap_or_default(), ..Options::default() };
+    let core_opts =
+        Options { veclib: opts.veclib.unwrap_or_default(), for_autodiff: opts.for_autodiff, ..Options::default() };
     match batchify_core::enzyme_batch::run(batchify_core::llvm::Module::from_inkwell(module), &core_opts) {
         Ok(outcome) => {
             tell(module, opts, &outcome.reports);

@@ -73,6 +73,10 @@ struct Cli {
     /// then calls.
     #[arg(long = "no-callers")]
     no_callers: bool,
+    /// Build clones that Enzyme can differentiate (docs/autodiff.md): lanes
+    /// that left a divergent loop hold their values, no gathers/scatters.
+    #[arg(long = "for-autodiff")]
+    for_autodiff: bool,
 }
 
 fn parse_veclib(s: &str) -> Result<VecLib, String> {
@@ -212,6 +216,8 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
         print_after: cli.print_after,
         veclib: cli.veclib,
         cost_model: true,
+        for_autodiff: cli.for_autodiff,
+        ..Options::default()
     };
     let mut reports = batchify_core::batchify_inkwell(&module, &specs, &opts).map_err(|e| e.to_string())?;
     if cli.functions.is_empty() && cli.variants.is_empty() {

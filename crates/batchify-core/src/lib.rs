@@ -73,6 +73,17 @@ pub struct Options {
     /// `allow_fallback`). Off, every legal function is vectorized (the
     /// execution oracle's corpora test the vector form this way).
     pub cost_model: bool,
+    /// Build clones for automatic differentiation (`--for-autodiff`,
+    /// `docs/autodiff.md`): lanes that left a divergent loop hold their
+    /// loop-carried values, live-outs leave loops through the header phis,
+    /// and memory is accessed with masked loads/stores or per-lane scalar
+    /// accesses, never gathers or scatters.
+    pub for_autodiff: bool,
+    /// Lanes that left a divergent loop hold their loop-carried values
+    /// (each back edge blends with the lane's old value), so they compute
+    /// nothing new while other lanes iterate (`docs/semantics.md`);
+    /// implied by `for_autodiff`.
+    pub hold_finished_lanes: bool,
 }
 
 /// A vector math library the clones may call (`--veclib`).
@@ -106,6 +117,8 @@ impl Default for Options {
             print_after: None,
             veclib: VecLib::None,
             cost_model: true,
+            for_autodiff: false,
+            hold_finished_lanes: false,
         }
     }
 }
@@ -400,7 +413,7 @@ fn vectorize<'ctx>(
         shapes: &shapes,
         private: &private,
     };
-    let mut stats = emit::emit(module, f, clone, spec, &analyses, callees, printer.opts.veclib)?;
+    let mut stats = emit::emit(module, f, clone, spec, &analyses, callees, &printer.opts)?;
     stats.cost_notes = estimates.iter().map(cost::LoopEstimate::line).collect();
     printer.after(PrintAfter::Emit, "emit", clone);
     Ok(stats)

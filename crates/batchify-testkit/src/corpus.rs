@@ -110,18 +110,32 @@ pub fn check_file(
     isa: Isa,
     trials: usize,
 ) -> Result<usize, String> {
+    check_file_with(path, level, width, masked, isa, trials, &corpus_options())
+}
+
+/// The options the corpora build their clones with: every legal function
+/// vectorized (no cost model).
+pub fn corpus_options() -> batchify_core::Options {
+    batchify_core::Options { cost_model: false, ..Default::default() }
+}
+
+/// [`check_file`] with the clones built under `opts`.
+pub fn check_file_with(
+    path: &Path,
+    level: CLevel,
+    width: u32,
+    masked: bool,
+    isa: Isa,
+    trials: usize,
+    opts: &batchify_core::Options,
+) -> Result<usize, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let dirs = Directives::parse(&text);
     let bytes = load_file(path, level)?;
     let ctx = Context::create();
     let module = parse_module(&ctx, &bytes, &path.to_string_lossy())?;
     let specs = specs_for_module(&module, &dirs, width, level, masked, isa);
-    let reports = batchify_core::batchify_inkwell(
-        &module,
-        &specs,
-        &batchify_core::Options { cost_model: false, ..Default::default() },
-    )
-    .map_err(|e| e.to_string())?;
+    let reports = batchify_core::batchify_inkwell(&module, &specs, opts).map_err(|e| e.to_string())?;
     for r in &reports {
         match (&r.fallback, dirs.expect_fallback.contains(&r.spec.scalar_name)) {
             (Some(why), false) => return Err(format!("{}: unexpected per-lane fallback: {why}", r.spec.vector_name)),
@@ -151,6 +165,17 @@ pub struct CorpusRun<'a> {
 /// of `levels` that applies to the file kind, per [`CorpusRun`]; returns the
 /// number of (function, level, width) combinations checked, or every failure.
 pub fn run_corpus(dir: &Path, exts: &[&str], levels: &[CLevel], run: CorpusRun<'_>) -> Result<usize, String> {
+    run_corpus_with(dir, exts, levels, run, &corpus_options())
+}
+
+/// [`run_corpus`] with the clones built under `opts` (e.g. `for_autodiff`).
+pub fn run_corpus_with(
+    dir: &Path,
+    exts: &[&str],
+    levels: &[CLevel],
+    run: CorpusRun<'_>,
+    opts: &batchify_core::Options,
+) -> Result<usize, String> {
     let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -170,7 +195,7 @@ pub fn run_corpus(dir: &Path, exts: &[&str], levels: &[CLevel], run: CorpusRun<'
                 continue;
             }
             for &width in run.widths {
-                match check_file(f, level, width, run.masked, run.isa, run.trials) {
+                match check_file_with(f, level, width, run.masked, run.isa, run.trials, opts) {
                     Ok(n) => checked += n,
                     Err(e) => failures.push(format!("{} {level:?} N={width}: {e}", f.display())),
                 }

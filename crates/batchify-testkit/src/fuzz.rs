@@ -77,6 +77,9 @@ pub struct FuzzOptions {
     /// Keep the `default<O2>` form of optimised programs and the clone's IR
     /// in [`Checked`] (for `--dump`).
     pub keep_ir: bool,
+    /// Build the clones for automatic differentiation
+    /// (`batchify_core::Options::for_autodiff`).
+    pub for_autodiff: bool,
 }
 
 impl Default for FuzzOptions {
@@ -94,6 +97,7 @@ impl Default for FuzzOptions {
             timeout: Some(Duration::from_secs(120)),
             threads: 1,
             keep_ir: false,
+            for_autodiff: false,
         }
     }
 }
@@ -624,7 +628,8 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
     let specs = [spec];
     let mut report = None;
     if opts.engine == Engine::Batchify {
-        match batchify_core::batchify_inkwell(&module, &specs, &Options { cost_model: false, ..Options::default() }) {
+        let build = Options { cost_model: false, for_autodiff: opts.for_autodiff, ..Options::default() };
+        match batchify_core::batchify_inkwell(&module, &specs, &build) {
             Ok(mut reports) => report = reports.pop(),
             Err(e @ Error::Internal { .. }) => {
                 let full = match &e {

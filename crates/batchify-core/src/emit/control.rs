@@ -262,6 +262,10 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
         for phi in to.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
             let Some((v, _)) = phi.incoming().into_iter().find(|(_, p)| *p == from) else { continue };
+            if self.flow.from_header.contains_key(&phi) {
+                // Read from the header phi's slot after the loop.
+                continue;
+            }
             if let Some(held) = self.flow.held.get(&phi).copied() {
                 // The lanes' header phi values are in the held slot already;
                 // another incoming value goes there too (only this exit
@@ -277,11 +281,22 @@ impl<'ctx> Widener<'_, 'ctx> {
             let pslot = self.flow.phi_slots[&phi];
             if self.analyses.uniformity.is_varying(phi) {
                 let val = self.varying_value(v);
-                if all || header {
+                if header && self.hold_finished_lanes && self.is_divergent_back_edge(from, to) {
+                    // A back edge (`from` is in `to`'s loop): lanes that
+                    // left the loop keep their values from their last trip.
+                    let old = self.b.load(val.ty(), pslot, 0);
+                    let blended = self.blend(em, val, old, phi.ty());
+                    self.b.store(blended, pslot, 0);
+                } else if all || header {
                     self.b.store(val, pslot, 0);
                 } else {
                     let old = self.b.load(val.ty(), pslot, 0);
-                    let blended = self.blend(em, val, old, phi.ty());
+                    let per_lane = self.for_autodiff && !is_integer_vector(val.ty());
+                    let blended = if per_lane && self.leaves_divergent_loop(from, to).is_some() {
+                        self.blend_per_lane(em, val, old, phi.ty())
+                    } else {
+                        self.blend(em, val, old, phi.ty())
+                    };
                     self.b.store(blended, pslot, 0);
                 }
             } else {
@@ -310,6 +325,57 @@ impl<'ctx> Widener<'_, 'ctx> {
             let y = self.b.extract_value(acc, k);
             let pick = self.b.select(bit, x, y);
             acc = self.b.insert_value(acc, pick, k);
+        }
+        acc
+    }
+
+    /// Whether `from -> to` is a back edge of a divergent loop.
+    fn is_divergent_back_edge(&self, from: Block<'ctx>, to: Block<'ctx>) -> bool {
+        let loops = self.analyses.loops;
+        match loops.innermost.get(&to) {
+            Some(&l) => loops.loops[l.0].header == to && loops.contains(l, from) && self.analyses.plan.is_divergent(l),
+            None => false,
+        }
+    }
+
+    /// The divergent loop that the edge `from -> to` leaves, if any (the
+    /// outermost such loop). A back edge or an edge inside a loop leaves none.
+    fn leaves_divergent_loop(&self, from: Block<'ctx>, to: Block<'ctx>) -> Option<LoopId> {
+        let loops = self.analyses.loops;
+        let mut l = loops.innermost.get(&from).copied();
+        let mut left = None;
+        while let Some(id) = l {
+            if loops.contains(id, to) {
+                break;
+            }
+            if self.analyses.plan.is_divergent(id) {
+                left = Some(id);
+            }
+            l = loops.loops[id.0].parent;
+        }
+        left
+    }
+
+    /// [`Self::blend`] one element at a time (extract, scalar `select`,
+    /// insert); structs of vectors keep vector selects. Enzyme's reverse
+    /// mode rejects a loop phi fed by a `select` on a vector condition,
+    /// which a live-out slot of a divergent loop would otherwise become
+    /// (`docs/autodiff.md`).
+    fn blend_per_lane(&self, em: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>, t: Type<'ctx>) -> Value<'ctx> {
+        if super::aggregates::is_split(t) || !a.ty().is_vector() {
+            return self.blend(em, a, b, t);
+        }
+        let len = a.ty().vector_len();
+        let k = len / self.n;
+        // Element-major vectors of vectors: element `j` belongs to lane `j % N`.
+        let em = if k > 1 { super::vector_input::broadcast_lanes(&self.b, em, k) } else { em };
+        let mut acc = b;
+        for j in 0..len {
+            let bit = self.b.extract_element(em, j);
+            let x = self.b.extract_element(a, j);
+            let y = self.b.extract_element(b, j);
+            let pick = self.b.select(bit, x, y);
+            acc = self.b.insert_element(acc, pick, j);
         }
         acc
     }
@@ -494,7 +560,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             }
             let p = self.b.phi(v.ty());
             p.add_incoming(v, end);
-            p.add_incoming(constant::poison(v.ty()), skip.from);
+            p.add_incoming(self.inactive_lane_value(v.ty()), skip.from);
             self.values.vmap.insert(i, p);
         }
         self.values.splats.retain(|k, _| skip.splats.contains(k));
@@ -546,7 +612,11 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
         let pre = self.clone.append_block("loop.enter");
         let after = self.clone.append_block("loop.after");
+        // Held live-outs are loop phis fed by vector selects, which
+        // Enzyme's reverse mode rejects unless they are integers.
         let held = if divergent { self.begin_held_live_outs(l) } else { Vec::new() };
+        let from_header = if divergent && self.for_autodiff { self.header_live_outs(l) } else { Vec::new() };
+        self.flow.from_header.extend(from_header.iter().copied());
         let m = self.load_mask(self.flow.mask_slots[&header]);
         let any = self.any(m);
         self.b.cond_br(any, pre, after);
@@ -581,7 +651,43 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
         self.b.position_at_end(after);
         self.end_held_live_outs(&held);
+        for (q, p) in from_header {
+            self.flow.from_header.remove(&q);
+            let v = self.b.load(self.mapped_type(p), self.flow.phi_slots[&p], 0);
+            self.b.store(v, self.flow.phi_slots[&q], 0);
+        }
         Ok(())
+    }
+
+    /// In `--for-autodiff` clones, where lanes that left divergent loop
+    /// `l` hold their header phis: the varying exit phis of its dedicated
+    /// exit blocks in its parent level whose every incoming value is one
+    /// header phi `P` of `l`, with `P`. After the loop, `P`'s slot holds
+    /// each lane's value from the last trip it ran, which is the value the
+    /// exit phi takes, so the exit edges blend nothing (a loop-carried
+    /// blend per exit edge is what Enzyme's reverse mode cannot take as a
+    /// vector `select`, and costs N scalar selects one lane at a time).
+    fn header_live_outs(&self, l: LoopId) -> Vec<(Value<'ctx>, Value<'ctx>)> {
+        let lp = &self.analyses.loops.loops[l.0];
+        let header_phis: Vec<Value> =
+            lp.header.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI).collect();
+        let mut out = Vec::new();
+        for x in &lp.exits {
+            let dedicated = self.analyses.cfg.preds[x].iter().all(|p| lp.blocks.contains(p));
+            if !dedicated || self.analyses.loops.innermost.get(x).copied() != lp.parent {
+                continue;
+            }
+            for q in x.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
+                let incoming = q.incoming();
+                let Some(&(p, _)) = incoming.first() else { continue };
+                let varying = self.analyses.uniformity.is_varying(q) && self.analyses.uniformity.is_varying(p);
+                let held = self.flow.held.contains_key(&q);
+                if varying && !held && header_phis.contains(&p) && incoming.iter().all(|(v, _)| *v == p) {
+                    out.push((q, p));
+                }
+            }
+        }
+        out
     }
 
     /// The exit phis of divergent loop `l` worth holding (see
@@ -634,6 +740,9 @@ impl<'ctx> Widener<'_, 'ctx> {
         let mut held = Vec::new();
         for (p, qs) in self.held_live_outs(l) {
             let ty = self.mapped_type(qs[0]);
+            if self.for_autodiff && !is_integer_vector(ty) {
+                continue;
+            }
             self.position_aux_in_entry();
             let slot = self.aux.alloca(ty);
             slot.set_name("held");
@@ -851,6 +960,13 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
         Ok(())
     }
+}
+
+/// Whether `t` is a vector of integers: values Enzyme does not
+/// differentiate, whose loop-carried vector `select`s its reverse mode
+/// accepts (`--for-autodiff` keeps them as vector blends).
+fn is_integer_vector(t: Type) -> bool {
+    t.is_vector() && t.element().kind() == crate::llvm::LLVMTypeKind::LLVMIntegerTypeKind
 }
 
 /// The weight (instructions, with calls, divisions and memory accesses

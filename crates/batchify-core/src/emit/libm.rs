@@ -88,7 +88,12 @@ fn exact_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'
             let lw = calls::lane_wise_intrinsic(base).expect("exact libm intrinsics are lane-wise");
             let arg_tys: Vec<Type> = args.iter().map(|v| v.ty()).collect();
             let decl = w.module.intrinsic(base, &calls::vector_overloads(lw, vty, &arg_tys))?;
-            b.call(decl.function_type(), decl, &args)
+            let args: Vec<Value> = if super::inactive::restricted_domain(base) {
+                args.iter().map(|a| super::inactive::one_in_inactive_lanes(w, *a)).collect()
+            } else {
+                args
+            };
+            w.b.call(decl.function_type(), decl, &args)
         }
         ExactLibm::Abs => {
             let lw = LaneWise { overload: Overload::Ret, scalar_args: &[1] };
@@ -122,7 +127,8 @@ fn errno_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'
     let (value, domain) = match f {
         ExactLibm::Intrinsic(base) => {
             let decl = w.module.intrinsic(base, &[vty])?;
-            let v = w.b.call(decl.function_type(), decl, &[args[0]]);
+            let x = super::inactive::one_in_inactive_lanes(w, args[0]);
+            let v = w.b.call(decl.function_type(), decl, &[x]);
             (v, w.b.fcmp(LLVMRealOLT, args[0], zero))
         }
         ExactLibm::Fmod => {

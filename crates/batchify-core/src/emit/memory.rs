@@ -9,6 +9,10 @@
 //! | strided (step = 2 elements of 4 or 8 bytes) | one wide load of the span, shuffled | shuffled, one wide store |
 //! | anything else | masked gather | masked scatter |
 //!
+//! `--for-autodiff` clones access memory without masked intrinsics
+//! ([`super::lanewise`]): a plain vector access under a full mask, else one
+//! scalar access per element whose mask bit is set.
+//!
 //! Under a partial mask the vector accesses are masked (`llvm.masked.load`
 //! and `llvm.masked.store`), and the wide ones enable only the elements the
 //! active lanes access, so no access touches memory a lane would not touch.
@@ -311,6 +315,10 @@ pub(super) fn masked_load<'ctx>(
     align: u32,
 ) -> Value<'ctx> {
     let Some(mask) = mask else { return w.b.load(ty, base, align) };
+    if w.for_autodiff {
+        let at = super::lanewise::Addresses::From(base);
+        return super::lanewise::load(w, ty, at, Some(mask), align, constant::null(ty));
+    }
     let f = w.module.intrinsic("llvm.masked.load", &[ty, base.ty()]).expect("llvm.masked.load exists");
     let r = w.b.call(f.function_type(), f, &[base, mask, constant::poison(ty)]);
     r.add_call_arg_attribute(0, "align", align as u64);
@@ -327,6 +335,9 @@ pub(super) fn masked_store<'ctx>(
     align: u32,
 ) -> Value<'ctx> {
     let Some(mask) = mask else { return w.b.store(v, base, align) };
+    if w.for_autodiff {
+        return super::lanewise::store(w, v, super::lanewise::Addresses::From(base), Some(mask), align);
+    }
     let f = w.module.intrinsic("llvm.masked.store", &[v.ty(), base.ty()]).expect("llvm.masked.store exists");
     let r = w.b.call(f.function_type(), f, &[v, base, mask]);
     r.add_call_arg_attribute(1, "align", align as u64);
@@ -357,6 +368,10 @@ fn store_last_lane<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Value<'ct
 pub(super) fn gather<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Value<'ctx> {
     let ptrs = w.varying_value(i.operand(0));
     let vty = i.ty().vector_of(w.n);
+    if w.for_autodiff {
+        let at = super::lanewise::Addresses::Each(ptrs);
+        return super::lanewise::load(w, vty, at, lane_mask(w), i.alignment(), constant::null(vty));
+    }
     let f = w.module.intrinsic("llvm.masked.gather", &[vty, ptrs.ty()]).expect("llvm.masked.gather exists");
     let m = mask_or_true(w);
     let r = w.b.call(f.function_type(), f, &[ptrs, m, constant::null(vty)]);
@@ -369,6 +384,9 @@ pub(super) fn gather<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Value<'
 pub(super) fn scatter<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Value<'ctx> {
     let vals = w.varying_value(i.operand(0));
     let ptrs = w.varying_value(i.operand(1));
+    if w.for_autodiff {
+        return super::lanewise::store(w, vals, super::lanewise::Addresses::Each(ptrs), lane_mask(w), i.alignment());
+    }
     let f = w.module.intrinsic("llvm.masked.scatter", &[vals.ty(), ptrs.ty()]).expect("llvm.masked.scatter exists");
     let m = mask_or_true(w);
     let r = w.b.call(f.function_type(), f, &[vals, ptrs, m]);

@@ -9,6 +9,10 @@
 //!   arithmetic, guarded division, casts, gathers and scatters, intrinsics);
 //! * [`memory`]: varying loads and stores by the address's shape
 //!   (contiguous, strided, uniform, or gather/scatter);
+//! * [`inactive`]: 1.0 in inactive lanes for restricted-domain operations
+//!   of `--for-autodiff` clones;
+//! * [`lanewise`]: one scalar access per element, for `--for-autodiff`
+//!   clones (no masked intrinsics);
 //! * [`private`]: the lanes' copies of private memory (allocas) and the
 //!   accesses that depend on their interleaved layout;
 //! * [`layout`]: the clone's type for each varying value;
@@ -32,6 +36,8 @@ pub mod callees;
 pub mod control;
 pub mod division;
 pub mod fmod;
+pub mod inactive;
+pub mod lanewise;
 pub mod layout;
 pub mod libm;
 pub mod memory;
@@ -58,7 +64,7 @@ pub fn emit<'ctx>(
     spec: &CloneSpec,
     analyses: &Analyses<'_, 'ctx>,
     callees: &mut callee_clones::CalleeClones<'ctx>,
-    veclib: crate::VecLib,
+    opts: &crate::Options,
 ) -> Result<WidenStats> {
     let ctx = module.context();
     let mut w = Widener {
@@ -66,7 +72,9 @@ pub fn emit<'ctx>(
         spec,
         n: spec.width,
         analyses,
-        veclib,
+        veclib: opts.veclib,
+        for_autodiff: opts.for_autodiff,
+        hold_finished_lanes: opts.for_autodiff || opts.hold_finished_lanes,
         b: Builder::new(ctx),
         aux: Builder::new(ctx),
         stats: WidenStats::default(),
@@ -84,6 +92,7 @@ pub fn emit<'ctx>(
             frames: Vec::new(),
             held: HashMap::new(),
             held_slots: Vec::new(),
+            from_header: HashMap::new(),
         },
         deferred: Default::default(),
         callees,

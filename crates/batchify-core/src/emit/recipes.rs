@@ -72,7 +72,10 @@ pub(crate) fn recipe_for<'ctx>(i: Value<'ctx>) -> Option<Recipe<'ctx>> {
 
 fn lane_wise_binop<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
     let a = w.varying_value(i.operand(0));
-    let c = w.varying_value(i.operand(1));
+    let mut c = w.varying_value(i.operand(1));
+    if matches!(i.opcode(), LLVMFDiv | LLVMFRem) {
+        c = super::inactive::one_in_inactive_lanes(w, c);
+    }
     let r = w.b.binop(i.opcode(), a, c);
     copy_flags(i, r);
     Some(r)
@@ -173,6 +176,9 @@ fn lane_wise_intrinsic<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Optio
                 return None; // e.g. a varying powi exponent
             }
             vargs.push(w.uniform_value(*a));
+        } else if super::inactive::restricted_domain(&base) {
+            let v = w.varying_value(*a);
+            vargs.push(super::inactive::one_in_inactive_lanes(w, v));
         } else {
             vargs.push(w.varying_value(*a));
         }

@@ -78,6 +78,11 @@ pub(crate) struct Widener<'a, 'ctx> {
     pub(crate) analyses: &'a Analyses<'a, 'ctx>,
     /// The vector math library the clone may call.
     pub(crate) veclib: crate::VecLib,
+    /// Clones for automatic differentiation (`Options::for_autodiff`).
+    pub(crate) for_autodiff: bool,
+    /// Lanes that left a divergent loop hold their loop-carried values
+    /// (`Options::hold_finished_lanes`, implied by `for_autodiff`).
+    pub(crate) hold_finished_lanes: bool,
     /// Main builder.
     pub(crate) b: Builder<'ctx>,
     /// Builder for out-of-line insertions (splats, slots).
@@ -131,6 +136,11 @@ pub(crate) struct Flow<'ctx> {
     pub(crate) held: HashMap<Value<'ctx>, HeldLiveOut<'ctx>>,
     /// The held slots of the divergent loops being emitted, one per group.
     pub(crate) held_slots: Vec<HeldLiveOut<'ctx>>,
+    /// In clones whose finished lanes hold their values: exit phis of
+    /// divergent loops that take a header phi on every edge, mapped to it;
+    /// they read its slot after the loop instead of a blend per exit edge
+    /// (see `control::header_live_outs`).
+    pub(crate) from_header: HashMap<Value<'ctx>, Value<'ctx>>,
 }
 
 /// An exit phi of a divergent loop whose value is held: every lane that

@@ -426,6 +426,12 @@ fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> 
         } else {
             w.b.gep(Type::int(w.ctx(), 8), ptrs, &[constant::int(i64t, e as u64 * size)], Default::default())
         };
+        if w.for_autodiff {
+            let mask = (!w.flow.full).then_some(m);
+            let each = super::lanewise::Addresses::Each(at);
+            parts.push(super::lanewise::load(w, vty, each, mask, align as u32, constant::null(vty)));
+            continue;
+        }
         let g = w.b.call(f.function_type(), f, &[at, m, constant::poison(vty)]);
         g.add_call_arg_attribute(0, "align", align);
         parts.push(g);

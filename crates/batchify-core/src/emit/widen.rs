@@ -228,6 +228,18 @@ impl<'ctx> Widener<'_, 'ctx> {
         c
     }
 
+    /// What a value that was not computed for a lane holds: poison, or zero
+    /// in `--for-autodiff` clones (garbage in an inactive lane could be
+    /// infinite or NaN, and a zero adjoint times either is NaN in Enzyme's
+    /// reverse pass).
+    pub(crate) fn inactive_lane_value(&self, ty: Type<'ctx>) -> Value<'ctx> {
+        if self.for_autodiff {
+            constant::null(ty)
+        } else {
+            constant::poison(ty)
+        }
+    }
+
     /// Runs `body` only when `cond` holds; returns its value (poison when
     /// skipped) if it produced a non-void one.
     pub(crate) fn guarded(
@@ -249,7 +261,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
         let p = self.b.phi(v.ty());
         p.add_incoming(v, then_end);
-        p.add_incoming(constant::poison(v.ty()), from);
+        p.add_incoming(self.inactive_lane_value(v.ty()), from);
         Some(p)
     }
 

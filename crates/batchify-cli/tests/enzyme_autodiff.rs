@@ -1,0 +1,202 @@
+//! `--for-autodiff` clones differentiated by the real Enzyme: the C
+//! programs of `tests/autodiff` (divergent branches, divergent loops whose
+//! finished lanes would overflow, table lookups, loads through a
+//! differentiated pointer, integer-to-float paths, early returns, nested
+//! loops, a switch), each through
+//!
+//! `clang-22 -O2 -fno-vectorize -fno-unroll-loops -mavx2 -emit-llvm` →
+//! `batchify --for-autodiff --no-fallback --variant _ZGVdN4..._f` →
+//! `opt-22 -load-pass-plugin=LLVMEnzyme-22.so -passes=enzyme` →
+//! `clang-22 -O2 -mavx2` → run.
+//!
+//! Each program (driver in `tests/autodiff/autodiff.h`) compares, for 64
+//! points, every lane's value bit for bit and its forward- and
+//! reverse-mode derivatives with Enzyme's derivatives of the scalar
+//! function at that lane's point: bit for bit, or within a relative error
+//! of 1e-12 (the program's `AD_REL`; the reverse gradient of differentiated
+//! memory sums the lanes in another order). The clones must hold no
+//! masked load, store, gather or scatter. Enzyme is
+//! `../shared/enzyme/LLVMEnzyme-22.so` from the repository, or
+//! `ENZYME_PLUGIN`; without it, clang-22, opt-22 or an AVX2 CPU the test is
+//! skipped loudly (a failure under `BATCHIFY_REQUIRE_TOOLS=1`).
+
+use batchify_testkit::skip;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The Enzyme plugin: `ENZYME_PLUGIN`, else the shared build next to the
+/// repository.
+fn enzyme_plugin() -> Option<PathBuf> {
+    let candidates = std::env::var_os("ENZYME_PLUGIN")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain([root().join("../shared/enzyme/LLVMEnzyme-22.so")]);
+    candidates.into_iter().find(|p| p.exists())
+}
+
+fn programs() -> Vec<PathBuf> {
+    let dir = root().join("tests/autodiff");
+    let mut progs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    progs.sort();
+    assert!(progs.len() >= 12, "only {} programs in {}", progs.len(), dir.display());
+    progs
+}
+
+fn run(cmd: &mut Command) -> Output {
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed ({}):\n{}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// The scalar function's name (the file name after `NN_`) and its clone:
+/// `_ZGVdN4uv_` for the `AD_WX` driver (a uniform weights pointer), else
+/// `_ZGVdN4vv_`.
+fn variant(src: &Path) -> (String, String) {
+    let stem = src.file_stem().unwrap().to_string_lossy().into_owned();
+    let name = stem.split_once('_').map(|(_, n)| n.to_string()).unwrap_or(stem);
+    let text = std::fs::read_to_string(src).unwrap();
+    let params = if text.contains(&format!("AD_WX({name})")) { "uv" } else { "vv" };
+    (name.clone(), format!("_ZGVdN4{params}_{name}"))
+}
+
+/// The numbers of a verdict line `F: ok lanes=L derivatives=D exact=E ...`.
+fn verdict(stdout: &str, name: &str) -> (usize, usize, usize) {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with(&format!("{name}: ok ")))
+        .unwrap_or_else(|| panic!("{name}: no `ok` verdict:\n{stdout}"));
+    eprintln!("{line}");
+    let field = |key: &str| -> usize {
+        line.split_whitespace()
+            .find_map(|w| w.strip_prefix(key))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{name}: no {key} in `{line}`"))
+    };
+    (field("lanes="), field("derivatives="), field("exact="))
+}
+
+#[test]
+fn clones_differentiate_like_the_scalar_functions() {
+    let test = "enzyme_autodiff::clones_differentiate_like_the_scalar_functions";
+    for tool in ["clang-22", "opt-22", "llvm-dis-22"] {
+        if !skip::require_tool(test, tool) {
+            return;
+        }
+    }
+    if !skip::require_cpu(test, "avx2") {
+        return;
+    }
+    let Some(enzyme) = enzyme_plugin() else {
+        skip::skip(test, "no Enzyme plugin (../shared/enzyme/LLVMEnzyme-22.so or ENZYME_PLUGIN)");
+        return;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("enzyme-autodiff");
+    std::fs::create_dir_all(&dir).unwrap();
+    let include = root().join("tests/autodiff");
+    let (mut functions, mut lanes, mut derivatives, mut exact) = (0, 0, 0, 0);
+    for src in programs() {
+        let (name, clone) = variant(&src);
+        let bc = dir.join(format!("{name}.bc"));
+        let batched = dir.join(format!("{name}.batched.bc"));
+        let differentiated = dir.join(format!("{name}.enzyme.bc"));
+        let exe = dir.join(&name);
+        run(Command::new("clang-22")
+            .args(["-O2", "-fno-vectorize", "-fno-unroll-loops", "-mavx2", "-Wno-everything", "-c", "-emit-llvm"])
+            .arg("-I")
+            .arg(&include)
+            .arg(&src)
+            .arg("-o")
+            .arg(&bc));
+        run(Command::new(env!("CARGO_BIN_EXE_batchify"))
+            .arg(&bc)
+            .args(["--for-autodiff", "--no-fallback", "--variant", &clone, "-o"])
+            .arg(&batched));
+        let ir = run(Command::new("llvm-dis-22").arg(&batched).arg("-o").arg("-"));
+        let ir = String::from_utf8_lossy(&ir.stdout);
+        let body = ir.split(&format!("@{clone}(")).nth(1).and_then(|b| b.split("\n}\n").next()).unwrap_or("");
+        assert!(body.contains("ret "), "{name}: the clone {clone} is defined:\n{ir}");
+        for intrinsic in ["llvm.masked.load", "llvm.masked.store", "llvm.masked.gather", "llvm.masked.scatter"] {
+            assert!(!body.contains(intrinsic), "{name}: the clone calls {intrinsic}:\n{body}");
+        }
+        run(Command::new("opt-22")
+            .arg(format!("-load-pass-plugin={}", enzyme.display()))
+            .arg("-passes=enzyme")
+            .arg(&batched)
+            .arg("-o")
+            .arg(&differentiated));
+        run(Command::new("clang-22").args(["-O2", "-mavx2"]).arg(&differentiated).arg("-o").arg(&exe).arg("-lm"));
+        let out = run(&mut Command::new(&exe));
+        let (l, d, e) = verdict(&String::from_utf8_lossy(&out.stdout), &name);
+        functions += 1;
+        lanes += l;
+        derivatives += d;
+        exact += e;
+    }
+    eprintln!(
+        "{test}: {functions} functions, {lanes} lanes, {derivatives} derivatives checked against Enzyme's scalar \
+         derivatives ({exact} of {} values bit for bit)",
+        lanes + derivatives
+    );
+}
+
+/// The default mode's clone of the smooth Mandelbrot measure is what
+/// Enzyme's reverse mode rejects (a loop phi fed by a vector `select`, the
+/// held live-outs): `--for-autodiff` is needed. If this starts to pass, the
+/// default mode became differentiable and docs/autodiff.md should say so.
+#[test]
+fn the_default_mode_is_rejected_by_enzyme_reverse_mode() {
+    let test = "enzyme_autodiff::the_default_mode_is_rejected_by_enzyme_reverse_mode";
+    for tool in ["clang-22", "opt-22"] {
+        if !skip::require_tool(test, tool) {
+            return;
+        }
+    }
+    let Some(enzyme) = enzyme_plugin() else {
+        skip::skip(test, "no Enzyme plugin (../shared/enzyme/LLVMEnzyme-22.so or ENZYME_PLUGIN)");
+        return;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("enzyme-autodiff-default");
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = root().join("tests/autodiff/01_smooth_mandel.c");
+    let bc = dir.join("smooth.bc");
+    let batched = dir.join("smooth.batched.bc");
+    run(Command::new("clang-22")
+        .args(["-O2", "-fno-vectorize", "-fno-unroll-loops", "-mavx2", "-Wno-everything", "-c", "-emit-llvm"])
+        .arg("-I")
+        .arg(root().join("tests/autodiff"))
+        .arg(&src)
+        .arg("-o")
+        .arg(&bc));
+    run(Command::new(env!("CARGO_BIN_EXE_batchify"))
+        .arg(&bc)
+        .args(["--no-fallback", "--variant", "_ZGVdN4vv_smooth_mandel", "-o"])
+        .arg(&batched));
+    let out = Command::new("opt-22")
+        .arg(format!("-load-pass-plugin={}", enzyme.display()))
+        .arg("-passes=enzyme")
+        .arg(&batched)
+        .arg("-o")
+        .arg(dir.join("smooth.enzyme.bc"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && stderr.contains("getOrInsertConditionalIndex"),
+        "Enzyme accepted the default clone ({}):\n{stderr}",
+        out.status
+    );
+}
