@@ -15,9 +15,9 @@
 //! function at that lane's point: bit for bit, or within a relative error
 //! of 1e-12 (the program's `AD_REL`; the reverse gradient of differentiated
 //! memory sums the lanes in another order). The clones must hold no
-//! masked load, store, gather or scatter. Enzyme is
-//! `../shared/enzyme/LLVMEnzyme-22.so` from the repository, or
-//! `ENZYME_PLUGIN`; without it, clang-22, opt-22 or an AVX2 CPU the test is
+//! masked load, store, gather or scatter. Enzyme is `ENZYME_PLUGIN`, or
+//! `shared/enzyme/LLVMEnzyme-22.so` beside the repository or one of its
+//! parent folders, or under `/work` (the workplace's shared folder); without it, clang-22, opt-22 or an AVX2 CPU the test is
 //! skipped loudly (a failure under `BATCHIFY_REQUIRE_TOOLS=1`).
 
 use batchify_testkit::skip;
@@ -28,13 +28,18 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The Enzyme plugin: `ENZYME_PLUGIN`, else the shared build next to the
-/// repository.
+/// The Enzyme plugin: `ENZYME_PLUGIN`, else the shared build in a
+/// `shared/enzyme` folder beside the repository or beside one of its
+/// parent folders (a checkout or clone anywhere under the workplace), else
+/// the workplace's own `/work/shared/enzyme`.
 fn enzyme_plugin() -> Option<PathBuf> {
+    const SO: &str = "shared/enzyme/LLVMEnzyme-22.so";
+    let repo = root().canonicalize().unwrap_or_else(|_| root());
     let candidates = std::env::var_os("ENZYME_PLUGIN")
         .map(PathBuf::from)
         .into_iter()
-        .chain([root().join("../shared/enzyme/LLVMEnzyme-22.so")]);
+        .chain(repo.ancestors().skip(1).map(|a| a.join(SO)))
+        .chain([Path::new("/work").join(SO)]);
     candidates.into_iter().find(|p| p.exists())
 }
 
@@ -101,7 +106,10 @@ fn clones_differentiate_like_the_scalar_functions() {
         return;
     }
     let Some(enzyme) = enzyme_plugin() else {
-        skip::skip(test, "no Enzyme plugin (../shared/enzyme/LLVMEnzyme-22.so or ENZYME_PLUGIN)");
+        skip::skip(
+            test,
+            "no Enzyme plugin (ENZYME_PLUGIN, or shared/enzyme/LLVMEnzyme-22.so beside the repository or under /work)",
+        );
         return;
     };
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("enzyme-autodiff");
@@ -166,7 +174,10 @@ fn the_default_mode_is_rejected_by_enzyme_reverse_mode() {
         }
     }
     let Some(enzyme) = enzyme_plugin() else {
-        skip::skip(test, "no Enzyme plugin (../shared/enzyme/LLVMEnzyme-22.so or ENZYME_PLUGIN)");
+        skip::skip(
+            test,
+            "no Enzyme plugin (ENZYME_PLUGIN, or shared/enzyme/LLVMEnzyme-22.so beside the repository or under /work)",
+        );
         return;
     };
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("enzyme-autodiff-default");
