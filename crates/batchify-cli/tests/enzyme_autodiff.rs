@@ -20,9 +20,10 @@
 //! parent folders, or under `/work` (the workplace's shared folder); without it, clang-22, opt-22 or an AVX2 CPU the test is
 //! skipped loudly (a failure under `BATCHIFY_REQUIRE_TOOLS=1`).
 
+use batchify_testkit::corpus::{files_with_extensions, run_checked};
 use batchify_testkit::skip;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -43,28 +44,41 @@ fn enzyme_plugin() -> Option<PathBuf> {
     candidates.into_iter().find(|p| p.exists())
 }
 
-fn programs() -> Vec<PathBuf> {
-    let dir = root().join("tests/autodiff");
-    let mut progs: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
-    progs.sort();
-    assert!(progs.len() >= 12, "only {} programs in {}", progs.len(), dir.display());
-    progs
+/// The Enzyme plugin, once `tools` are found; else the test is skipped
+/// loudly (a failure where tools are required) and this is `None`.
+fn enzyme_or_skip(test: &str, tools: &[&str]) -> Option<PathBuf> {
+    if !tools.iter().all(|t| skip::require_tool(test, t)) {
+        return None;
+    }
+    let found = enzyme_plugin();
+    if found.is_none() {
+        skip::skip(
+            test,
+            "no Enzyme plugin (ENZYME_PLUGIN, or shared/enzyme/LLVMEnzyme-22.so beside the repository or under /work)",
+        );
+    }
+    found
 }
 
-fn run(cmd: &mut Command) -> Output {
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed ({}):\n{}{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+/// Compiles a program of `tests/autodiff` to bitcode as Enzyme wants it
+/// (no loop vectorizer, no unrolling).
+fn compile_to_bitcode(src: &Path, bc: &Path) {
+    run_checked(
+        Command::new("clang-22")
+            .args(["-O2", "-fno-vectorize", "-fno-unroll-loops", "-mavx2", "-Wno-everything", "-c", "-emit-llvm"])
+            .arg("-I")
+            .arg(root().join("tests/autodiff"))
+            .arg(src)
+            .arg("-o")
+            .arg(bc),
     );
-    out
+}
+
+fn programs() -> Vec<PathBuf> {
+    let dir = root().join("tests/autodiff");
+    let progs = files_with_extensions(&dir, &["c"]).unwrap();
+    assert!(progs.len() >= 12, "only {} programs in {}", progs.len(), dir.display());
+    progs
 }
 
 /// The scalar function's name (the file name after `NN_`) and its clone:
@@ -97,24 +111,12 @@ fn verdict(stdout: &str, name: &str) -> (usize, usize, usize) {
 #[test]
 fn clones_differentiate_like_the_scalar_functions() {
     let test = "enzyme_autodiff::clones_differentiate_like_the_scalar_functions";
-    for tool in ["clang-22", "opt-22", "llvm-dis-22"] {
-        if !skip::require_tool(test, tool) {
-            return;
-        }
-    }
     if !skip::require_cpu(test, "avx2") {
         return;
     }
-    let Some(enzyme) = enzyme_plugin() else {
-        skip::skip(
-            test,
-            "no Enzyme plugin (ENZYME_PLUGIN, or shared/enzyme/LLVMEnzyme-22.so beside the repository or under /work)",
-        );
-        return;
-    };
+    let Some(enzyme) = enzyme_or_skip(test, &["clang-22", "opt-22", "llvm-dis-22"]) else { return };
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("enzyme-autodiff");
     std::fs::create_dir_all(&dir).unwrap();
-    let include = root().join("tests/autodiff");
     let (mut functions, mut lanes, mut derivatives, mut exact) = (0, 0, 0, 0);
     for src in programs() {
         let (name, clone) = variant(&src);
@@ -122,33 +124,32 @@ fn clones_differentiate_like_the_scalar_functions() {
         let batched = dir.join(format!("{name}.batched.bc"));
         let differentiated = dir.join(format!("{name}.enzyme.bc"));
         let exe = dir.join(&name);
-        run(Command::new("clang-22")
-            .args(["-O2", "-fno-vectorize", "-fno-unroll-loops", "-mavx2", "-Wno-everything", "-c", "-emit-llvm"])
-            .arg("-I")
-            .arg(&include)
-            .arg(&src)
-            .arg("-o")
-            .arg(&bc));
-        run(Command::new(env!("CARGO_BIN_EXE_batchify"))
-            .arg(&bc)
-            .args(["--for-autodiff", "--no-fallback", "--variant", &clone, "-o"])
-            .arg(&batched));
-        let ir = run(Command::new("llvm-dis-22").arg(&batched).arg("-o").arg("-"));
-        let ir = String::from_utf8_lossy(&ir.stdout);
+        compile_to_bitcode(&src, &bc);
+        run_checked(
+            Command::new(env!("CARGO_BIN_EXE_batchify"))
+                .arg(&bc)
+                .args(["--for-autodiff", "--no-fallback", "--variant", &clone, "-o"])
+                .arg(&batched),
+        );
+        let ir = run_checked(Command::new("llvm-dis-22").arg(&batched).arg("-o").arg("-"));
         let body = ir.split(&format!("@{clone}(")).nth(1).and_then(|b| b.split("\n}\n").next()).unwrap_or("");
         assert!(body.contains("ret "), "{name}: the clone {clone} is defined:\n{ir}");
         for intrinsic in ["llvm.masked.load", "llvm.masked.store", "llvm.masked.gather", "llvm.masked.scatter"] {
             assert!(!body.contains(intrinsic), "{name}: the clone calls {intrinsic}:\n{body}");
         }
-        run(Command::new("opt-22")
-            .arg(format!("-load-pass-plugin={}", enzyme.display()))
-            .arg("-passes=enzyme")
-            .arg(&batched)
-            .arg("-o")
-            .arg(&differentiated));
-        run(Command::new("clang-22").args(["-O2", "-mavx2"]).arg(&differentiated).arg("-o").arg(&exe).arg("-lm"));
-        let out = run(&mut Command::new(&exe));
-        let (l, d, e) = verdict(&String::from_utf8_lossy(&out.stdout), &name);
+        run_checked(
+            Command::new("opt-22")
+                .arg(format!("-load-pass-plugin={}", enzyme.display()))
+                .arg("-passes=enzyme")
+                .arg(&batched)
+                .arg("-o")
+                .arg(&differentiated),
+        );
+        run_checked(
+            Command::new("clang-22").args(["-O2", "-mavx2"]).arg(&differentiated).arg("-o").arg(&exe).arg("-lm"),
+        );
+        let out = run_checked(&mut Command::new(&exe));
+        let (l, d, e) = verdict(&out, &name);
         functions += 1;
         lanes += l;
         derivatives += d;
@@ -168,34 +169,19 @@ fn clones_differentiate_like_the_scalar_functions() {
 #[test]
 fn the_default_mode_is_rejected_by_enzyme_reverse_mode() {
     let test = "enzyme_autodiff::the_default_mode_is_rejected_by_enzyme_reverse_mode";
-    for tool in ["clang-22", "opt-22"] {
-        if !skip::require_tool(test, tool) {
-            return;
-        }
-    }
-    let Some(enzyme) = enzyme_plugin() else {
-        skip::skip(
-            test,
-            "no Enzyme plugin (ENZYME_PLUGIN, or shared/enzyme/LLVMEnzyme-22.so beside the repository or under /work)",
-        );
-        return;
-    };
+    let Some(enzyme) = enzyme_or_skip(test, &["clang-22", "opt-22"]) else { return };
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("enzyme-autodiff-default");
     std::fs::create_dir_all(&dir).unwrap();
     let src = root().join("tests/autodiff/01_smooth_mandel.c");
     let bc = dir.join("smooth.bc");
     let batched = dir.join("smooth.batched.bc");
-    run(Command::new("clang-22")
-        .args(["-O2", "-fno-vectorize", "-fno-unroll-loops", "-mavx2", "-Wno-everything", "-c", "-emit-llvm"])
-        .arg("-I")
-        .arg(root().join("tests/autodiff"))
-        .arg(&src)
-        .arg("-o")
-        .arg(&bc));
-    run(Command::new(env!("CARGO_BIN_EXE_batchify"))
-        .arg(&bc)
-        .args(["--no-fallback", "--variant", "_ZGVdN4vv_smooth_mandel", "-o"])
-        .arg(&batched));
+    compile_to_bitcode(&src, &bc);
+    run_checked(
+        Command::new(env!("CARGO_BIN_EXE_batchify"))
+            .arg(&bc)
+            .args(["--no-fallback", "--variant", "_ZGVdN4vv_smooth_mandel", "-o"])
+            .arg(&batched),
+    );
     let out = Command::new("opt-22")
         .arg(format!("-load-pass-plugin={}", enzyme.display()))
         .arg("-passes=enzyme")

@@ -15,9 +15,10 @@
 //! none by per-lane calls. Skipped loudly without clang-22, an AVX2 CPU or
 //! (for the plugin way) the built plugin.
 
+use batchify_testkit::corpus::{files_with_extensions, run_checked};
 use batchify_testkit::skip;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -25,12 +26,7 @@ fn root() -> PathBuf {
 
 fn programs() -> Vec<PathBuf> {
     let dir = root().join("tests/enzyme-batch");
-    let mut progs: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
-    progs.sort();
+    let progs = files_with_extensions(&dir, &["c"]).unwrap();
     assert!(progs.len() >= 7, "only {} programs in {}", progs.len(), dir.display());
     progs
 }
@@ -39,18 +35,6 @@ fn programs() -> Vec<PathBuf> {
 fn call_count(src: &Path) -> usize {
     let text = std::fs::read_to_string(src).unwrap();
     text.lines().filter(|l| !l.trim_start().starts_with("extern")).map(|l| l.matches("__enzyme_batch").count()).sum()
-}
-
-fn run(cmd: &mut Command) -> Output {
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed ({}):\n{}{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
 }
 
 /// Both optimisation levels: `-O0` input keeps its allocas and `optnone`.
@@ -65,9 +49,8 @@ fn clang(level: &str) -> Command {
 
 /// Runs a built program and checks its verdict line.
 fn check_run(exe: &Path, name: &str) {
-    let out = run(&mut Command::new(exe));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains(&format!("{name}: ok")), "{}: {stdout}", exe.display());
+    let out = run_checked(&mut Command::new(exe));
+    assert!(out.contains(&format!("{name}: ok")), "{}: {out}", exe.display());
 }
 
 fn work_dir(way: &str) -> PathBuf {
@@ -90,9 +73,9 @@ fn c_programs_through_the_cli() {
         let bc = dir.join(format!("{stem}.bc"));
         let out_bc = dir.join(format!("{stem}.batched.bc"));
         let exe = dir.join(&stem);
-        run(clang(level).args(["-c", "-emit-llvm", "-o"]).arg(&bc).arg(&src));
-        let report = run(Command::new(env!("CARGO_BIN_EXE_batchify")).arg(&bc).arg("-o").arg(&out_bc).arg("--report"));
-        let report = String::from_utf8_lossy(&report.stderr);
+        run_checked(clang(level).args(["-c", "-emit-llvm", "-o"]).arg(&bc).arg(&src));
+        let report =
+            run_checked(Command::new(env!("CARGO_BIN_EXE_batchify")).arg(&bc).arg("-o").arg(&out_bc).arg("--report"));
         let calls: Vec<&str> = report.lines().filter(|l| l.contains(": __enzyme_batch(")).collect();
         assert_eq!(calls.len(), call_count(&src), "{stem}: every call is replaced:\n{report}");
         assert!(
@@ -101,7 +84,7 @@ fn c_programs_through_the_cli() {
         );
         assert!(!report.contains("per-lane fallback"), "{name}: no clone is a per-lane loop:\n{report}");
         replaced += calls.len();
-        run(clang(level).arg("-o").arg(&exe).arg(&out_bc));
+        run_checked(clang(level).arg("-o").arg(&exe).arg(&out_bc));
         check_run(&exe, &name);
     }
     eprintln!("{test}: {replaced} __enzyme_batch calls replaced and checked lane by lane");
@@ -122,12 +105,13 @@ fn c_programs_through_the_plugin() {
     for (src, level) in programs().iter().flat_map(|p| LEVELS.map(|l| (p.clone(), l))) {
         let name = src.file_stem().unwrap().to_string_lossy().into_owned();
         let exe = dir.join(format!("{name}{level}"));
-        let out = run(clang(level)
-            .arg(format!("-fpass-plugin={}", plugin.display()))
-            .args(["-Rpass=batchify", "-Rpass-missed=batchify", "-o"])
-            .arg(&exe)
-            .arg(&src));
-        let remarks = String::from_utf8_lossy(&out.stderr);
+        let remarks = run_checked(
+            clang(level)
+                .arg(format!("-fpass-plugin={}", plugin.display()))
+                .args(["-Rpass=batchify", "-Rpass-missed=batchify", "-o"])
+                .arg(&exe)
+                .arg(&src),
+        );
         assert!(remarks.contains("built _ZGV_LLVM_"), "{name}: the plugin built the clones:\n{remarks}");
         assert!(!remarks.contains("per-lane"), "{name}: no per-lane clone or call:\n{remarks}");
         check_run(&exe, &name);

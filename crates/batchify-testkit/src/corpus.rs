@@ -168,6 +168,17 @@ pub fn run_corpus(dir: &Path, exts: &[&str], levels: &[CLevel], run: CorpusRun<'
     run_corpus_with(dir, exts, levels, run, &corpus_options())
 }
 
+/// The files of `dir` whose extension is one of `exts`, sorted by path.
+pub fn files_with_extensions(dir: &Path, exts: &[&str]) -> Result<Vec<std::path::PathBuf>, String> {
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().and_then(|e| e.to_str()).is_some_and(|e| exts.contains(&e)))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
 /// [`run_corpus`] with the clones built under `opts` (e.g. `for_autodiff`).
 pub fn run_corpus_with(
     dir: &Path,
@@ -176,12 +187,7 @@ pub fn run_corpus_with(
     run: CorpusRun<'_>,
     opts: &batchify_core::Options,
 ) -> Result<usize, String> {
-    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().and_then(|e| e.to_str()).is_some_and(|e| exts.contains(&e)))
-        .collect();
-    files.sort();
+    let files = files_with_extensions(dir, exts)?;
     if files.is_empty() {
         return Err(format!("no {exts:?} files in {}", dir.display()));
     }

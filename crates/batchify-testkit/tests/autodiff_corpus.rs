@@ -84,13 +84,7 @@ fn no_masked_memory_intrinsics() {
     let mut default_calls = 0;
     let mut clones = 0;
     for dir in ["memory", "divergent"] {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir(dir))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "c"))
-            .collect();
-        files.sort();
-        for f in files {
+        for f in batchify_testkit::corpus::files_with_extensions(&corpus_dir(dir), &["c"]).unwrap() {
             let dirs = Directives::parse(&std::fs::read_to_string(&f).unwrap());
             let bytes = load_file(&f, CLevel::O2).unwrap();
             for (masked, autodiff_mode) in [(false, true), (true, true), (true, false)] {

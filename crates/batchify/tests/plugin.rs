@@ -14,17 +14,6 @@ use batchify_testkit::skip;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The plugin, as in `crates/batchify-testkit/tests/plugin_rustc.rs`.
-fn plugin() -> PathBuf {
-    if let Some(p) = std::env::var_os("BATCHIFY_PLUGIN") {
-        return PathBuf::from(p);
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
-    target.join("debug/libbatchify_plugin.so")
-}
-
 /// The macro's dylib, as cargo built it for this test (the newest
 /// `libbatchify-*.so` next to the test binary).
 fn macro_dylib() -> PathBuf {
@@ -54,7 +43,7 @@ const BUILT: &[&str] = &[
 #[test]
 fn lanes_under_the_plugin() {
     let test = "lanes_under_the_plugin";
-    let plugin = plugin();
+    let plugin = batchify_testkit::plugin::library();
     if !plugin.exists() {
         skip::skip(test, &format!("the plugin {} is not built (cargo build -p batchify-plugin)", plugin.display()));
         return;
