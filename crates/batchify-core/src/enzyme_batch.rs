@@ -179,7 +179,7 @@ fn parse_all(module: Module) -> Result<Vec<BatchCall>> {
     for entry in module.functions().into_iter().filter(|f| f.name().starts_with(ENTRY_PREFIX)) {
         for user in entry.users() {
             if user.is_call() && user.called_value() == entry {
-                out.push(parse(module, user)?);
+                out.push(parse(user)?);
             } else if user.is_invoke() || user.is_callbr() {
                 let caller = user.parent_block().parent().name();
                 return Err(call_error(&caller, "is an `invoke`; declare `__enzyme_batch` `nounwind` (`noexcept`)"));
@@ -208,7 +208,7 @@ fn marker(v: Value) -> Option<String> {
     None
 }
 
-fn parse<'ctx>(module: Module<'ctx>, call: Value<'ctx>) -> Result<BatchCall<'ctx>> {
+fn parse(call: Value<'_>) -> Result<BatchCall<'_>> {
     let caller = call.parent_block().parent().name();
     let fail = |m: String| call_error(&caller, &m);
     let nargs = call.num_arg_operands();
@@ -337,7 +337,6 @@ fn parse<'ctx>(module: Module<'ctx>, call: Value<'ctx>) -> Result<BatchCall<'ctx
             }
         }
     }
-    let _ = module;
     Ok(BatchCall { call, scalar, width, sources, sret, markers })
 }
 
@@ -473,7 +472,8 @@ fn deliver<'ctx>(
     let entry = c.call.parent_block().parent().blocks()[0];
     let eb = Builder::new(module.context());
     eb.position_before(entry.instructions()[0]);
-    let slot = eb.alloca(if module.abi_alignment_of(want) >= module.abi_alignment_of(rty) { want } else { rty });
+    // The two types have the same size; the slot is aligned for both.
+    let slot = eb.alloca(want);
     let align = module.abi_alignment_of(want).max(module.abi_alignment_of(rty));
     slot.set_alignment(align);
     b.store(result, slot, align);
