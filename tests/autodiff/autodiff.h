@@ -72,6 +72,38 @@ static void ad_verdict(const char *fn) {
 #define AD_W 16
 #endif
 
+#ifdef AD_DERIVATIVES
+/* Only Enzyme's derivative functions of F, for batchify to batch
+ * (crates/batchify-cli/tests/enzyme_derivatives.rs): the requests below
+ * make Enzyme define
+ *
+ *   AD_XY: double fwddiffeF(double x, double dx, double y, double dy)
+ *          {double, double} diffeF(double x, double y, double dret)
+ *   AD_WX: double fwddiffeF(const double *w, const double *dw, double x, double dx)
+ *          {double} diffeF(const double *w, double *dw, double x, double dret)
+ *
+ * (reverse mode adds w's gradient into dw and returns d/dx). */
+typedef struct {
+    double d0, d1;
+} ad_pair;
+ad_pair __enzyme_autodiff_xy(void *, double, double);
+double __enzyme_fwddiff_xy(void *, double, double, double, double);
+double __enzyme_autodiff_wx(void *, int, const double *, double *, double);
+double __enzyme_fwddiff_wx(void *, int, const double *, const double *, double, double);
+#define AD_XY(F)                                                                                                   \
+    ad_pair ad_reverse_##F(double x, double y) { return __enzyme_autodiff_xy((void *)F, x, y); }                   \
+    double ad_forward_##F(double x, double dx, double y, double dy) {                                              \
+        return __enzyme_fwddiff_xy((void *)F, x, dx, y, dy);                                                       \
+    }
+#define AD_WX(F)                                                                                                   \
+    double ad_reverse_##F(const double *w, double *dw, double x) {                                                 \
+        return __enzyme_autodiff_wx((void *)F, enzyme_dup, w, dw, x);                                              \
+    }                                                                                                              \
+    double ad_forward_##F(const double *w, const double *dw, double x, double dx) {                                \
+        return __enzyme_fwddiff_wx((void *)F, enzyme_dup, w, dw, x, dx);                                           \
+    }
+#else
+
 /* double F(const double *w, double x): w is uniform differentiated memory
  * (AD_W doubles, from AD_WEIGHTS(w)); checks per lane the value, d/dx in
  * both modes and the forward derivative along dw = 1, and the reverse
@@ -167,3 +199,4 @@ static void ad_verdict(const char *fn) {
         ad_verdict(#F);                                                                                            \
         return ad_fail != 0;                                                                                       \
     }
+#endif /* AD_DERIVATIVES */
