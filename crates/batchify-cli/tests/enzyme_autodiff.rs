@@ -21,7 +21,7 @@
 //! skipped loudly (a failure under `BATCHIFY_REQUIRE_TOOLS=1`).
 
 use batchify_testkit::corpus::{files_with_extensions, run_checked};
-use batchify_testkit::skip;
+use batchify_testkit::{enzyme, skip};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -29,49 +29,10 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The Enzyme plugin: `ENZYME_PLUGIN`, else the shared build in a
-/// `shared/enzyme` folder beside the repository or beside one of its
-/// parent folders (a checkout or clone anywhere under the workplace), else
-/// the workplace's own `/work/shared/enzyme`.
-fn enzyme_plugin() -> Option<PathBuf> {
-    const SO: &str = "shared/enzyme/LLVMEnzyme-22.so";
-    let repo = root().canonicalize().unwrap_or_else(|_| root());
-    let candidates = std::env::var_os("ENZYME_PLUGIN")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(repo.ancestors().skip(1).map(|a| a.join(SO)))
-        .chain([Path::new("/work").join(SO)]);
-    candidates.into_iter().find(|p| p.exists())
-}
-
-/// The Enzyme plugin, once `tools` are found; else the test is skipped
-/// loudly (a failure where tools are required) and this is `None`.
-fn enzyme_or_skip(test: &str, tools: &[&str]) -> Option<PathBuf> {
-    if !tools.iter().all(|t| skip::require_tool(test, t)) {
-        return None;
-    }
-    let found = enzyme_plugin();
-    if found.is_none() {
-        skip::skip(
-            test,
-            "no Enzyme plugin (ENZYME_PLUGIN, or shared/enzyme/LLVMEnzyme-22.so beside the repository or under /work)",
-        );
-    }
-    found
-}
-
-/// Compiles a program of `tests/autodiff` to bitcode as Enzyme wants it
-/// (no loop vectorizer, no unrolling).
+/// Compiles a program of `tests/autodiff` to bitcode as Enzyme wants it.
 fn compile_to_bitcode(src: &Path, bc: &Path) {
-    run_checked(
-        Command::new("clang-22")
-            .args(["-O2", "-fno-vectorize", "-fno-unroll-loops", "-mavx2", "-Wno-everything", "-c", "-emit-llvm"])
-            .arg("-I")
-            .arg(root().join("tests/autodiff"))
-            .arg(src)
-            .arg("-o")
-            .arg(bc),
-    );
+    let include = root().join("tests/autodiff");
+    enzyme::compile_for_enzyme(src, &["-I", &include.to_string_lossy()], bc);
 }
 
 fn programs() -> Vec<PathBuf> {
@@ -114,7 +75,7 @@ fn clones_differentiate_like_the_scalar_functions() {
     if !skip::require_cpu(test, "avx2") {
         return;
     }
-    let Some(enzyme) = enzyme_or_skip(test, &["clang-22", "opt-22", "llvm-dis-22"]) else { return };
+    let Some(plugin) = enzyme::plugin_or_skip(test, &["clang-22", "opt-22", "llvm-dis-22"]) else { return };
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("enzyme-autodiff");
     std::fs::create_dir_all(&dir).unwrap();
     let (mut functions, mut lanes, mut derivatives, mut exact) = (0, 0, 0, 0);
@@ -137,14 +98,7 @@ fn clones_differentiate_like_the_scalar_functions() {
         for intrinsic in ["llvm.masked.load", "llvm.masked.store", "llvm.masked.gather", "llvm.masked.scatter"] {
             assert!(!body.contains(intrinsic), "{name}: the clone calls {intrinsic}:\n{body}");
         }
-        run_checked(
-            Command::new("opt-22")
-                .arg(format!("-load-pass-plugin={}", enzyme.display()))
-                .arg("-passes=enzyme")
-                .arg(&batched)
-                .arg("-o")
-                .arg(&differentiated),
-        );
+        enzyme::differentiate(&plugin, &batched, &differentiated);
         run_checked(
             Command::new("clang-22").args(["-O2", "-mavx2"]).arg(&differentiated).arg("-o").arg(&exe).arg("-lm"),
         );
@@ -169,7 +123,7 @@ fn clones_differentiate_like_the_scalar_functions() {
 #[test]
 fn the_default_mode_is_rejected_by_enzyme_reverse_mode() {
     let test = "enzyme_autodiff::the_default_mode_is_rejected_by_enzyme_reverse_mode";
-    let Some(enzyme) = enzyme_or_skip(test, &["clang-22", "opt-22"]) else { return };
+    let Some(plugin) = enzyme::plugin_or_skip(test, &["clang-22", "opt-22"]) else { return };
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("enzyme-autodiff-default");
     std::fs::create_dir_all(&dir).unwrap();
     let src = root().join("tests/autodiff/01_smooth_mandel.c");
@@ -183,7 +137,7 @@ fn the_default_mode_is_rejected_by_enzyme_reverse_mode() {
             .arg(&batched),
     );
     let out = Command::new("opt-22")
-        .arg(format!("-load-pass-plugin={}", enzyme.display()))
+        .arg(format!("-load-pass-plugin={}", plugin.display()))
         .arg("-passes=enzyme")
         .arg(&batched)
         .arg("-o")

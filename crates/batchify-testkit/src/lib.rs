@@ -7,6 +7,7 @@
 //! * [`inputs`]: random and special input values;
 //! * [`buffers`]: guard-page-bounded buffers for pointer parameters;
 //! * [`alloc_hooks`]: the deterministic `malloc` the oracle's JIT code gets;
+//! * [`enzyme`]: the Enzyme plugin for the tests that differentiate;
 //! * [`isolate`]: running a check in a forked child process;
 //! * [`prepare`]: making the oracle's module copy JIT-able (linkage,
 //!   inline asm, unresolved symbols);
@@ -27,6 +28,7 @@ use batchify_llvm_link as _;
 pub mod alloc_hooks;
 pub mod buffers;
 pub mod corpus;
+pub mod enzyme;
 pub mod fuzz;
 pub mod gen;
 pub mod inputs;

@@ -8,7 +8,8 @@
 //! may loop forever, and both are right. In the oracle's copy of the
 //! module, every scalar integer instruction that gives poison on overflow
 //! (`add`, `sub`, `mul`, `shl` with `nsw`/`nuw`, `trunc nuw`/`nsw`) and
-//! every shift by at least the bit width sets the byte in
+//! every shift by at least the bit width, and every `fptosi`/`fptoui` of
+//! NaN or of a value whose integer part does not fit, sets the byte in
 //! [`POISON_GLOBAL`] when it does. The oracle clears it before the scalar
 //! calls of a trial and drops the trial if it is set after them (like a
 //! trial on which the scalar code faults). The clones are not instrumented.
@@ -16,6 +17,7 @@
 use crate::prepare::{add_byte_global, scalar_code};
 use batchify_core::llvm::LLVMIntPredicate::*;
 use batchify_core::llvm::LLVMOpcode::{self, *};
+use batchify_core::llvm::LLVMRealPredicate::*;
 use batchify_core::llvm::{constant, Builder, LLVMTypeKind, Module, Type, Value};
 use std::collections::HashSet;
 
@@ -37,7 +39,10 @@ pub fn flag_poison(module: Module, except: &HashSet<String>) {
                     continue;
                 }
                 let op = i.opcode();
-                if !matches!(op, LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMTrunc) {
+                if !matches!(
+                    op,
+                    LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMTrunc | LLVMFPToSI | LLVMFPToUI
+                ) {
                     continue;
                 }
                 b.position_after(i);
@@ -103,6 +108,26 @@ fn makes_poison<'ctx>(b: &Builder<'ctx>, module: Module<'ctx>, i: Value<'ctx>, o
                     poison = any(poison, b.icmp(LLVMIntNE, back, x));
                 }
             }
+        }
+        LLVMFPToSI | LLVMFPToUI => {
+            // Poison unless the value, rounded toward zero, fits: for
+            // `fptoui` in (-1, 2^w), for `fptosi` in (-2^(w-1) - 1,
+            // 2^(w-1)). A bound that the FP type rounds inward flags a
+            // few defined inputs too, which only drops their trials.
+            let x = i.operand(0);
+            if x.ty().is_vector() {
+                return None;
+            }
+            let (low, high) = if op == LLVMFPToUI {
+                (-1.0, 2f64.powi(width as i32))
+            } else {
+                let half = 2f64.powi(width as i32 - 1);
+                (-half - 1.0, half)
+            };
+            let above = b.fcmp(LLVMRealOGT, x, constant::real(x.ty(), low));
+            let below = b.fcmp(LLVMRealOLT, x, constant::real(x.ty(), high));
+            let fits = b.binop(LLVMAnd, above, below);
+            poison = Some(b.binop(LLVMXor, fits, constant::int(Type::int(module.context(), 1), 1)));
         }
         _ => {}
     }

@@ -974,7 +974,11 @@ pub mod constant {
     }
     /// Positive infinity of a floating-point type.
     pub fn real_inf<'ctx>(ty: Type<'ctx>) -> Value<'ctx> {
-        Value(unsafe { LLVMConstReal(ty.0, f64::INFINITY) }, PhantomData)
+        real(ty, f64::INFINITY)
+    }
+    /// A floating-point constant of type `ty` (`v` rounded to it).
+    pub fn real<'ctx>(ty: Type<'ctx>, v: f64) -> Value<'ctx> {
+        Value(unsafe { LLVMConstReal(ty.0, v) }, PhantomData)
     }
     /// All-zero constant of a type.
     pub fn null<'ctx>(ty: Type<'ctx>) -> Value<'ctx> {
