@@ -133,3 +133,101 @@ done:
   %p = phi i32 [ %r, %call ], [ %r2, %other ]
   ret i32 %p
 }
+
+; Callees that allocate their own memory (issue 11: Enzyme's reverse-mode
+; derivatives keep their tape in memory from malloc/realloc, the pointer in
+; a stack slot). Writes into fresh memory cannot conflict between lanes, so
+; the callee is batched; `realloc` and `free` of its own memory too.
+declare noalias ptr @malloc(i64)
+declare noalias ptr @realloc(ptr, i64)
+declare void @free(ptr)
+
+; Sums x, x-1, ..., 1 through a tape that grows by doubling, like Enzyme's
+; __enzyme_exponentialallocation: the tape pointer lives in %slot.
+define internal i32 @tape_sum(i32 %x) noinline {
+entry:
+  %slot = alloca ptr, align 8
+  store ptr null, ptr %slot, align 8
+  %n = and i32 %x, 15
+  br label %fill
+
+fill:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %grown ]
+  %t = load ptr, ptr %slot, align 8
+  %i64 = zext i32 %i to i64
+  %pow2 = and i64 %i64, 3
+  %grow = icmp eq i64 %pow2, 0
+  br i1 %grow, label %do.grow, label %grown
+
+do.grow:
+  %bytes = add i64 %i64, 4
+  %bytes4 = shl i64 %bytes, 2
+  %r = call ptr @realloc(ptr %t, i64 %bytes4)
+  store ptr %r, ptr %slot, align 8
+  br label %grown
+
+grown:
+  %tape = load ptr, ptr %slot, align 8
+  %cell = getelementptr i32, ptr %tape, i64 %i64
+  %v = sub i32 %n, %i
+  store i32 %v, ptr %cell, align 4
+  %i.next = add i32 %i, 1
+  %more = icmp ult i32 %i.next, %n
+  br i1 %more, label %fill, label %sum
+
+sum:
+  %tape.end = load ptr, ptr %slot, align 8
+  br label %loop
+
+loop:
+  %k = phi i32 [ 0, %sum ], [ %k.next, %loop ]
+  %acc = phi i32 [ 0, %sum ], [ %acc.next, %loop ]
+  %k64 = zext i32 %k to i64
+  %at = getelementptr i32, ptr %tape.end, i64 %k64
+  %e = load i32, ptr %at, align 4
+  %acc.next = add i32 %acc, %e
+  %k.next = add i32 %k, 1
+  %again = icmp ult i32 %k.next, %n
+  br i1 %again, label %loop, label %done
+
+done:
+  call void @free(ptr %tape.end)
+  ret i32 %acc.next
+}
+
+define i32 @use_tape_sum(i32 %x) {
+entry:
+  %c = icmp sgt i32 %x, -50
+  br i1 %c, label %call, label %other
+
+call:
+  %s = call i32 @tape_sum(i32 %x)
+  ret i32 %s
+
+other:
+  ret i32 -1
+}
+
+; A scratch array from calloc, filled and read back, then freed.
+define internal float @scratch_poly(float %x) noinline {
+entry:
+  %buf = call ptr @calloc(i64 4, i64 4)
+  store float %x, ptr %buf, align 4
+  %p1 = getelementptr float, ptr %buf, i64 1
+  %x2 = fmul float %x, %x
+  store float %x2, ptr %p1, align 4
+  %a = load float, ptr %buf, align 4
+  %b = load float, ptr %p1, align 4
+  %r = fadd float %a, %b
+  call void @free(ptr %buf)
+  ret float %r
+}
+
+declare noalias ptr @calloc(i64, i64)
+
+define float @use_scratch_poly(float %x) {
+entry:
+  %r = call float @scratch_poly(float %x)
+  ret float %r
+}
+

@@ -17,8 +17,12 @@
 //!   have other effects (I/O would interleave lanes), no function through a
 //!   pointer, and no inline assembly; read-only calls, intrinsics without
 //!   writes and `noreturn` calls (deferred to the lowest lane) are fine;
-//! * it writes memory only through its own pointer parameters or its own
-//!   stack objects (never a global, never a pointer it loaded);
+//! * it writes memory only through its own pointer parameters, its own
+//!   stack objects, or memory it allocated itself (`malloc`, `calloc`,
+//!   `realloc`, `aligned_alloc`; also through such a pointer kept in one
+//!   of its stack objects, as Enzyme's reverse-mode derivatives keep their
+//!   tape), never a global or another pointer it loaded; it may free or
+//!   reallocate only such memory (freeing counts as a write);
 //! * it does not call itself at two or more places, or in a loop (tree
 //!   recursion, also after tail-call elimination turned one call into a
 //!   loop): a cost
@@ -139,6 +143,16 @@ impl<'ctx> CalleeSummaries<'ctx> {
             }
             return Err(format!("`{name}` calls `{cname}`, which may write memory"));
         }
+        if let Some(kind) = allocation_function(callee) {
+            // Fresh memory is distinct in every lane: no lane sees another's.
+            // Resizing or freeing counts as a write through the pointer (a
+            // parameter's memory, then, must differ between lanes).
+            return match kind {
+                Allocation::New => Ok(false),
+                Allocation::Resize | Allocation::Free if owned(args[0], params) => Ok(true),
+                _ => Err(format!("`{name}` calls `{cname}` on memory it did not allocate")),
+            };
+        }
         if i.call_has_fn_attribute("noreturn") || callee.has_fn_attribute("noreturn") {
             return Ok(false); // deferred to the lowest doomed lane, made once
         }
@@ -226,7 +240,41 @@ fn self_call_sites(f: Value) -> usize {
     n.min(2)
 }
 
-/// Whether pointer `p` is derived from one of `params` or a stack object.
+/// What a C allocation function does with memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Allocation {
+    /// Returns fresh memory (`malloc`, `calloc`, `aligned_alloc`).
+    New,
+    /// Moves its first argument's memory to fresh memory (`realloc`).
+    Resize,
+    /// Frees its first argument's memory (`free`).
+    Free,
+}
+
+/// The allocation function `callee` is, if it is one: a declaration with
+/// the C library's name and signature.
+fn allocation_function(callee: Value) -> Option<Allocation> {
+    if !callee.is_declaration() {
+        return None;
+    }
+    let fty = callee.function_type();
+    let params = fty.param_types();
+    let ptr = |k: usize| params.get(k).is_some_and(|t| t.kind() == LLVMTypeKind::LLVMPointerTypeKind);
+    let int = |k: usize| params.get(k).is_some_and(|t| t.kind() == LLVMTypeKind::LLVMIntegerTypeKind);
+    let returns_ptr = fty.return_type().kind() == LLVMTypeKind::LLVMPointerTypeKind;
+    let returns_void = fty.return_type().kind() == LLVMTypeKind::LLVMVoidTypeKind;
+    match (callee.name().as_str(), params.len()) {
+        ("malloc", 1) if int(0) && returns_ptr => Some(Allocation::New),
+        ("calloc" | "aligned_alloc", 2) if int(0) && int(1) && returns_ptr => Some(Allocation::New),
+        ("realloc", 2) if ptr(0) && int(1) && returns_ptr => Some(Allocation::Resize),
+        ("free", 1) if ptr(0) && returns_void => Some(Allocation::Free),
+        _ => None,
+    }
+}
+
+/// Whether pointer `p` is derived from one of `params`, a stack object or
+/// memory the function allocated (an allocation call's result, also
+/// through a stack object that only ever holds such pointers).
 fn owned<'ctx>(p: Value<'ctx>, params: &[Value<'ctx>]) -> bool {
     let mut seen = HashSet::new();
     let mut work = vec![p];
@@ -237,8 +285,11 @@ fn owned<'ctx>(p: Value<'ctx>, params: &[Value<'ctx>]) -> bool {
         if params.contains(&v) {
             continue;
         }
+        if v.is_null_constant() {
+            continue; // no memory: a load or store through it would trap in the scalar code too
+        }
         if !v.is_instruction() {
-            return false; // a global, a constant expression, null
+            return false; // a global, a constant expression
         }
         match v.opcode() {
             LLVMAlloca => {}
@@ -248,8 +299,33 @@ fn owned<'ctx>(p: Value<'ctx>, params: &[Value<'ctx>]) -> bool {
                 work.push(v.operand(1));
                 work.push(v.operand(2));
             }
+            LLVMCall
+                if allocation_function(v.called_value())
+                    .is_some_and(|k| k == Allocation::New || k == Allocation::Resize) => {}
+            LLVMLoad => match stored_pointers(v.operand(0)) {
+                Some(values) => work.extend(values),
+                None => return false,
+            },
             _ => return false,
         }
     }
     true
+}
+
+/// The values ever stored into `slot`, if it is a stack object of the
+/// function that is only loaded from and stored to (its address never
+/// escapes, so nothing else writes it).
+fn stored_pointers(slot: Value) -> Option<Vec<Value>> {
+    if !slot.is_instruction() || slot.opcode() != LLVMAlloca {
+        return None;
+    }
+    let mut values = Vec::new();
+    for user in slot.users() {
+        match user.opcode() {
+            LLVMLoad => {}
+            LLVMStore if user.operand(1) == slot && user.operand(0) != slot => values.push(user.operand(0)),
+            _ => return None,
+        }
+    }
+    Some(values)
 }

@@ -456,6 +456,11 @@ impl<'ctx> Value<'ctx> {
     pub fn is_constant(self) -> bool {
         unsafe { LLVMIsConstant(self.0) != 0 }
     }
+    /// Whether this is the null value of its type (`null`, `0`,
+    /// `zeroinitializer`).
+    pub fn is_null_constant(self) -> bool {
+        unsafe { LLVMIsNull(self.0) != 0 }
+    }
     /// Whether this is a basic block used as a value.
     pub fn is_block(self) -> bool {
         unsafe { LLVMValueIsBasicBlock(self.0) != 0 }
