@@ -357,12 +357,31 @@ impl<'ctx> Widener<'_, 'ctx> {
     }
 
     /// [`Self::blend`] one element at a time (extract, scalar `select`,
-    /// insert); structs of vectors keep vector selects. Enzyme's reverse
+    /// insert); structs of vectors leaf by leaf, integer leaves with one
+    /// vector `select`. Enzyme's reverse
     /// mode rejects a loop phi fed by a `select` on a vector condition,
     /// which a live-out slot of a divergent loop would otherwise become
     /// (`docs/autodiff.md`).
     fn blend_per_lane(&self, em: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>, t: Type<'ctx>) -> Value<'ctx> {
-        if super::aggregates::is_split(t) || !a.ty().is_vector() {
+        if super::aggregates::is_split(t) {
+            // A struct of vectors: each leaf on its own, integer leaves
+            // with one vector `select` as elsewhere in this mode.
+            let n = self.n;
+            return crate::abi::zip_leaves(
+                &self.b,
+                t,
+                &|t| super::layout::value_type(t, n),
+                &[a, b],
+                &mut |leaf, p| {
+                    if is_integer_vector(p[0].ty()) {
+                        self.blend(em, p[0], p[1], leaf)
+                    } else {
+                        self.blend_per_lane(em, p[0], p[1], leaf)
+                    }
+                },
+            );
+        }
+        if !a.ty().is_vector() {
             return self.blend(em, a, b, t);
         }
         let len = a.ty().vector_len();
