@@ -54,14 +54,16 @@ define i32 @varstep(i32 %i, i32 %s) {
 ; CHECK-NEXT:    ret <8 x i64> [[R]]
 
 ; A linear pointer is a vector of addresses 4 bytes apart; the load through
-; it is one contiguous vector load from lane 0's address (not a gather).
+; it is one contiguous vector load from lane 0's address (not a gather),
+; which is the scalar parameter itself (emit/lane_scalar.rs: not extracted
+; from the address vector).
 ; CHECK-LABEL: define <4 x float> @_ZGV_LLVM_N4l4_ld(
 ; CHECK-SAME:    ptr [[P:%[^)]+]])
 ; CHECK-NEXT:  {{^}}entry:
 ; CHECK-NEXT:    [[PS:%.*]] = getelementptr i8, ptr [[P]], <4 x i64> <i64 0, i64 4, i64 8, i64 12>
 ; CHECK-NOT:     gather
-; CHECK:         [[B:%.*]] = extractelement <4 x ptr> [[PS]], i32 0
-; CHECK-NEXT:    [[V:%.*]] = load <4 x float>, ptr [[B]], align 4
+; CHECK-NOT:     extractelement
+; CHECK:         [[V:%.*]] = load <4 x float>, ptr [[P]], align 4
 ; CHECK-NOT:     gather
 ; CHECK:         ret <4 x float> [[V]]
 

@@ -116,6 +116,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             q.set_name(&p.name());
             let mapped = match self.spec.params[k] {
                 ParamKind::Linear { step } => {
+                    self.values.linear_params.insert(p, (q, step));
                     abi::linear_lanes(&self.b, q, constant::int(Type::int(ctx, 64), step as u64), self.n)
                 }
                 ParamKind::LinearVarStep { param } => {

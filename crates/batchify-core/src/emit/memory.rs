@@ -22,6 +22,7 @@
 //! and last active lanes' addresses decide at run time between the vector
 //! access and the gather or scatter.
 
+use super::lane_scalar::lane_scalar;
 use super::state::Widener;
 use crate::analysis::shape::{Check, Stride};
 use crate::llvm::LLVMOpcode::*;
@@ -60,7 +61,7 @@ pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Va
     let ptrs = w.varying_value(ptr);
     let fast = |w: &mut Widener<'_, 'ctx>| -> Value<'ctx> {
         let lanes = active_lanes(w);
-        let base = base_address(w, ptrs, lanes.first, stride.step, access);
+        let base = base_address(w, ptr, ptrs, lanes.first, stride.step, access);
         let align = vector_align(i.alignment(), stride.step);
         match access {
             Access::Contiguous { reverse } => {
@@ -109,7 +110,7 @@ pub(super) fn store<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<V
     let ptrs = w.varying_value(ptr);
     let fast = |w: &mut Widener<'_, 'ctx>| -> Value<'ctx> {
         let lanes = active_lanes(w);
-        let base = base_address(w, ptrs, lanes.first, stride.step, access);
+        let base = base_address(w, ptr, ptrs, lanes.first, stride.step, access);
         let align = vector_align(i.alignment(), stride.step);
         match access {
             Access::Contiguous { reverse } => {
@@ -240,17 +241,35 @@ fn lane<'ctx>(w: &Widener<'_, 'ctx>, v: Value<'ctx>, lane: Value<'ctx>) -> Value
     }
 }
 
+/// Lane `lane` (an `i64`) of `vector`, the clone's value of the scalar
+/// code's `v`: recomputed in scalar code where the lane is a constant and
+/// `v` is linear arithmetic ([`lane_scalar`]), else extracted.
+fn known_lane<'ctx>(
+    w: &Widener<'_, 'ctx>,
+    v: Value<'ctx>,
+    vector: Value<'ctx>,
+    lane_index: Value<'ctx>,
+) -> Value<'ctx> {
+    lane_index
+        .const_int_value()
+        .and_then(|k| lane_scalar(w, v, k as u32))
+        .unwrap_or_else(|| lane(w, vector, lane_index))
+}
+
 /// The address of the vector access: lane 0's (lane N-1's when reversed),
-/// computed from the first active lane's address.
+/// computed from the first active lane's address (`ptrs`, the clone's
+/// vector of the scalar code's address `ptr`; recomputed in scalar code
+/// where the first active lane is known, see [`lane_scalar`]).
 fn base_address<'ctx>(
     w: &mut Widener<'_, 'ctx>,
+    ptr: Value<'ctx>,
     ptrs: Value<'ctx>,
     first: Value<'ctx>,
     step: i64,
     access: Access,
 ) -> Value<'ctx> {
     let i64t = Type::int(w.ctx(), 64);
-    let at = lane(w, ptrs, first);
+    let at = known_lane(w, ptr, ptrs, first);
     let base_lane = if matches!(access, Access::Contiguous { reverse: true }) { w.n - 1 } else { 0 };
     let lanes_away = w.b.binop(LLVMSub, constant::int(i64t, base_lane as u64), first);
     let offset = w.b.binop(LLVMMul, lanes_away, constant::int(i64t, step as u64));
@@ -267,8 +286,8 @@ fn no_wrap_between_lanes<'ctx>(w: &mut Widener<'_, 'ctx>, check: Check<'ctx>) ->
     let i64t = Type::int(w.ctx(), 64);
     let lanes = active_lanes(w);
     let v = w.varying_value(check.value);
-    let mut a = lane(w, v, lanes.first);
-    let mut z = lane(w, v, lanes.last);
+    let mut a = known_lane(w, check.value, v, lanes.first);
+    let mut z = known_lane(w, check.value, v, lanes.last);
     let ty = if check.widen {
         a = w.b.cast(LLVMSExt, a, i64t);
         z = w.b.cast(LLVMSExt, z, i64t);

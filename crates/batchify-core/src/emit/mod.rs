@@ -37,6 +37,7 @@ pub mod control;
 pub mod division;
 pub mod fmod;
 pub mod inactive;
+pub mod lane_scalar;
 pub mod lanewise;
 pub mod layout;
 pub mod libm;

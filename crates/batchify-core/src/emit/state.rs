@@ -110,6 +110,10 @@ pub(crate) struct Values<'ctx> {
     pub(crate) vmap: HashMap<Value<'ctx>, Value<'ctx>>,
     /// Uniform value to its splat, made once.
     pub(crate) splats: HashMap<Value<'ctx>, Value<'ctx>>,
+    /// Linear parameters with a constant step: the scalar parameter to the
+    /// clone's (lane 0's) parameter and the step (units, or bytes for
+    /// pointers), for [`super::lane_scalar`].
+    pub(crate) linear_params: HashMap<Value<'ctx>, (Value<'ctx>, i64)>,
 }
 
 /// The control rules' state: the current execution mask and the slots

@@ -1,0 +1,34 @@
+; A contiguous access through a linear `int` index (`p[i]`, `p[i + 1]`
+; with `i` linear, as in a stencil): the clone checks at run time that the
+; 32-bit index did not wrap between lane 0 and lane N-1, then loads one
+; vector from lane 0's address. Both the check and the address are
+; computed in scalar code from the parameter (emit/lane_scalar.rs), not
+; extracted from the vector of indices or addresses, so the loads do not
+; wait for the vector computation; the gather path keeps the vectors.
+;
+; RUN: %batchify %s -S -o %t.ll --variant _ZGV_LLVM_N4ul_pair
+; RUN: FileCheck %s < %t.ll
+
+define float @pair(ptr %p, i32 %i) {
+  %w = sext i32 %i to i64
+  %a = getelementptr inbounds float, ptr %p, i64 %w
+  %x = load float, ptr %a, align 4
+  %j = add nsw i32 %i, 1
+  %v = sext i32 %j to i64
+  %b = getelementptr inbounds float, ptr %p, i64 %v
+  %y = load float, ptr %b, align 4
+  %r = fadd float %x, %y
+  ret float %r
+}
+
+; CHECK-LABEL: define <4 x float> @_ZGV_LLVM_N4ul_pair(
+; CHECK-SAME:    ptr [[P:%[^,]+]], i32 [[I:%[^)]+]])
+; CHECK-DAG:     [[LO:%.*]] = sext i32 [[I]] to i64
+; CHECK-DAG:     [[HI32:%.*]] = add i32 [[I]], 3
+; CHECK-DAG:     [[HI:%.*]] = sext i32 [[HI32]] to i64
+; CHECK:         br i1
+; CHECK-NOT:     extractelement
+; CHECK:         getelementptr float, ptr [[P]], i64 [[LO]]
+; CHECK-NOT:     extractelement
+; CHECK:         load <4 x float>
+; CHECK:         call <4 x float> @llvm.masked.gather
