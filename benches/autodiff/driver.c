@@ -24,9 +24,10 @@
  * per version against the scalar one of its mode (primal values bit for
  * bit; derivatives bit for bit or within REL_FWD / REL_REV relative
  * difference, NaN matching NaN), exits 1 if any value is bad, else prints
- *   TIME <mode> <version> <rep> <ns per point>
+ *   TIME <mode> <version> <rep> <shift> <ns per point>
  * for REPS rounds, each round running every version once over all points
- * (thread CPU time), in an order that rotates from round to round. */
+ * (thread CPU time), in an order that rotates from round to round, with
+ * the stack shifted by 0, 16, 32, 48, 0, ... bytes (see run_shifted). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +69,7 @@ static const int ref[NV] = {P_SC, P_SC, F_SC, F_SC, F_SC, R_SC, R_SC, R_SC};
 static long n;
 static double *px, *py, *ra[NV], *rb[NV];
 
-static void run(int v) {
+__attribute__((noinline)) static void run(int v) {
     double *a = ra[v], *b = rb[v];
     switch (v) {
     case P_SC:
@@ -119,6 +120,18 @@ static double *alloc(void) {
     }
     memset(p, 0, (size_t)n * sizeof(double));
     return p;
+}
+
+/* run(v) with the stack pointer `shift` bytes lower (a multiple of 16).
+ * The 8-lane clones spill ymm registers with unaligned moves into a frame
+ * that is only 16-byte aligned, so whether a 32-byte spill slot splits a
+ * cache line depends on the caller's stack address modulo 64: the rounds
+ * cycle through the four shifts instead of timing whatever alignment the
+ * process started with. */
+__attribute__((noinline)) static void run_shifted(int v, int shift) {
+    char *pad = __builtin_alloca((size_t)shift + 16);
+    __asm__ volatile("" : : "r"(pad) : "memory");
+    run(v);
 }
 
 static double now_ns(void) {
@@ -224,10 +237,11 @@ int main(int argc, char **argv) {
     for (int r = 0; r < reps; r++)
         for (int o = 0; o < NV; o++) {
             int v = (o + r) % NV;
+            int shift = 16 * (r % 4);
             double t0 = now_ns();
-            run(v);
+            run_shifted(v, shift);
             double t1 = now_ns();
-            printf("TIME %s %s %d %.3f\n", mode[v], vname[v], r, (t1 - t0) / (double)n);
+            printf("TIME %s %s %d %d %.3f\n", mode[v], vname[v], r, shift, (t1 - t0) / (double)n);
             fflush(stdout);
         }
     return 0;

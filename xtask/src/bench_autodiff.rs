@@ -35,7 +35,11 @@
 //! No `-mfma`: the comparisons stay about rounding in the derivative code,
 //! not about where the final compile fuses multiplies and adds. The driver
 //! checks every version against scalar Enzyme (it exits non-zero beyond its
-//! bounds), then times them interleaved (thread CPU time), `--reps` rounds.
+//! bounds), then times them interleaved (thread CPU time), `--reps` rounds
+//! (12 by default), cycling through four stack shifts (the 8-lane clones
+//! spill ymm registers into frames aligned to 16 bytes only, so their speed
+//! depends on the stack address modulo 64; the table gives each shift's
+//! median too).
 
 use crate::setup::{self, Env};
 use crate::util::{self, bold, green, header, red, yellow};
@@ -88,7 +92,7 @@ pub enum Outcome {
 
 fn parse_opts(args: &[String]) -> Result<Opts, String> {
     let mut o =
-        Opts { side: 1000, reps: 9, batchify: None, out: util::target_dir().join("bench-autodiff"), smoke: false };
+        Opts { side: 1000, reps: 12, batchify: None, out: util::target_dir().join("bench-autodiff"), smoke: false };
     let (mut side_set, mut reps_set) = (false, false);
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -309,11 +313,13 @@ struct Check {
     bound: String,
 }
 
+/// Times of one version: (stack shift, ns per point) per round.
+type Times = BTreeMap<(String, String), Vec<(u32, f64)>>;
 /// The driver's `CHECK` and `TIME` lines, by (mode, version).
-type Parsed = (BTreeMap<(String, String), Check>, BTreeMap<(String, String), Vec<f64>>);
+type Parsed = (BTreeMap<(String, String), Check>, Times);
 
 fn parse_driver(text: &str) -> Parsed {
-    let (mut checks, mut times) = (BTreeMap::new(), BTreeMap::<(String, String), Vec<f64>>::new());
+    let (mut checks, mut times) = (BTreeMap::new(), Times::new());
     for line in text.lines() {
         let w: Vec<&str> = line.split_whitespace().collect();
         match w.as_slice() {
@@ -327,9 +333,10 @@ fn parse_driver(text: &str) -> Parsed {
                 };
                 checks.insert((m.to_string(), v.to_string()), check);
             }
-            ["TIME", m, v, _, ns] => {
-                times.entry((m.to_string(), v.to_string())).or_default().push(ns.parse().unwrap_or(f64::NAN))
-            }
+            ["TIME", m, v, _, shift, ns] => times
+                .entry((m.to_string(), v.to_string()))
+                .or_default()
+                .push((shift.parse().unwrap_or(u32::MAX), ns.parse().unwrap_or(f64::NAN))),
             _ => {}
         }
     }
@@ -342,14 +349,16 @@ fn parse_driver(text: &str) -> Parsed {
 fn table(parsed: &Parsed, points: u64) -> String {
     let (checks, times) = parsed;
     let key = |m: &str, v: &str| (m.to_string(), v.to_string());
+    let all =
+        |m: &str, v: &str| stat(times.get(&key(m, v)).map(|t| t.iter().map(|x| x.1).collect()).unwrap_or_default());
     let mut t = String::from(
         "| mode | version | what is called | ns per point: median (min–max) | speed-up | checked against scalar |\n\
          | --- | --- | --- | ---: | ---: | --- |\n",
     );
     for (m, v, what) in VERSIONS {
-        let s = times.get(&key(m, v)).cloned().and_then(stat);
+        let s = all(m, v);
         let scalar = if *m == "primal" { "scalar" } else { "scalar-enzyme" };
-        let base = times.get(&key(m, scalar)).cloned().and_then(stat);
+        let base = all(m, scalar);
         let cell = s.map(|s| format!("{:.1} ({:.1}–{:.1})", s.median, s.min, s.max)).unwrap_or("n/a".into());
         let speedup = match (s, base) {
             (Some(s), Some(b)) => format!("{:.2}×", b.median / s.median),
@@ -462,13 +471,14 @@ mod tests {
     #[test]
     fn driver_output_parses() {
         let text = "CHECK primal x8 8 8 0 0 0\nCHECK forward enzyme-of-x8 16 10 4e-16 0 1e-12\n\
-                    TIME primal scalar 0 10.0\nTIME primal scalar 1 12.0\nTIME primal x8 0 5.0\n";
+                    TIME primal scalar 0 0 10.0\nTIME primal scalar 1 16 12.0\nTIME primal x8 0 0 5.0\n";
         let parsed = parse_driver(text);
         assert_eq!(parsed.0.len(), 2);
         let t = table(&parsed, 8);
         assert!(t.contains("| primal | x8 |"), "{t}");
         assert!(t.contains("2.20×"), "{t}");
         assert!(t.contains("10 of 16 bit for bit, max rel. diff. 4e-16 (bound 1e-12)"), "{t}");
+        assert!(t.contains("| primal | scalar | 10.0 | 12.0 |"), "{t}");
     }
 
     /// `cargo xtask bench-autodiff --smoke` with the batchify binary that

@@ -85,8 +85,8 @@ const COMMANDS: &[Command] = &[
         about: "derivatives of the smooth Mandelbrot measure on 1000x1000 points: scalar Enzyme, Enzyme of \
                 batchify's 8-lane clone, batchify's 8-lane clones of Enzyme's derivatives, and the primal; \
                 checked against scalar Enzyme, timed interleaved, table printed and written to \
-                target/bench-autodiff/results.md; --smoke: 64x64 points, 1 round; other options: --side N, \
-                --reps R, --batchify PATH, --out DIR",
+                target/bench-autodiff/results.md; --smoke: 64x64 points, 1 round; other options: --side N, --reps R (12: \
+                3 rounds at each of 4 stack shifts), --batchify PATH, --out DIR",
         run: bench_autodiff::run,
     },
     Command {
