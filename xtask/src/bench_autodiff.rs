@@ -377,6 +377,28 @@ fn table(parsed: &Parsed, points: u64) -> String {
     t.push_str(&format!(
         "\n{points} points; speed-up: median of the scalar version of the mode / median of this one.\n"
     ));
+    let shifts: std::collections::BTreeSet<u32> = times.values().flatten().map(|x| x.0).collect();
+    if shifts.len() > 1 {
+        t.push_str("\nMedian ns per point by the driver's stack shift (bytes):\n\n| mode | version |");
+        for s in &shifts {
+            t.push_str(&format!(" {s} |"));
+        }
+        t.push_str(&format!("\n| --- | --- |{}\n", " ---: |".repeat(shifts.len())));
+        for (m, v, _) in VERSIONS {
+            t.push_str(&format!("| {m} | {v} |"));
+            for s in &shifts {
+                let at: Vec<f64> = times
+                    .get(&key(m, v))
+                    .map(|t| t.iter().filter(|x| x.0 == *s).map(|x| x.1).collect())
+                    .unwrap_or_default();
+                match stat(at) {
+                    Some(st) => t.push_str(&format!(" {:.1} |", st.median)),
+                    None => t.push_str(" n/a |"),
+                }
+            }
+            t.push('\n');
+        }
+    }
     t
 }
 
