@@ -123,11 +123,15 @@ static double *alloc(void) {
 }
 
 /* run(v) with the stack pointer `shift` bytes lower (a multiple of 16).
- * The 8-lane clones spill ymm registers with unaligned moves into a frame
- * that is only 16-byte aligned, so whether a 32-byte spill slot splits a
- * cache line depends on the caller's stack address modulo 64: the rounds
- * cycle through the four shifts instead of timing whatever alignment the
- * process started with. */
+ * One run of this benchmark found the forward x8-of-enzyme version 1.9x
+ * slower in every round than the run before, with the same code, and
+ * padding the environment (which moves the stack) reproduced two such
+ * levels for a while; the 8-lane clones spill ymm registers with unaligned
+ * moves into frames aligned to 16 bytes only, so where a spill slot falls
+ * in a cache line depends on the stack address. The rounds therefore cycle
+ * through the four shifts modulo 64 rather than time whatever alignment
+ * the process started with (docs/benchmarks.md: the cause was not
+ * confirmed). */
 __attribute__((noinline)) static void run_shifted(int v, int shift) {
     char *pad = __builtin_alloca((size_t)shift + 16);
     __asm__ volatile("" : : "r"(pad) : "memory");

@@ -37,9 +37,9 @@
 //! checks every version against scalar Enzyme (it exits non-zero beyond its
 //! bounds), then times them interleaved (thread CPU time), `--reps` rounds
 //! (12 by default), cycling through four stack shifts (the 8-lane clones
-//! spill ymm registers into frames aligned to 16 bytes only, so their speed
-//! depends on the stack address modulo 64; the table gives each shift's
-//! median too).
+//! spill ymm registers into frames aligned to 16 bytes only, and one run was
+//! 1.9× slower on one version than the next with the same code; the table
+//! gives each shift's median too).
 
 use crate::setup::{self, Env};
 use crate::util::{self, bold, green, header, red, yellow};
