@@ -4,6 +4,7 @@
 //! own module; to add one, write the module and list it in [`COMMANDS`].
 //! std only: this crate must build before LLVM is installed (it installs it).
 
+mod bench_autodiff;
 mod bench_gcc;
 mod compile_time;
 mod demo;
@@ -77,6 +78,16 @@ const COMMANDS: &[Command] = &[
                 a few kernels on tiny arrays, checked, under a minute; other options: --n N, --reps R, \
                 --kernels a,b, --batchify PATH, --out DIR",
         run: bench_gcc::run,
+    },
+    Command {
+        name: "bench-autodiff",
+        usage: "[--smoke] [...]",
+        about: "derivatives of the smooth Mandelbrot measure on 1000x1000 points: scalar Enzyme, Enzyme of \
+                batchify's 8-lane clone, batchify's 8-lane clones of Enzyme's derivatives, and the primal; \
+                checked against scalar Enzyme, timed interleaved, table printed and written to \
+                target/bench-autodiff/results.md; --smoke: 64x64 points, 1 round; other options: --side N, --reps R (12: \
+                3 rounds at each of 4 stack shifts), --batchify PATH, --out DIR",
+        run: bench_autodiff::run,
     },
     Command {
         name: "simd-suite",
