@@ -42,7 +42,7 @@
 //! gives each shift's median too).
 
 use crate::setup::{self, Env};
-use crate::util::{self, bold, green, header, red, yellow};
+use crate::util::{self, green, header, red, BenchOutcome};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -79,15 +79,6 @@ pub struct Opts {
     pub batchify: Option<PathBuf>,
     pub out: PathBuf,
     pub smoke: bool,
-}
-
-/// What a run produced.
-#[derive(Debug)]
-pub enum Outcome {
-    /// Measured; the markdown table.
-    Done(String),
-    /// Skipped for a missing tool or CPU feature: why.
-    Skipped(String),
 }
 
 fn parse_opts(args: &[String]) -> Result<Opts, String> {
@@ -132,24 +123,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
 /// Entry point of `cargo xtask bench-autodiff`.
 pub fn run(args: &[String]) -> Result<(), String> {
     let opts = parse_opts(args)?;
-    match run_with(&opts)? {
-        Outcome::Done(table) => {
-            debug_assert!(table.contains("x8-of-enzyme"));
-            Ok(())
-        }
-        Outcome::Skipped(why) => {
-            println!("{}", yellow(&bold(&format!("bench-autodiff SKIPPED: {why}"))));
-            if tools_required() {
-                Err(format!("{why} (BATCHIFY_REQUIRE_TOOLS is set)"))
-            } else {
-                Ok(())
-            }
-        }
-    }
-}
-
-fn tools_required() -> bool {
-    std::env::var("BATCHIFY_REQUIRE_TOOLS").is_ok_and(|v| !v.is_empty() && v != "0")
+    util::finish_bench("bench-autodiff", run_with(&opts)?)
 }
 
 /// The Enzyme plugin, found as `crates/batchify-cli/tests/enzyme_autodiff.rs`
@@ -403,10 +377,10 @@ fn table(parsed: &Parsed, points: u64) -> String {
 }
 
 /// Runs the benchmark with `opts`.
-pub fn run_with(opts: &Opts) -> Result<Outcome, String> {
+pub fn run_with(opts: &Opts) -> Result<BenchOutcome, String> {
     let (env, enzyme) = match find_tools() {
         Ok(found) => found,
-        Err(why) => return Ok(Outcome::Skipped(why)),
+        Err(why) => return Ok(BenchOutcome::Skipped(why)),
     };
     let batchify = match &opts.batchify {
         Some(p) => p.clone(),
@@ -474,7 +448,7 @@ pub fn run_with(opts: &Opts) -> Result<Outcome, String> {
     let md_path = opts.out.join("results.md");
     std::fs::write(&md_path, md).map_err(|e| format!("cannot write {}: {e}", md_path.display()))?;
     println!("{}", green(&format!("bench-autodiff: wrote {}", util::rel(&md_path).display())));
-    Ok(Outcome::Done(table))
+    Ok(BenchOutcome::Done(table))
 }
 
 #[cfg(test)]
@@ -512,7 +486,7 @@ mod tests {
     fn smoke() {
         let skip = |why: &str| {
             eprintln!("SKIPPED bench_autodiff::tests::smoke: {why}");
-            assert!(!tools_required(), "bench-autodiff smoke: {why} (BATCHIFY_REQUIRE_TOOLS is set)");
+            assert!(!util::tools_required(), "bench-autodiff smoke: {why} (BATCHIFY_REQUIRE_TOOLS is set)");
             if let Some(log) = std::env::var_os("BATCHIFY_SKIP_LOG") {
                 use std::io::Write as _;
                 if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
@@ -528,8 +502,8 @@ mod tests {
         opts.batchify = Some(bin);
         opts.out = util::target_dir().join("bench-autodiff-smoke-test");
         match run_with(&opts) {
-            Ok(Outcome::Done(table)) => assert!(table.contains("x8-of-enzyme"), "{table}"),
-            Ok(Outcome::Skipped(why)) => skip(&why),
+            Ok(BenchOutcome::Done(table)) => assert!(table.contains("x8-of-enzyme"), "{table}"),
+            Ok(BenchOutcome::Skipped(why)) => skip(&why),
             Err(e) => panic!("bench-autodiff --smoke failed: {e}"),
         }
     }

@@ -28,7 +28,7 @@
 //! interleaved, `--reps` times.
 
 use crate::setup::{self, Env};
-use crate::util::{self, bold, green, header, red, yellow};
+use crate::util::{self, green, header, red, yellow, BenchOutcome};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -224,15 +224,6 @@ pub struct Opts {
     pub smoke: bool,
 }
 
-/// What a run ended with.
-#[derive(Debug)]
-pub enum Outcome {
-    /// Measured; the markdown table.
-    Done(String),
-    /// Skipped for a missing tool or CPU feature: why.
-    Skipped(String),
-}
-
 fn parse_opts(args: &[String]) -> Result<Opts, String> {
     let mut o = Opts {
         n: 65536,
@@ -280,25 +271,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
 /// Entry point of `cargo xtask bench-gcc`.
 pub fn run(args: &[String]) -> Result<(), String> {
     let opts = parse_opts(args)?;
-    match run_with(&opts)? {
-        Outcome::Done(table) => {
-            debug_assert!(table.contains("geomean"));
-            Ok(())
-        }
-        Outcome::Skipped(why) => {
-            let msg = format!("bench-gcc SKIPPED: {why}");
-            println!("{}", yellow(&bold(&msg)));
-            if tools_required() {
-                Err(format!("{why} (BATCHIFY_REQUIRE_TOOLS is set)"))
-            } else {
-                Ok(())
-            }
-        }
-    }
-}
-
-fn tools_required() -> bool {
-    std::env::var("BATCHIFY_REQUIRE_TOOLS").is_ok_and(|v| !v.is_empty() && v != "0")
+    util::finish_bench("bench-gcc", run_with(&opts)?)
 }
 
 /// Output of `cmd`, or an error with its stderr; prints the command line.
@@ -1002,10 +975,10 @@ struct Check {
 }
 
 /// Runs the benchmark with `opts`.
-pub fn run_with(opts: &Opts) -> Result<Outcome, String> {
+pub fn run_with(opts: &Opts) -> Result<BenchOutcome, String> {
     let prefix = setup::llvm_prefix().ok();
     if let Some(why) = missing_requirement(prefix.as_deref()) {
-        return Ok(Outcome::Skipped(why));
+        return Ok(BenchOutcome::Skipped(why));
     }
     let env = Env { llvm_prefix: prefix.expect("checked") };
     let gcc_version = tool_version(&gcc()).unwrap_or_default();
@@ -1148,7 +1121,7 @@ pub fn run_with(opts: &Opts) -> Result<Outcome, String> {
             failures.join("\n  ")
         ));
     }
-    Ok(Outcome::Done(table))
+    Ok(BenchOutcome::Done(table))
 }
 
 /// Builds every kernel, on two threads.
@@ -1393,7 +1366,7 @@ mod tests {
             setup::llvm_prefix().ok().map(|p| Env { llvm_prefix: p }.clang()).filter(|c| tool_version(c).is_some())
         else {
             eprintln!("SKIPPED bench_gcc::tests::driver_compares_in_ulps: clang-22 is not installed");
-            assert!(!tools_required(), "clang-22 is required");
+            assert!(!util::tools_required(), "clang-22 is required");
             return;
         };
         let dir = std::env::temp_dir().join(format!("xtask-bench-gcc-cmp-{}", std::process::id()));
@@ -1444,7 +1417,7 @@ int main(void) {
         let bin = ["debug", "release"].iter().map(|p| util::target_dir().join(p).join("batchify")).find(|p| p.exists());
         let skip = |why: &str| {
             eprintln!("SKIPPED bench_gcc::tests::smoke: {why}");
-            assert!(!tools_required(), "bench-gcc smoke: {why} (BATCHIFY_REQUIRE_TOOLS is set)");
+            assert!(!util::tools_required(), "bench-gcc smoke: {why} (BATCHIFY_REQUIRE_TOOLS is set)");
             if let Some(log) = std::env::var_os("BATCHIFY_SKIP_LOG") {
                 use std::io::Write as _;
                 if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
@@ -1459,8 +1432,8 @@ int main(void) {
         opts.batchify = Some(bin);
         opts.out = util::target_dir().join("bench-gcc-smoke-test");
         match run_with(&opts) {
-            Ok(Outcome::Done(table)) => assert!(table.contains("geomean")),
-            Ok(Outcome::Skipped(why)) => skip(&why),
+            Ok(BenchOutcome::Done(table)) => assert!(table.contains("geomean")),
+            Ok(BenchOutcome::Skipped(why)) => skip(&why),
             Err(e) => panic!("bench-gcc --smoke failed: {e}"),
         }
     }

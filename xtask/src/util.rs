@@ -114,3 +114,37 @@ pub fn flags<'a>(args: &'a [String], allowed: &[&str]) -> Result<Vec<&'a str>, S
         })
         .collect()
 }
+
+/// What a benchmark command's run ended with.
+#[derive(Debug)]
+pub enum BenchOutcome {
+    /// Measured; the markdown table.
+    Done(String),
+    /// Skipped for a missing tool or CPU feature: why.
+    Skipped(String),
+}
+
+/// Whether missing tools must fail (`BATCHIFY_REQUIRE_TOOLS` set and not `0`).
+pub fn tools_required() -> bool {
+    std::env::var("BATCHIFY_REQUIRE_TOOLS").is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Ends `cargo xtask <command>`: fine after a measured run; after a skip,
+/// prints `<command> SKIPPED: why` loudly, and fails where tools are
+/// required.
+pub fn finish_bench(command: &str, outcome: BenchOutcome) -> Result<(), String> {
+    match outcome {
+        BenchOutcome::Done(table) => {
+            debug_assert!(table.contains('|'), "{command}: no table");
+            Ok(())
+        }
+        BenchOutcome::Skipped(why) => {
+            println!("{}", yellow(&bold(&format!("{command} SKIPPED: {why}"))));
+            if tools_required() {
+                Err(format!("{why} (BATCHIFY_REQUIRE_TOOLS is set)"))
+            } else {
+                Ok(())
+            }
+        }
+    }
+}
