@@ -50,8 +50,11 @@ use std::time::{Duration, Instant};
 /// * no recorder calls (`p_record`): `batchify_record` is an external
 ///   function without a derivative, which Enzyme rejects.
 pub fn gen_config() -> GenConfig {
-    GenConfig { p_buffers: 0.0, p_buf_helper: 0.0, p_record: 0.0, ..GenConfig::default() }
+    GenConfig { float_params: 1..=3, ..GenConfig::default() }
 }
+
+/// The generator's declaration of the recorder.
+const RECORDER_DECL: &str = "declare void @batchify_record(i64, i64)";
 
 /// The derivative Enzyme defines for `program`'s function.
 pub fn derivative_name(program: &Program) -> String {
@@ -61,9 +64,6 @@ pub fn derivative_name(program: &Program) -> String {
 /// The request to append to `program`'s IR so that Enzyme defines its
 /// reverse derivative, or why the program is skipped.
 pub fn request_ir(program: &Program) -> Result<String, String> {
-    if !program.buffers.is_empty() || program.abi.iter().any(|(t, _)| t == "ptr") {
-        return Err("pointer parameters".into());
-    }
     let floats: Vec<&str> =
         program.abi.iter().map(|(t, _)| t.as_str()).filter(|t| *t == "float" || *t == "double").collect();
     if floats.is_empty() {
@@ -72,7 +72,7 @@ pub fn request_ir(program: &Program) -> Result<String, String> {
     let params: Vec<String> = program.abi.iter().enumerate().map(|(i, (t, _))| format!("{t} %a{i}")).collect();
     let mut args = vec![format!("ptr @\"{}\"", program.name.trim_matches('"'))];
     for (i, (t, _)) in program.abi.iter().enumerate() {
-        if t.starts_with('i') {
+        if t.starts_with('i') || t == "ptr" {
             args.push("metadata !\"enzyme_const\"".into());
         }
         args.push(format!("{t} %a{i}"));
@@ -219,16 +219,39 @@ fn run_enzyme(plugin: &Path, ir: &str, dir: &Path, seed: u64) -> Result<String, 
     text.map_err(|e| format!("no output from Enzyme: {e}"))
 }
 
-/// The line of Enzyme's (or opt's) output that says what went wrong.
+/// The line of Enzyme's (or opt's) output that says what went wrong:
+/// Enzyme's own diagnostic (not the IR it prints with it), an assertion,
+/// or for a crash the first Enzyme frame of the backtrace.
 fn first_error_line(stderr: &str) -> String {
-    let lines: Vec<&str> = stderr.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    let key = ["error", "Assertion", "cannot", "Cannot", "unknown", "not handled", "LLVM ERROR"];
-    lines.iter().find(|l| key.iter().any(|k| l.contains(k))).or(lines.first()).map_or("", |l| l).to_string()
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    const DIAGNOSTICS: [&str; 8] = [
+        "Assertion",
+        "Cannot",
+        "cannot",
+        "unknown intrinsic",
+        "not handled",
+        "LLVM ERROR",
+        "No augmented",
+        "could not",
+    ];
+    let found = lines.iter().find(|l| DIAGNOSTICS.iter().any(|k| l.contains(k))).map(|l| l.trim().to_string());
+    // A crash: the innermost frame of the backtrace in the plugin
+    // (` #N 0xADDR function(args) (path+offset)`).
+    let frame = || {
+        lines.iter().map(|l| l.trim()).filter(|l| l.starts_with('#') && l.contains("LLVMEnzyme")).find_map(|l| {
+            let mut words = l.splitn(3, ' ');
+            let function = words.nth(2)?;
+            Some(format!("crash in Enzyme's {}", function.split('(').next().unwrap_or(function).trim()))
+        })
+    };
+    found.or_else(frame).or(lines.first().map(|l| l.trim().to_string())).unwrap_or_default()
 }
 
 /// An Enzyme error line with its program-specific parts (numbers, value
 /// names) collapsed, for counting rejections by kind.
 pub fn rejection_kind(line: &str) -> String {
+    // `error: <unknown>:0:0: in function preprocess_f T (..): Enzyme: what`
+    let line = line.split_once("Enzyme: ").map_or(line, |(_, what)| what);
     let mut out = String::new();
     let mut last_digit = false;
     for c in line.chars() {
@@ -253,7 +276,20 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions, plugin: &
         Ok(r) => r,
         Err(why) => return Checked::new(Outcome::Skipped, optimized, &why),
     };
-    let mut text = format!("{}{request}", program.ir);
+    // LLVM 22's x86-64 `coldcc` returns a `float` result wrongly (it
+    // treats XMM0 as callee-saved: the caller sees the first argument;
+    // `tests/corpus/real/conventions.ll`). The generator keeps `coldcc` to
+    // helpers with integer results, but Enzyme gives a helper's
+    // derivative the helper's convention and a `{ float }` gradient
+    // result, which the scalar reference would get wrong: `fastcc` instead.
+    //
+    // The recorder is an external function without a derivative; marked
+    // `enzyme_inactive`, Enzyme calls it in the derivative's forward pass.
+    let primal = program
+        .ir
+        .replace(" coldcc ", " fastcc ")
+        .replace(RECORDER_DECL, &format!("{RECORDER_DECL} nofree \"enzyme_inactive\""));
+    let mut text = format!("{primal}{request}");
     if optimized {
         let ctx = Context::create();
         let module = parse_ir(&ctx, &text, &program.name)
@@ -296,7 +332,7 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions, plugin: &
     if let Some(ir) = &mut ir {
         for s in &specs {
             if let Some(c) = module.get_function(&s.vector_name) {
-                let _ = write!(ir, "\n{}", c.print_to_string());
+                let _ = write!(ir, "\n{}", c.print_to_string().to_string());
             }
         }
     }
@@ -385,8 +421,8 @@ pub struct Summary {
     /// Programs skipped (no float parameter, pointer parameters), by reason.
     pub skipped: BTreeMap<String, usize>,
     /// Programs Enzyme rejected, by the kind of its first error line, with
-    /// one full line as an example.
-    pub rejected: BTreeMap<String, (usize, String)>,
+    /// one full line and its program's seed as an example.
+    pub rejected: BTreeMap<String, (usize, String, u64)>,
     /// Programs Enzyme differentiated.
     pub accepted: usize,
     /// Programs optimised with `default<O2>` before Enzyme.
@@ -425,7 +461,7 @@ impl Summary {
 
     /// Programs Enzyme rejected.
     pub fn rejected_count(&self) -> usize {
-        self.rejected.values().map(|(n, _)| n).sum()
+        self.rejected.values().map(|(n, _, _)| n).sum()
     }
 
     /// Per-lane fallback clones.
@@ -433,7 +469,7 @@ impl Summary {
         self.fallbacks.values().sum()
     }
 
-    fn count(&mut self, c: &Checked) {
+    fn count(&mut self, c: &Checked, seed: u64) {
         self.programs += 1;
         self.optimized += c.optimized as usize;
         self.lanes_compared += c.lanes_compared;
@@ -448,7 +484,7 @@ impl Summary {
             Outcome::Ok => self.ok += 1,
             Outcome::Skipped => *self.skipped.entry(c.message.clone()).or_default() += 1,
             Outcome::EnzymeRejected => {
-                let e = self.rejected.entry(rejection_kind(&c.message)).or_insert((0, c.message.clone()));
+                let e = self.rejected.entry(rejection_kind(&c.message)).or_insert((0, c.message.clone(), seed));
                 e.0 += 1;
             }
             Outcome::Unsupported => *self.unsupported.entry(reason_key(&c.message)).or_default() += 1,
@@ -480,8 +516,8 @@ impl Summary {
             let _ = writeln!(s, "rejected by Enzyme, by first error line (one example each):");
             let mut v: Vec<_> = self.rejected.values().collect();
             v.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-            for (n, line) in v {
-                let _ = writeln!(s, "  {n:6}  {line}");
+            for (n, line, seed) in v {
+                let _ = writeln!(s, "  {n:6}  seed {seed}: {line}");
             }
         }
         for f in &self.failures {
@@ -560,7 +596,7 @@ pub fn run(opts: &FuzzOptions, plugin: &Path, every: usize, progress: &mut dyn F
                         f.sort_by_key(|(i, _)| *i);
                         f.truncate(opts.keep_failures);
                     }
-                    lock(summary).count(&checked);
+                    lock(summary).count(&checked, seed);
                 }
                 finished.fetch_add(1, Ordering::SeqCst);
             });

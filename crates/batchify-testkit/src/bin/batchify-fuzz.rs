@@ -27,9 +27,9 @@
 //! ([`batchify_testkit::fuzz_enzyme`]); it prints that mode's summary.
 
 use batchify_testkit::fuzz::{self, Engine, FuzzOptions};
+use batchify_testkit::gen::GenConfig;
 use batchify_testkit::{enzyme, fuzz_enzyme};
 use std::path::Path;
-use batchify_testkit::gen::GenConfig;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -330,7 +330,9 @@ fn main() -> ExitCode {
     };
     if args.enzyme_reverse {
         let Some(plugin) = enzyme::plugin() else {
-            eprintln!("batchify-fuzz: --enzyme-reverse: no Enzyme plugin (ENZYME_PLUGIN, or shared/enzyme/LLVMEnzyme-22.so)");
+            eprintln!(
+                "batchify-fuzz: --enzyme-reverse: no Enzyme plugin (ENZYME_PLUGIN, or shared/enzyme/LLVMEnzyme-22.so)"
+            );
             return ExitCode::from(2);
         };
         let failed = if args.dump {
