@@ -5,24 +5,39 @@
 //! fallback allowed) and checked by the [`crate::oracle`].
 //!
 //! For each program a request function is appended that calls
-//! `__enzyme_autodiff(ptr @f, args...)` (the integer parameters marked
-//! `enzyme_const`, the float parameters active), so that Enzyme's pass
-//! defines `diffe<f>(params..., [differet]) -> { gradients }`: the original
-//! parameters, then the seed of the result's adjoint if the result is a
-//! float, returning the float parameters' gradients as a struct. The fast-
-//! math flags Enzyme puts on derivative code are taken off
+//! `__enzyme_autodiff(ptr @f, args...)`: the float parameters active, the
+//! integer and buffer (pointer) parameters marked `metadata
+//! !"enzyme_const"`, so that Enzyme's pass defines `diffe<f>(params...,
+//! [differet]) -> { gradients }`: the original parameters, then the seed
+//! of the result's adjoint if the result is a float, returning the float
+//! parameters' gradients as a struct (all zero when the result is an
+//! integer). Buffers are constant to Enzyme (no shadow memory, whose
+//! gradient accumulation would make lanes that share a buffer add into
+//! the same bytes); the derivative still loads and stores them as the
+//! program does, and the oracle compares every byte. The fast-math flags
+//! Enzyme puts on derivative code are taken off
 //! ([`crate::enzyme::without_fast_math`]) so that the derivative has one
 //! result per input and every lane must match it bit for bit. Unlike the
 //! C derivatives of `tests/enzyme_derivatives.rs`, no trial is dropped for
 //! poison (`OracleOptions::skip_poison_inputs` stays off): the generator's
-//! programs make none that reaches a result, on any input, and neither do
-//! their derivatives.
+//! programs make none that reaches a result, on any input (they speculate
+//! an out-of-range `fptosi` under a `select` that discards it, which the
+//! oracle's poison flags would count), and Enzyme's derivative recomputes
+//! or caches their values as they are.
+//!
+//! Before Enzyme, two edits of the program's text: `coldcc` becomes
+//! `fastcc` (LLVM 22's x86-64 `coldcc` returns a `float` wrongly, and
+//! Enzyme gives a helper's derivative the helper's convention and a
+//! `{ float }` result), and the recorder's declaration gets `nofree
+//! "enzyme_inactive"` (Enzyme rejects an external function it cannot
+//! differentiate or prove `nofree`).
 //!
 //! Program `i` of a run seeded `S` is the fuzzer's program `S + i` (with
-//! the same generator settings); `batchify-fuzz --enzyme-reverse --seed
-//! S+i --count 1 --dump` reproduces it alone. Programs that Enzyme rejects
-//! are counted by their first error line, not failures; programs without a
-//! float parameter have no gradient to take and are skipped.
+//! [`gen_config`]); `batchify-fuzz --enzyme-reverse --seed S+i --count 1
+//! --dump` reproduces it alone. A fraction of the programs
+//! ([`FuzzOptions::optimize_fraction`]) goes through `default<O2>` before
+//! Enzyme. Programs that Enzyme rejects are counted by their first error
+//! line (or crashing frame), not failures.
 
 use crate::fuzz::{self, mix, one_line, optimize_o2, parse_ir, program_seed, reason_key, should_optimize, FuzzOptions};
 use crate::gen::{generate, GenConfig, Program};
@@ -42,13 +57,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The generator settings of reverse-derivative runs: the fuzzer's
-/// defaults without what Enzyme cannot differentiate or what needs shadow
-/// memory:
-/// * no buffer parameters (`p_buffers`, `p_buf_helper`): pointer
-///   parameters need `enzyme_dup` shadows, which the oracle's buffers
-///   would have to pair;
-/// * no recorder calls (`p_record`): `batchify_record` is an external
-///   function without a derivative, which Enzyme rejects.
+/// defaults, with at least one float parameter (a program without one has
+/// no gradient to take).
 pub fn gen_config() -> GenConfig {
     GenConfig { float_params: 1..=3, ..GenConfig::default() }
 }
@@ -120,7 +130,7 @@ fn spec(name: &str, kinds: &[ParamKind], width: u32, masked: bool) -> CloneSpec 
 pub enum Outcome {
     /// Every clone (vectorized or per-lane fallback) matched the derivative.
     Ok,
-    /// No gradient to take (no float parameter) or pointer parameters.
+    /// No gradient to take (no float parameter).
     Skipped,
     /// Enzyme's pass failed on the program.
     EnzymeRejected,
@@ -277,12 +287,11 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions, plugin: &
         Err(why) => return Checked::new(Outcome::Skipped, optimized, &why),
     };
     // LLVM 22's x86-64 `coldcc` returns a `float` result wrongly (it
-    // treats XMM0 as callee-saved: the caller sees the first argument;
+    // treats XMM0 as callee-saved: the caller sees its first argument;
     // `tests/corpus/real/conventions.ll`). The generator keeps `coldcc` to
     // helpers with integer results, but Enzyme gives a helper's
     // derivative the helper's convention and a `{ float }` gradient
     // result, which the scalar reference would get wrong: `fastcc` instead.
-    //
     // The recorder is an external function without a derivative; marked
     // `enzyme_inactive`, Enzyme calls it in the derivative's forward pass.
     let primal = program
@@ -346,11 +355,7 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions, plugin: &
         report: report.clone(),
         ..Checked::new(outcome, optimized, &message)
     };
-    // Poison is not skipped: the generator's programs make none that
-    // reaches a result (they speculate `fptosi` out of range under a
-    // `select` that discards it, which the oracle's poison flags would
-    // count), and Enzyme's derivative recomputes or caches their values
-    // as they are.
+    // Poison is not skipped (see the module's documentation).
     let oracle = match Oracle::new(&module, &specs) {
         Ok(o) => o,
         Err(e) => return done(Outcome::OracleSetupError, e.to_string(), 0),
@@ -373,7 +378,10 @@ pub fn repro_command(seed: u64, opts: &FuzzOptions) -> String {
     let base = fuzz::repro_command(seed, opts);
     // The generator flags are relative to the fuzzer's defaults; the CLI's
     // --enzyme-reverse starts from `gen_config()` instead.
-    let flags = fuzz::gen_flags_from(&opts.gen, &gen_config()).unwrap_or_default();
+    let straight = GenConfig { float_params: gen_config().float_params, ..GenConfig::straight_line() };
+    let flags = fuzz::gen_flags_from(&opts.gen, &gen_config())
+        .or_else(|| fuzz::gen_flags_from(&opts.gen, &straight).map(|f| format!(" --straight-line{f}")))
+        .unwrap_or_else(|| " (with the run's custom GenConfig)".into());
     let head = base.split(" --opt-fraction").next().unwrap_or(&base).to_string();
     let mut s = format!("{head} --enzyme-reverse --opt-fraction {}", opts.optimize_fraction);
     if opts.trials != FuzzOptions::default().trials {

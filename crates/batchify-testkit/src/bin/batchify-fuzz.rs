@@ -91,9 +91,9 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
   --enzyme-reverse   differentiate each program with Enzyme (reverse mode, __enzyme_autodiff;
                      the plugin from ENZYME_PLUGIN or shared/enzyme) and check batchify's
                      unmasked and masked clones (--unmasked: unmasked only) of the derivative,
-                     fallback allowed; the generator's defaults then have no buffers and no
-                     recorder calls (--buffers and --records are ignored: pointer parameters
-                     are skipped)
+                     fallback allowed (buffers are enzyme_const; every program gets a float
+                     parameter); prints programs, Enzyme-accepted, vectorized clones, fallbacks
+                     and Enzyme's rejections by reason, lanes compared, mismatches
   --threads N        worker threads (default: all CPUs)
   --timeout SECS     abort if one program runs longer (default 120, 0 = never)
   --dump             print every program, its clone and its outcome";
@@ -207,7 +207,10 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
         }
     }
     let base = match (straight, enzyme_reverse) {
-        (true, _) => GenConfig::straight_line(),
+        (true, false) => GenConfig::straight_line(),
+        (true, true) => {
+            GenConfig { float_params: fuzz_enzyme::gen_config().float_params, ..GenConfig::straight_line() }
+        }
         (false, true) => fuzz_enzyme::gen_config(),
         (false, false) => GenConfig::default(),
     };
