@@ -251,7 +251,8 @@ fn first_error_line(stderr: &str) -> String {
         lines.iter().map(|l| l.trim()).filter(|l| l.starts_with('#') && l.contains("LLVMEnzyme")).find_map(|l| {
             let mut words = l.splitn(3, ' ');
             let function = words.nth(2)?;
-            Some(format!("crash in Enzyme's {}", function.split('(').next().unwrap_or(function).trim()))
+            let name = function.split(['(', '<']).next().unwrap_or(function).trim();
+            Some(format!("crash in Enzyme's {name}"))
         })
     };
     found.or_else(frame).or(lines.first().map(|l| l.trim().to_string())).unwrap_or_default()
@@ -498,7 +499,11 @@ impl Summary {
             Outcome::Unsupported => *self.unsupported.entry(reason_key(&c.message)).or_default() += 1,
             Outcome::Mismatch => self.mismatches += 1,
             Outcome::InvalidIr => self.invalid_ir += 1,
-            Outcome::OracleSetupError => *self.oracle_setup_errors.entry(reason_key(&c.message)).or_default() += 1,
+            Outcome::OracleSetupError => {
+                // `oracle setup failed: CLONE: the scalar function `diffef` crashed ...`
+                let why = c.message.split_once(": the ").map_or(c.message.as_str(), |(_, w)| w);
+                *self.oracle_setup_errors.entry(rejection_kind(why)).or_default() += 1
+            }
             Outcome::Panic => self.panics += 1,
         }
     }
