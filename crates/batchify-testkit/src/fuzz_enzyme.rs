@@ -183,6 +183,11 @@ pub struct Checked {
     pub fallbacks: Vec<String>,
     /// Lanes the oracle compared.
     pub lanes_compared: usize,
+    /// Vectorized clones with divergent control flow (a divergent loop or
+    /// a linearized level: masks at work).
+    pub divergent: usize,
+    /// Whether the program has an irreducible cycle (`irr.a`/`irr.b`).
+    pub irreducible: bool,
     /// With [`FuzzOptions::keep_ir`]: the derivative (without fast-math
     /// flags) and the clones, as IR.
     pub ir: Option<String>,
@@ -199,6 +204,8 @@ impl Checked {
             clones: 0,
             fallbacks: Vec::new(),
             lanes_compared: 0,
+            divergent: 0,
+            irreducible: false,
             ir: None,
             report: Vec::new(),
         }
@@ -348,10 +355,16 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions, plugin: &
     }
     let report: Vec<String> = reports.iter().flat_map(|r| r.lines()).collect();
     let fallbacks: Vec<String> = reports.iter().filter_map(|r| r.fallback.clone()).collect();
+    let divergent = reports
+        .iter()
+        .filter(|r| r.fallback.is_none() && r.stats.divergent_loops + r.stats.linearized_levels > 0)
+        .count();
     let done = |outcome, message: String, lanes| Checked {
         clones: specs.len(),
         fallbacks: fallbacks.clone(),
         lanes_compared: lanes,
+        divergent,
+        irreducible: program.ir.contains("irr.a"),
         ir: ir.clone(),
         report: report.clone(),
         ..Checked::new(outcome, optimized, &message)
@@ -440,6 +453,10 @@ pub struct Summary {
     pub clones: usize,
     /// Clones batchify vectorized (not a per-lane fallback).
     pub vectorized: usize,
+    /// Vectorized clones with divergent control flow.
+    pub divergent: usize,
+    /// Accepted programs with an irreducible cycle.
+    pub irreducible: usize,
     /// Per-lane fallback clones by reason (checked all the same).
     pub fallbacks: BTreeMap<String, usize>,
     /// Programs whose every clone matched.
@@ -486,6 +503,8 @@ impl Summary {
         self.accepted += accepted as usize;
         self.clones += c.clones;
         self.vectorized += c.clones - c.fallbacks.len();
+        self.divergent += c.divergent;
+        self.irreducible += (accepted && c.irreducible) as usize;
         for f in &c.fallbacks {
             *self.fallbacks.entry(reason_key(f)).or_default() += 1;
         }
@@ -545,7 +564,8 @@ impl fmt::Display for Summary {
         write!(
             f,
             "{} programs: {} skipped, {} rejected by Enzyme, {} accepted ({} optimized with default<O2> first); \
-             {} clones of the reverse derivatives: {} vectorized, {} per-lane fallbacks; {} programs ok, \
+             {} with an irreducible cycle; {} clones of the reverse derivatives: {} vectorized ({} with divergent \
+             control flow), {} per-lane fallbacks; {} programs ok, \
              {} unsupported, {} oracle setup errors; {} mismatches, {} invalid IR, {} panics; {} lanes compared \
              ({:.1} programs/s)",
             self.programs,
@@ -553,8 +573,10 @@ impl fmt::Display for Summary {
             self.rejected_count(),
             self.accepted,
             self.optimized,
+            self.irreducible,
             self.clones,
             self.vectorized,
+            self.divergent,
             self.fallback_count(),
             self.ok,
             self.unsupported.values().sum::<usize>(),
@@ -658,6 +680,33 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn requests_mark_integers_and_buffers_constant() {
+        let opts = FuzzOptions { gen: gen_config(), ..FuzzOptions::default() };
+        for seed in 0..40 {
+            let p = generate_for(seed, &opts);
+            let r = request_ir(&p).expect("every program has a float parameter");
+            let constant = p.abi.iter().filter(|(t, _)| t.starts_with('i') || t == "ptr").count();
+            assert_eq!(r.matches("metadata !\"enzyme_const\"").count(), constant, "seed {seed}:\n{r}");
+            assert!(r.contains(&format!("@__enzyme_autodiff(ptr @\"fuzz_{seed}\"")), "{r}");
+        }
+    }
+
+    #[test]
+    fn reproduction_commands_name_the_mode_and_only_changed_flags() {
+        let opts = FuzzOptions { gen: gen_config(), ..FuzzOptions::default() };
+        assert_eq!(
+            repro_command(7, &opts),
+            "batchify-fuzz --seed 7 --count 1 --width 8 --enzyme-reverse --opt-fraction 0.25 --dump"
+        );
+        let opts = FuzzOptions { gen: GenConfig { p_record: 0.5, ..gen_config() }, masked: false, ..opts };
+        assert_eq!(
+            repro_command(7, &opts),
+            "batchify-fuzz --seed 7 --count 1 --width 8 --unmasked --enzyme-reverse --opt-fraction 0.25 --records 0.5 \
+             --dump"
+        );
+    }
 
     #[test]
     fn rejection_kinds_collapse_numbers() {
