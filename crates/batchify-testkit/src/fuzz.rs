@@ -331,7 +331,7 @@ impl fmt::Display for FuzzSummary {
 
 /// The error text up to its first quoted instruction: groups unsupported
 /// programs by reason.
-fn reason_key(message: &str) -> String {
+pub(crate) fn reason_key(message: &str) -> String {
     // "cannot batchify `f`: what": drop the function's name.
     let m = match message.find("`: ") {
         Some(i) if message.starts_with("cannot batchify") => &message[i + 3..],
@@ -346,7 +346,7 @@ pub fn program_seed(run_seed: u64, index: usize) -> u64 {
     run_seed.wrapping_add(index as u64)
 }
 
-fn mix(mut z: u64) -> u64 {
+pub(crate) fn mix(mut z: u64) -> u64 {
     // splitmix64's finaliser.
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -363,80 +363,85 @@ pub fn should_optimize(seed: u64, fraction: f64) -> bool {
 /// the CLI can express it: `--straight-line`, the bound flags and the
 /// probability flags.
 pub fn gen_flags(gen: &GenConfig) -> Option<String> {
-    for (base, flag) in [(GenConfig::default(), ""), (GenConfig::straight_line(), " --straight-line")] {
-        let tuned = GenConfig {
-            max_depth: gen.max_depth,
-            max_stmts: gen.max_stmts,
-            max_total_stmts: gen.max_total_stmts,
-            max_trip: gen.max_trip,
-            p_array: gen.p_array,
-            p_helper: gen.p_helper,
-            max_helpers: gen.max_helpers,
-            p_cc: gen.p_cc,
-            p_tail: gen.p_tail,
-            p_attrs: gen.p_attrs,
-            p_ptr_helper: gen.p_ptr_helper,
-            p_sret: gen.p_sret,
-            p_pair_ret: gen.p_pair_ret,
-            p_top_attrs: gen.p_top_attrs,
-            top_level_cc: gen.top_level_cc,
-            top_level_internal: gen.top_level_internal,
-            p_buffers: gen.p_buffers,
-            max_buffers: gen.max_buffers,
-            p_uniform_param: gen.p_uniform_param,
-            p_linear_param: gen.p_linear_param,
-            p_record: gen.p_record,
-            p_recursive: gen.p_recursive,
-            p_buf_helper: gen.p_buf_helper,
-            // Set from the run's width (see `gen_config`).
-            lanes: gen.lanes,
-            ..base.clone()
-        };
-        if tuned != *gen {
-            continue;
-        }
-        let mut s = flag.to_string();
-        let mut num = |name: &str, a: u32, b: u32| {
-            if a != b {
-                let _ = write!(s, " --{name} {a}");
-            }
-        };
-        num("max-depth", gen.max_depth, base.max_depth);
-        num("max-stmts", gen.max_stmts, base.max_stmts);
-        num("max-total-stmts", gen.max_total_stmts, base.max_total_stmts);
-        num("max-trip", gen.max_trip, base.max_trip);
-        num("max-callees", gen.max_helpers, base.max_helpers);
-        num("max-buffers", gen.max_buffers, base.max_buffers);
-        for (name, a, b) in [
-            ("arrays", gen.p_array, base.p_array),
-            ("callees", gen.p_helper, base.p_helper),
-            ("cc-fraction", gen.p_cc, base.p_cc),
-            ("tail-fraction", gen.p_tail, base.p_tail),
-            ("attrs", gen.p_attrs, base.p_attrs),
-            ("ptr-callees", gen.p_ptr_helper, base.p_ptr_helper),
-            ("sret", gen.p_sret, base.p_sret),
-            ("pair-ret", gen.p_pair_ret, base.p_pair_ret),
-            ("top-attrs", gen.p_top_attrs, base.p_top_attrs),
-            ("buffers", gen.p_buffers, base.p_buffers),
-            ("uniform-params", gen.p_uniform_param, base.p_uniform_param),
-            ("linear-params", gen.p_linear_param, base.p_linear_param),
-            ("records", gen.p_record, base.p_record),
-            ("recursion", gen.p_recursive, base.p_recursive),
-            ("buf-callees", gen.p_buf_helper, base.p_buf_helper),
-        ] {
-            if a != b {
-                let _ = write!(s, " --{name} {a}");
-            }
-        }
-        if !gen.top_level_cc {
-            s.push_str(" --no-top-level-cc");
-        }
-        if !gen.top_level_internal {
-            s.push_str(" --no-top-level-internal");
-        }
-        return Some(s);
+    [(GenConfig::default(), ""), (GenConfig::straight_line(), " --straight-line")]
+        .into_iter()
+        .find_map(|(base, flag)| gen_flags_from(gen, &base).map(|s| format!("{flag}{s}")))
+}
+
+/// The bound and probability flags that turn `base` into `gen`, if the CLI
+/// can express the difference.
+pub fn gen_flags_from(gen: &GenConfig, base: &GenConfig) -> Option<String> {
+    let tuned = GenConfig {
+        max_depth: gen.max_depth,
+        max_stmts: gen.max_stmts,
+        max_total_stmts: gen.max_total_stmts,
+        max_trip: gen.max_trip,
+        p_array: gen.p_array,
+        p_helper: gen.p_helper,
+        max_helpers: gen.max_helpers,
+        p_cc: gen.p_cc,
+        p_tail: gen.p_tail,
+        p_attrs: gen.p_attrs,
+        p_ptr_helper: gen.p_ptr_helper,
+        p_sret: gen.p_sret,
+        p_pair_ret: gen.p_pair_ret,
+        p_top_attrs: gen.p_top_attrs,
+        top_level_cc: gen.top_level_cc,
+        top_level_internal: gen.top_level_internal,
+        p_buffers: gen.p_buffers,
+        max_buffers: gen.max_buffers,
+        p_uniform_param: gen.p_uniform_param,
+        p_linear_param: gen.p_linear_param,
+        p_record: gen.p_record,
+        p_recursive: gen.p_recursive,
+        p_buf_helper: gen.p_buf_helper,
+        // Set from the run's width (see `gen_config`).
+        lanes: gen.lanes,
+        ..base.clone()
+    };
+    if tuned != *gen {
+        return None;
     }
-    None
+    let mut s = String::new();
+    let mut num = |name: &str, a: u32, b: u32| {
+        if a != b {
+            let _ = write!(s, " --{name} {a}");
+        }
+    };
+    num("max-depth", gen.max_depth, base.max_depth);
+    num("max-stmts", gen.max_stmts, base.max_stmts);
+    num("max-total-stmts", gen.max_total_stmts, base.max_total_stmts);
+    num("max-trip", gen.max_trip, base.max_trip);
+    num("max-callees", gen.max_helpers, base.max_helpers);
+    num("max-buffers", gen.max_buffers, base.max_buffers);
+    for (name, a, b) in [
+        ("arrays", gen.p_array, base.p_array),
+        ("callees", gen.p_helper, base.p_helper),
+        ("cc-fraction", gen.p_cc, base.p_cc),
+        ("tail-fraction", gen.p_tail, base.p_tail),
+        ("attrs", gen.p_attrs, base.p_attrs),
+        ("ptr-callees", gen.p_ptr_helper, base.p_ptr_helper),
+        ("sret", gen.p_sret, base.p_sret),
+        ("pair-ret", gen.p_pair_ret, base.p_pair_ret),
+        ("top-attrs", gen.p_top_attrs, base.p_top_attrs),
+        ("buffers", gen.p_buffers, base.p_buffers),
+        ("uniform-params", gen.p_uniform_param, base.p_uniform_param),
+        ("linear-params", gen.p_linear_param, base.p_linear_param),
+        ("records", gen.p_record, base.p_record),
+        ("recursion", gen.p_recursive, base.p_recursive),
+        ("buf-callees", gen.p_buf_helper, base.p_buf_helper),
+    ] {
+        if a != b {
+            let _ = write!(s, " --{name} {a}");
+        }
+    }
+    if !gen.top_level_cc {
+        s.push_str(" --no-top-level-cc");
+    }
+    if !gen.top_level_internal {
+        s.push_str(" --no-top-level-internal");
+    }
+    Some(s)
 }
 
 /// The command line that reruns one program and prints it.
@@ -590,7 +595,7 @@ pub fn optimize_o2(module: &Module<'_>) -> Result<(), String> {
     batchify_core::llvm::run_module_passes(batchify_core::llvm::Module::from_inkwell(module), "default<O2>")
 }
 
-fn one_line(s: &str) -> String {
+pub(crate) fn one_line(s: &str) -> String {
     s.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" | ")
 }
 
@@ -796,10 +801,10 @@ fn on_llvm_fatal_error(reason: &str) {
 
 /// Registers the current thread's program for the fatal-error handler
 /// (installed once per process) until dropped.
-struct CurrentProgram;
+pub(crate) struct CurrentProgram;
 
 impl CurrentProgram {
-    fn enter(repro: String) -> CurrentProgram {
+    pub(crate) fn enter(repro: String) -> CurrentProgram {
         // Installed by the first call only; the handler only formats and prints.
         batchify_core::llvm::install_fatal_error_handler(on_llvm_fatal_error);
         let id = std::thread::current().id();

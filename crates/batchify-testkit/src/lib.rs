@@ -30,6 +30,7 @@ pub mod buffers;
 pub mod corpus;
 pub mod enzyme;
 pub mod fuzz;
+pub mod fuzz_enzyme;
 pub mod gen;
 pub mod inputs;
 pub mod isolate;

@@ -9,7 +9,8 @@
 //!               [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal]
 //!               [--buffers P] [--max-buffers N] [--uniform-params P] [--linear-params P]
 //!               [--records P] [--recursion P] [--buf-callees P]
-//!               [--self-test | --attr-check] [--threads N] [--timeout SECS] [--dump]
+//!               [--self-test | --attr-check | --enzyme-reverse] [--threads N] [--timeout SECS]
+//!               [--dump]
 //! ```
 //!
 //! Prints progress every 1000 programs and the summary line
@@ -20,9 +21,15 @@
 //! `--dump` prints each program (and its `default<O2>` form when it is
 //! optimised) with its outcome: `batchify-fuzz --seed S --count 1 --dump`
 //! reproduces one program of a larger run.
+//!
+//! `--enzyme-reverse` differentiates each program with Enzyme in reverse
+//! mode and batches and checks the derivative instead
+//! ([`batchify_testkit::fuzz_enzyme`]); it prints that mode's summary.
 
 use batchify_testkit::fuzz::{self, Engine, FuzzOptions};
 use batchify_testkit::gen::GenConfig;
+use batchify_testkit::{enzyme, fuzz_enzyme};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -30,8 +37,8 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
 [--trials T] [--straight-line] [--max-depth D] [--max-stmts N] [--max-total-stmts N] [--max-trip K] [--arrays P] \
 [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F] [--tail-fraction F] [--attrs F] [--ptr-callees P] \
 [--sret P] [--pair-ret P] [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal] [--buffers P] [--max-buffers N] \
-[--uniform-params P] [--linear-params P] [--records P] [--recursion P] [--buf-callees P] [--self-test | --attr-check] \
-[--threads N] \
+[--uniform-params P] [--linear-params P] [--records P] [--recursion P] [--buf-callees P] \
+[--self-test | --attr-check | --enzyme-reverse] [--threads N] \
 [--timeout SECS] [--dump]
 
   --count N          programs to run (default 1000)
@@ -81,6 +88,12 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
   --self-test        check a per-lane reference clone instead of batchify (tests the generator)
   --attr-check       check the program against a copy without its optional attributes
                      (tests that the generator's attributes hold; use --opt-fraction 1)
+  --enzyme-reverse   differentiate each program with Enzyme (reverse mode, __enzyme_autodiff;
+                     the plugin from ENZYME_PLUGIN or shared/enzyme) and check batchify's
+                     unmasked and masked clones (--unmasked: unmasked only) of the derivative,
+                     fallback allowed (buffers are enzyme_const; every program gets a float
+                     parameter); prints programs, Enzyme-accepted, vectorized clones, fallbacks
+                     and Enzyme's rejections by reason, lanes compared, mismatches
   --threads N        worker threads (default: all CPUs)
   --timeout SECS     abort if one program runs longer (default 120, 0 = never)
   --dump             print every program, its clone and its outcome";
@@ -88,6 +101,7 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
 struct Args {
     opts: FuzzOptions,
     dump: bool,
+    enzyme_reverse: bool,
 }
 
 fn value<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
@@ -109,6 +123,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
         ..FuzzOptions::default()
     };
     let mut dump = false;
+    let mut enzyme_reverse = false;
     let mut straight = false;
     let (mut max_depth, mut max_stmts, mut max_total_stmts, mut max_trip, mut arrays) = (None, None, None, None, None);
     let (mut callees, mut max_callees, mut cc, mut tail, mut attrs) = (None, None, None, None, None);
@@ -175,6 +190,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             "--no-top-level-internal" => no_top_internal = true,
             "--self-test" => opts.engine = Engine::ScalarLoop,
             "--attr-check" => opts.engine = Engine::AttrCheck,
+            "--enzyme-reverse" => enzyme_reverse = true,
             "--timeout" => {
                 let secs: u64 = value(&flag, next())?;
                 opts.timeout = (secs > 0).then(|| Duration::from_secs(secs));
@@ -190,7 +206,14 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             _ => return Err(format!("unknown argument `{a}`")),
         }
     }
-    let base = if straight { GenConfig::straight_line() } else { GenConfig::default() };
+    let base = match (straight, enzyme_reverse) {
+        (true, false) => GenConfig::straight_line(),
+        (true, true) => {
+            GenConfig { float_params: fuzz_enzyme::gen_config().float_params, ..GenConfig::straight_line() }
+        }
+        (false, true) => fuzz_enzyme::gen_config(),
+        (false, false) => GenConfig::default(),
+    };
     opts.gen = GenConfig {
         max_depth: max_depth.unwrap_or(base.max_depth),
         max_stmts: max_stmts.unwrap_or(base.max_stmts),
@@ -217,7 +240,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
         p_buf_helper: buf_callees.unwrap_or(base.p_buf_helper),
         ..base
     };
-    Ok(Some(Args { opts, dump }))
+    Ok(Some(Args { opts, dump, enzyme_reverse }))
 }
 
 fn dump(opts: &FuzzOptions) -> bool {
@@ -263,6 +286,39 @@ fn dump(opts: &FuzzOptions) -> bool {
     failed
 }
 
+/// `--dump` for `--enzyme-reverse`: each program, its derivative and clones, and the outcome.
+fn dump_enzyme(opts: &FuzzOptions, plugin: &Path) -> bool {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let mut failed = false;
+    for i in 0..opts.count {
+        let seed = fuzz::program_seed(opts.seed, i);
+        let program = fuzz_enzyme::generate_for(seed, opts);
+        print!("{}", program.ir);
+        if let Ok(request) = fuzz_enzyme::request_ir(&program) {
+            print!("{request}");
+        }
+        let _ = std::io::Write::flush(&mut std::io::stdout());
+        let (_, checked) = fuzz_enzyme::check_seed(seed, opts, plugin, dir.path());
+        if let Some(ir) = &checked.ir {
+            println!("; ---- Enzyme's derivative (fast-math flags off) and the clones ----");
+            for line in ir.lines() {
+                println!(";   {line}");
+            }
+        }
+        for line in &checked.report {
+            println!("; batchify: {line}");
+        }
+        println!(
+            "; outcome: {}{}{}\n",
+            checked.outcome,
+            if checked.optimized { " (after default<O2>)" } else { "" },
+            if checked.message.is_empty() { String::new() } else { format!(": {}", checked.message) }
+        );
+        failed |= checked.outcome.is_failure();
+    }
+    failed
+}
+
 fn main() -> ExitCode {
     let args = match parse(std::env::args().skip(1)) {
         Ok(Some(a)) => a,
@@ -275,6 +331,22 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.enzyme_reverse {
+        let Some(plugin) = enzyme::plugin() else {
+            eprintln!(
+                "batchify-fuzz: --enzyme-reverse: no Enzyme plugin (ENZYME_PLUGIN, or shared/enzyme/LLVMEnzyme-22.so)"
+            );
+            return ExitCode::from(2);
+        };
+        let failed = if args.dump {
+            dump_enzyme(&FuzzOptions { keep_ir: true, ..args.opts }, &plugin)
+        } else {
+            let summary = fuzz_enzyme::run(&args.opts, &plugin, 100, &mut |s| eprintln!("{s}"));
+            print!("{}", summary.report());
+            summary.failed()
+        };
+        return if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS };
+    }
     if args.dump {
         let opts = FuzzOptions { keep_ir: true, ..args.opts };
         return if dump(&opts) { ExitCode::FAILURE } else { ExitCode::SUCCESS };
