@@ -702,16 +702,76 @@ pub fn run(opts: &FuzzOptions) -> FuzzSummary {
 /// the kept failures are those of the lowest program indices.
 pub fn run_with_progress(opts: &FuzzOptions, every: usize, progress: &mut dyn FnMut(&FuzzSummary)) -> FuzzSummary {
     let start = Instant::now();
-    let threads = opts.threads.clamp(1, opts.count.max(1));
-    let next = AtomicUsize::new(0);
-    let finished = AtomicUsize::new(0);
     let summary = Mutex::new(FuzzSummary::default());
     let failures: Mutex<Vec<(usize, Failure)>> = Mutex::new(Vec::new());
+    let check = |i: usize, seed: u64| {
+        let (program, checked) = check_seed(seed, opts);
+        if checked.outcome.is_failure() {
+            let failure = Failure {
+                outcome: checked.outcome,
+                seed,
+                optimized: checked.optimized,
+                message: checked.message.clone(),
+                ir: program.ir,
+                repro: repro_command(seed, opts),
+            };
+            keep_failure(&failures, i, failure, opts.keep_failures);
+        }
+        lock(&summary).count(&checked);
+    };
+    let stuck = |seed: u64| {
+        format!(
+            "batchify-fuzz: program seed {seed} still running after {:?} (a clone or scalar function that never \
+             returns?); aborting.\n  reproduce: {}\n{}",
+            opts.timeout.unwrap_or_default(),
+            repro_command(seed, opts),
+            generate_for(seed, opts).ir
+        )
+    };
+    let mut report = || {
+        let mut snapshot = lock(&summary).clone();
+        snapshot.elapsed = start.elapsed();
+        progress(&snapshot);
+    };
+    for_each_program(opts, every, &check, &mut report, &stuck);
+    let mut s = summary.into_inner().unwrap_or_else(|e| e.into_inner());
+    s.failures = failures.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().map(|(_, f)| f).collect();
+    s.elapsed = start.elapsed();
+    s
+}
+
+/// Adds failure `f` of program `i` to `kept`, keeping the `keep` of the
+/// lowest program indices.
+pub(crate) fn keep_failure<F>(kept: &Mutex<Vec<(usize, F)>>, i: usize, f: F, keep: usize) {
+    let mut kept = lock(kept);
+    kept.push((i, f));
+    kept.sort_by_key(|(i, _)| *i);
+    kept.truncate(keep);
+}
+
+/// Spreads programs `0..opts.count` over [`FuzzOptions::threads`] worker
+/// threads, calling `check(i, seed)` for program `i` (seed
+/// [`program_seed`]), and `progress()` each time another `every` programs
+/// are done (never if 0). With [`FuzzOptions::timeout`], this thread
+/// watches the workers: a program still running past the limit prints
+/// `stuck(seed)` and aborts the process (a clone that never returns
+/// cannot be interrupted in process).
+pub(crate) fn for_each_program(
+    opts: &FuzzOptions,
+    every: usize,
+    check: &(dyn Fn(usize, u64) + Sync),
+    progress: &mut dyn FnMut(),
+    stuck: &(dyn Fn(u64) -> String + Sync),
+) {
+    let threads = opts.threads.clamp(1, opts.count.max(1));
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
     // What each worker is checking, and since when (for the timeout).
     let running: Vec<Mutex<Option<(Instant, u64)>>> = (0..threads).map(|_| Mutex::new(None)).collect();
     std::thread::scope(|scope| {
         for slot in &running {
-            let (next, finished, summary, failures) = (&next, &finished, &summary, &failures);
+            let (next, done, finished) = (&next, &done, &finished);
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
@@ -720,25 +780,9 @@ pub fn run_with_progress(opts: &FuzzOptions, every: usize, progress: &mut dyn Fn
                     }
                     let seed = program_seed(opts.seed, i);
                     *lock(slot) = Some((Instant::now(), seed));
-                    let (program, checked) = check_seed(seed, opts);
+                    check(i, seed);
                     *lock(slot) = None;
-                    if checked.outcome.is_failure() {
-                        let mut f = lock(failures);
-                        f.push((
-                            i,
-                            Failure {
-                                outcome: checked.outcome,
-                                seed,
-                                optimized: checked.optimized,
-                                message: checked.message.clone(),
-                                ir: program.ir,
-                                repro: repro_command(seed, opts),
-                            },
-                        ));
-                        f.sort_by_key(|(i, _)| *i);
-                        f.truncate(opts.keep_failures);
-                    }
-                    lock(summary).count(&checked);
+                    done.fetch_add(1, Ordering::SeqCst);
                 }
                 finished.fetch_add(1, Ordering::SeqCst);
             });
@@ -746,28 +790,20 @@ pub fn run_with_progress(opts: &FuzzOptions, every: usize, progress: &mut dyn Fn
         // This thread reports progress and watches for programs that never end.
         let mut reported = 0;
         loop {
-            let done = finished.load(Ordering::SeqCst) == threads;
-            if every > 0 {
-                let mut snapshot = lock(&summary).clone();
-                if snapshot.programs >= reported + every {
-                    reported = snapshot.programs - snapshot.programs % every;
-                    snapshot.elapsed = start.elapsed();
-                    progress(&snapshot);
-                }
+            let all_done = finished.load(Ordering::SeqCst) == threads;
+            let programs = done.load(Ordering::SeqCst);
+            if every > 0 && programs >= reported + every {
+                reported = programs - programs % every;
+                progress();
             }
-            if done {
+            if all_done {
                 break;
             }
             if let Some(limit) = opts.timeout {
                 for slot in &running {
                     if let Some((since, seed)) = *lock(slot) {
                         if since.elapsed() > limit {
-                            eprintln!(
-                                "batchify-fuzz: program seed {seed} still running after {limit:?} (a clone or scalar \
-                                 function that never returns?); aborting.\n  reproduce: {}\n{}",
-                                repro_command(seed, opts),
-                                generate_for(seed, opts).ir
-                            );
+                            eprintln!("{}", stuck(seed));
                             std::process::abort();
                         }
                     }
@@ -776,13 +812,9 @@ pub fn run_with_progress(opts: &FuzzOptions, every: usize, progress: &mut dyn Fn
             std::thread::sleep(Duration::from_millis(20));
         }
     });
-    let mut s = summary.into_inner().unwrap_or_else(|e| e.into_inner());
-    s.failures = failures.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().map(|(_, f)| f).collect();
-    s.elapsed = start.elapsed();
-    s
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 

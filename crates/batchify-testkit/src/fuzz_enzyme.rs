@@ -39,7 +39,7 @@
 //! Enzyme. Programs that Enzyme rejects are counted by their first error
 //! line (or crashing frame), not failures.
 
-use crate::fuzz::{self, mix, one_line, optimize_o2, parse_ir, program_seed, reason_key, should_optimize, FuzzOptions};
+use crate::fuzz::{self, lock, mix, one_line, optimize_o2, parse_ir, reason_key, should_optimize, FuzzOptions};
 use crate::gen::{generate, GenConfig, Program};
 use crate::{enzyme, CheckConfig, Oracle, OracleError};
 use batchify_core::spec::mask_abi_for;
@@ -52,7 +52,6 @@ use std::fmt::{self, Write as _};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -598,83 +597,39 @@ impl fmt::Display for Summary {
 pub fn run(opts: &FuzzOptions, plugin: &Path, every: usize, progress: &mut dyn FnMut(&Summary)) -> Summary {
     let start = Instant::now();
     let dir = tempfile::tempdir().expect("a scratch folder");
-    let threads = opts.threads.clamp(1, opts.count.max(1));
-    let next = AtomicUsize::new(0);
-    let finished = AtomicUsize::new(0);
     let summary = Mutex::new(Summary::default());
     let failures: Mutex<Vec<(usize, Failure)>> = Mutex::new(Vec::new());
-    let running: Vec<Mutex<Option<(Instant, u64)>>> = (0..threads).map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for slot in &running {
-            let (next, finished, summary, failures, dir) = (&next, &finished, &summary, &failures, dir.path());
-            scope.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= opts.count {
-                        break;
-                    }
-                    let seed = program_seed(opts.seed, i);
-                    *lock(slot) = Some((Instant::now(), seed));
-                    let (_, checked) = check_seed(seed, opts, plugin, dir);
-                    *lock(slot) = None;
-                    if checked.outcome.is_failure() {
-                        let mut f = lock(failures);
-                        f.push((
-                            i,
-                            Failure {
-                                outcome: checked.outcome,
-                                seed,
-                                message: checked.message.clone(),
-                                repro: repro_command(seed, opts),
-                            },
-                        ));
-                        f.sort_by_key(|(i, _)| *i);
-                        f.truncate(opts.keep_failures);
-                    }
-                    lock(summary).count(&checked, seed);
-                }
-                finished.fetch_add(1, Ordering::SeqCst);
-            });
+    let check = |i: usize, seed: u64| {
+        let (_, checked) = check_seed(seed, opts, plugin, dir.path());
+        if checked.outcome.is_failure() {
+            let failure = Failure {
+                outcome: checked.outcome,
+                seed,
+                message: checked.message.clone(),
+                repro: repro_command(seed, opts),
+            };
+            fuzz::keep_failure(&failures, i, failure, opts.keep_failures);
         }
-        let mut reported = 0;
-        loop {
-            let done = finished.load(Ordering::SeqCst) == threads;
-            if every > 0 {
-                let mut snapshot = lock(&summary).clone();
-                if snapshot.programs >= reported + every {
-                    reported = snapshot.programs - snapshot.programs % every;
-                    snapshot.elapsed = start.elapsed();
-                    progress(&snapshot);
-                }
-            }
-            if done {
-                break;
-            }
-            if let Some(limit) = opts.timeout {
-                for slot in &running {
-                    if let Some((since, seed)) = *lock(slot) {
-                        if since.elapsed() > limit {
-                            eprintln!(
-                                "batchify-fuzz --enzyme-reverse: program seed {seed} still running after {limit:?}; \
-                                 aborting.\n  reproduce: {}",
-                                repro_command(seed, opts)
-                            );
-                            std::process::abort();
-                        }
-                    }
-                }
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    });
+        lock(&summary).count(&checked, seed);
+    };
+    let stuck = |seed: u64| {
+        format!(
+            "batchify-fuzz --enzyme-reverse: program seed {seed} still running after {:?}; aborting.\n  \
+             reproduce: {}",
+            opts.timeout.unwrap_or_default(),
+            repro_command(seed, opts)
+        )
+    };
+    let mut report = || {
+        let mut snapshot = lock(&summary).clone();
+        snapshot.elapsed = start.elapsed();
+        progress(&snapshot);
+    };
+    fuzz::for_each_program(opts, every, &check, &mut report, &stuck);
     let mut s = summary.into_inner().unwrap_or_else(|e| e.into_inner());
     s.failures = failures.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().map(|(_, f)| f).collect();
     s.elapsed = start.elapsed();
     s
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 #[cfg(test)]
