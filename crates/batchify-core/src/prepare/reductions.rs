@@ -176,12 +176,13 @@ fn merge_group<'ctx>(f: Value<'ctx>, header: Block<'ctx>, latch: Block<'ctx>, ac
         }
     }
     root.replace_all_uses_with(acc);
-    // The old tree (root first) and accumulators are dead now.
-    for t in tree.iter().rev() {
-        if t.users().is_empty() {
-            t.erase();
-        }
+    // The old tree and accumulators are dead now: the tree's nodes go
+    // once unused (the root first), then the other phis and the adds.
+    let mut left = tree;
+    while let Some(k) = left.iter().position(|t| t.users().is_empty()) {
+        left.swap_remove(k).erase();
     }
+    debug_assert!(left.is_empty(), "every tree node had one use inside the tree");
     for a in accs {
         if a.phi != first.phi {
             a.phi.replace_all_uses_with(constant::poison(a.phi.ty()));
