@@ -29,10 +29,10 @@
 //! branch that depends on the mask is the loop's exit. The back edge
 //! carries `llvm.loop.unroll.disable` so that the user's `-O2` keeps the
 //! loop. Measured on `cargo xtask bench-gcc` (AVX2, 8 lanes, `powf` in an
-//! `inbranch` clone with half of the lanes active): 1.09x-1.29x of scalar
-//! calls, against 0.91x-0.93x unrolled. Where every lane is active the
+//! `inbranch` clone with half of the lanes active): 1.09x-1.34x of scalar
+//! calls, against 0.88x-0.93x unrolled (four runs each). Where every lane is active the
 //! unrolled form stays: it has no branch at all, and the loop measured
-//! slower there (`powf_k`: 0.86x-0.91x against 1.02x-1.05x; the loop's
+//! slower there (`powf_k`: 0.77x-0.91x against 1.02x-1.05x; the loop's
 //! exit is mispredicted and the result vector is loaded from 8 scalar
 //! stores). Used for calls of functions (not intrinsics) whose varying
 //! arguments and result are byte-sized scalars, outside `--for-autodiff`
