@@ -4,8 +4,8 @@
 ; branch left. `f` is `x > 0 ? sqrtf(x) : -x` with `llvm.sqrt` (speculatable,
 ; so it becomes `llvm.sqrt.v4f32` on all lanes); `g` calls an external
 ; function `ext`, which may have side effects: the call runs once per lane,
-; and only for the lanes that take the branch (one `br i1` on each lane's
-; bit of the mask), so `g` does keep conditional branches. `h` calls libm's
+; and only for the lanes that take the branch (a loop over the mask's set
+; bits, see per-lane-loop.ll), so `g` does keep conditional branches. `h` calls libm's
 ; `sqrtf`, which may set errno, but only for a negative input: the clone
 ; computes the vector square root and would call `sqrtf` only for active
 ; lanes with `x < 0`; under `x > 0` there are none, so no call is left.
@@ -85,13 +85,12 @@ declare float @ext(float)
 ; CHECK-LABEL: define <4 x float> @_ZGV_LLVM_N4v_g(
 ; CHECK-SAME:    <4 x float> [[X:%[^)]+]])
 ; CHECK:         [[C:%.*]] = fcmp ogt <4 x float> [[X]], zeroinitializer
-; CHECK:         [[C0:%.*]] = extractelement <4 x i1> [[C]], i64 0
-; CHECK-NEXT:    br i1 [[C0]], label %[[THEN0:[^,]+]], label
-; CHECK:       {{^}}[[THEN0]]:
-; CHECK-NEXT:    [[X0:%.*]] = extractelement <4 x float> [[X]], i64 0
-; CHECK-NEXT:    call float @ext(float [[X0]])
-; CHECK-COUNT-3: call float @ext(float
-; CHECK-NOT:     call
+; CHECK:         [[BITS:%.*]] = bitcast <4 x i1> [[C]] to i4
+; CHECK:       {{^}}lanes:
+; CHECK-NEXT:    phi i4 [ [[BITS]], %entry ]
+; CHECK:         call float @ext(float
+; CHECK:         br i1 {{.*}}, label %lanes, !llvm.loop
+; CHECK-NOT:     call float @ext
 ; CHECK:         [[N:%.*]] = fneg <4 x float> [[X]]
 ; CHECK:         select <4 x i1> [[C]], <4 x float> {{%.*}}, <4 x float> [[N]]
 ; CHECK:       {{^}}}

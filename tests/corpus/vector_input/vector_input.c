@@ -23,6 +23,17 @@ int count_below(const int t[static 64], int key) {
   return n;
 }
 
+// The same count over a uniform length (at most 1023): clang vectorizes the
+// loop with four interleaved <8 x i32> accumulators, which batchify's
+// prepare merges into one (prepare/reductions.rs).
+// VARIANT-PARAMS: count_below_n uuv
+int count_below_n(const int t[static 1024], int len, int key) {
+  int n = 0;
+  for (int k = 0; k < (len & 1023); k++)
+    n += t[k] < key;
+  return n;
+}
+
 // A maximum over a uniform table scaled by a varying value: smax reduction.
 // VARIANT-PARAMS: max_scaled uv
 int max_scaled(const int t[static 16], int x) {

@@ -11,6 +11,8 @@
 //!   (contiguous, strided, uniform, or gather/scatter);
 //! * [`inactive`]: 1.0 in inactive lanes for restricted-domain operations
 //!   of `--for-autodiff` clones;
+//! * [`lane_loop`]: per-lane calls as a loop over the active lanes
+//!   through stack slots;
 //! * [`lanewise`]: one scalar access per element, for `--for-autodiff`
 //!   clones (no masked intrinsics);
 //! * [`private`]: the lanes' copies of private memory (allocas) and the
@@ -37,6 +39,7 @@ pub mod control;
 pub mod division;
 pub mod fmod;
 pub mod inactive;
+pub mod lane_loop;
 pub mod lane_scalar;
 pub mod lanewise;
 pub mod layout;

@@ -275,14 +275,18 @@ impl<'ctx> Widener<'_, 'ctx> {
     }
 
     /// Runs `i` once per lane, in lane order, and gathers the results.
-    /// Lanes that are inactive skip it if it may trap or has effects.
+    /// Lanes that are inactive skip it if it may trap or has effects (such a
+    /// call is one loop over the active lanes, [`super::lane_loop`]).
     fn serialize(&mut self, i: Value<'ctx>) -> Value<'ctx> {
         if is_deferrable(i) {
             self.defer_noreturn(i);
             return constant::poison(Type::int(self.ctx(), 1));
         }
-        let ty = i.ty();
         let guard = !self.flow.full && may_trap_or_write(i);
+        if let Some(v) = self.call_lane_loop(i, guard) {
+            return v;
+        }
+        let ty = i.ty();
         let mut acc = (!ty.is_void()).then(|| constant::poison(value_type(ty, self.n)));
         for k in 0..self.n {
             let ops = i.operands();

@@ -120,6 +120,24 @@ impl<'ctx> Value<'ctx> {
             Some(ops.into_iter().map(value).collect())
         }
     }
+    /// Branch: marks the loop it closes `llvm.loop.unroll.disable` (a
+    /// distinct, self-referential `!llvm.loop` node).
+    pub fn set_loop_unroll_disable(self) {
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(self.0));
+            let text = "llvm.loop.unroll.disable";
+            let s = LLVMMDStringInContext2(ctx, text.as_ptr() as *const _, text.len());
+            let mut one = [s];
+            let disable = LLVMMDNodeInContext2(ctx, one.as_mut_ptr(), 1);
+            let temp = llvm_sys::debuginfo::LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
+            let mut ops = [temp, disable];
+            let node = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), 2);
+            llvm_sys::debuginfo::LLVMMetadataReplaceAllUsesWith(temp, node);
+            let kind = "llvm.loop";
+            let id = LLVMGetMDKindIDInContext(ctx, kind.as_ptr() as *const _, kind.len() as u32);
+            LLVMSetMetadata(self.0, id, LLVMMetadataAsValue(ctx, node));
+        }
+    }
     /// Function: its personality function, if it has one.
     pub fn personality(self) -> Option<Value<'ctx>> {
         unsafe { (LLVMHasPersonalityFn(self.0) != 0).then(|| value(LLVMGetPersonalityFn(self.0))).flatten() }

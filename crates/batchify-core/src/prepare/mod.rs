@@ -1,8 +1,9 @@
 //! Stage 3, prepare: a private scratch copy of the scalar function, normalised by
 //! LLVM's own passes (mem2reg, one return block, loop-simplify, lcssa) so
 //! that the analyses see SSA values instead of stack slots, a single return,
-//! loops with one latch and dedicated exits, and loop live-outs as phis. The
-//! user's function is never modified; the scratch copy is deleted once the
+//! loops with one latch and dedicated exits, and loop live-outs as phis.
+//! Interleaved vector add reductions are merged into one accumulator first
+//! ([`reductions`]). The user's function is never modified; the scratch copy is deleted once the
 //! clone is built.
 //!
 //! Irreducible control flow is made reducible first, by batchify's own node
@@ -20,6 +21,7 @@ use crate::llvm::{Block, Builder, Module, Value};
 use std::collections::HashMap;
 
 pub mod node_split;
+pub mod reductions;
 
 /// Pipeline run on the scratch copy.
 pub const PREPARE_PIPELINE: &str = "mem2reg,mergereturn,loop-simplify,lcssa";
@@ -51,6 +53,7 @@ pub fn prepare<'ctx>(module: Module<'ctx>, f: Value<'ctx>, name: &str) -> Result
         // loop analysis then reports it and the clone is the fallback.
         let _ = node_split::make_reducible(copy);
     }
+    reductions::merge_interleaved_adds(copy);
     crate::llvm::run_function_passes(copy, PREPARE_PIPELINE)
         .map_err(|message| Error::Internal { function: name.to_string(), message })?;
     Ok(scratch)
