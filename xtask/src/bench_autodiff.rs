@@ -42,7 +42,7 @@
 //! gives each shift's median too).
 
 use crate::setup::{self, Env};
-use crate::util::{self, green, header, red, BenchOutcome};
+use crate::util::{self, green, header, red, stat, BenchOutcome};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -126,8 +126,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     util::finish_bench("bench-autodiff", run_with(&opts)?)
 }
 
-/// The Enzyme plugin, found as `crates/batchify-cli/tests/enzyme_autodiff.rs`
-/// finds it: `ENZYME_PLUGIN`, else `shared/enzyme/LLVMEnzyme-22.so` beside
+/// The Enzyme plugin, found as `batchify_testkit::enzyme::plugin` finds it
+/// (xtask does not link LLVM, so it cannot use the test kit):
+/// `ENZYME_PLUGIN`, else `shared/enzyme/LLVMEnzyme-22.so` beside
 /// the repository or one of its parent folders, else under `/work`.
 fn enzyme_plugin() -> Option<PathBuf> {
     const SO: &str = "shared/enzyme/LLVMEnzyme-22.so";
@@ -176,28 +177,12 @@ fn find_tools() -> Result<(Env, PathBuf), String> {
     Ok((env, enzyme))
 }
 
-/// Output of `cmd`, or an error with its output; prints the command line.
-fn output(cmd: &mut Command) -> Result<std::process::Output, String> {
-    let line = util::show(cmd);
-    println!("$ {line}");
-    let out = cmd.output().map_err(|e| format!("cannot run `{line}`: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "`{line}` failed ({}):\n{}{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(out)
-}
-
 /// Builds the benchmark in `dir`; returns the executable.
 fn build(t: &Tools, dir: &Path) -> Result<PathBuf, String> {
     let root = util::root();
     let src = root.join("benches/autodiff");
     let f = |name: &str| dir.join(name);
-    output(
+    util::output(
         Command::new(&t.clang)
             .args(BC_FLAGS)
             .arg("-DAD_DERIVATIVES")
@@ -207,47 +192,56 @@ fn build(t: &Tools, dir: &Path) -> Result<PathBuf, String> {
             .arg(root.join("tests/autodiff/01_smooth_mandel.c"))
             .arg("-o")
             .arg(f("mandel.bc")),
+        false,
     )?;
-    output(
+    util::output(
         Command::new(&t.batchify)
             .arg(f("mandel.bc"))
             .args(["--for-autodiff", "--no-fallback", "--report", "--variant", CLONE, "-o"])
             .arg(f("mandel.x8.bc")),
+        false,
     )?;
-    output(
+    util::output(
         Command::new(&t.clang)
             .args(BC_FLAGS)
             .args(["-c", "-emit-llvm"])
             .arg(src.join("enzyme_x8.c"))
             .arg("-o")
             .arg(f("enzyme_x8.bc")),
+        false,
     )?;
-    output(
+    util::output(
         Command::new(&t.llvm_link)
             .arg(f("mandel.x8.bc"))
             .arg(f("enzyme_x8.bc"))
             .arg(src.join("lanes8.ll"))
             .arg("-o")
             .arg(f("linked.bc")),
+        false,
     )?;
-    output(
+    util::output(
         Command::new(&t.opt)
             .arg(format!("-load-pass-plugin={}", t.enzyme.display()))
             .arg("-passes=enzyme")
             .arg(f("linked.bc"))
             .arg("-o")
             .arg(f("enzyme.bc")),
+        false,
     )?;
-    let report = output(
+    let report = util::output(
         Command::new(&t.batchify)
             .arg(f("enzyme.bc"))
             .args(["--no-fallback", "--report", "--variant", FWD_CLONE, "--variant", REV_CLONE, "-o"])
             .arg(f("kernels.bc")),
+        false,
     )?;
     std::fs::write(f("batchify-report.txt"), &report.stderr).map_err(|e| format!("cannot write report: {e}"))?;
-    output(Command::new(&t.clang).args(FINAL_FLAGS).arg("-c").arg(f("kernels.bc")).arg("-o").arg(f("kernels.o")))?;
+    util::output(
+        Command::new(&t.clang).args(FINAL_FLAGS).arg("-c").arg(f("kernels.bc")).arg("-o").arg(f("kernels.o")),
+        false,
+    )?;
     let exe = f("bench-autodiff");
-    output(
+    util::output(
         Command::new(&t.clang)
             .args(FINAL_FLAGS)
             .arg(src.join("driver.c"))
@@ -255,26 +249,9 @@ fn build(t: &Tools, dir: &Path) -> Result<PathBuf, String> {
             .arg("-o")
             .arg(&exe)
             .arg("-lm"),
+        false,
     )?;
     Ok(exe)
-}
-
-/// Timing statistics of one version: median, min, max in ns per point.
-#[derive(Clone, Copy, Debug)]
-struct Stat {
-    median: f64,
-    min: f64,
-    max: f64,
-}
-
-fn stat(mut xs: Vec<f64>) -> Option<Stat> {
-    if xs.is_empty() {
-        return None;
-    }
-    xs.sort_by(f64::total_cmp);
-    let m = xs.len();
-    let median = if m % 2 == 1 { xs[m / 2] } else { 0.5 * (xs[m / 2 - 1] + xs[m / 2]) };
-    Some(Stat { median, min: xs[0], max: xs[m - 1] })
 }
 
 /// One `CHECK` line: values, exact, max_rel, bad, bound.

@@ -28,7 +28,7 @@
 //! interleaved, `--reps` times.
 
 use crate::setup::{self, Env};
-use crate::util::{self, green, header, red, yellow, BenchOutcome};
+use crate::util::{self, green, header, red, stat, yellow, BenchOutcome, Stat};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -274,23 +274,6 @@ pub fn run(args: &[String]) -> Result<(), String> {
     util::finish_bench("bench-gcc", run_with(&opts)?)
 }
 
-/// Output of `cmd`, or an error with its stderr; prints the command line.
-fn output(cmd: &mut Command, quiet: bool) -> Result<std::process::Output, String> {
-    let line = util::show(cmd);
-    if !quiet {
-        println!("$ {line}");
-    }
-    let out = cmd.output().map_err(|e| format!("cannot run `{line}`: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "`{line}` failed:\n{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(out)
-}
-
 fn tool_version(program: &Path) -> Option<String> {
     let out = Command::new(program).arg("--version").output().ok()?;
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or("").to_string())
@@ -363,7 +346,7 @@ fn build_kernel(k: &Kernel, tools: &Tools, dir: &Path) -> Result<Built, String> 
 
     // (c) the scalar function, called through a real call from the driver.
     let sc = obj("sc");
-    output(
+    util::output(
         Command::new(&tools.clang)
             .args(CLANG_SCALAR_FLAGS)
             .arg(format!("-D{name}=sc_{name}"))
@@ -377,7 +360,7 @@ fn build_kernel(k: &Kernel, tools: &Tools, dir: &Path) -> Result<Built, String> 
 
     // (a) GCC 12 with its own clones (and its own scalar function gcc_NAME).
     let gcc_o = obj("gcc");
-    output(
+    util::output(
         Command::new(&tools.gcc)
             .args(GCC_FLAGS)
             .arg(format!("-D{name}=gcc_{name}"))
@@ -387,7 +370,7 @@ fn build_kernel(k: &Kernel, tools: &Tools, dir: &Path) -> Result<Built, String> 
             .arg(&gcc_o),
         true,
     )?;
-    let nm = output(Command::new("nm").arg(&gcc_o), true)?;
+    let nm = util::output(Command::new("nm").arg(&gcc_o), true)?;
     let gcc_all = avx2_variants(&String::from_utf8_lossy(&nm.stdout), &format!("gcc_{name}"));
     let gcc = pick_variant(&gcc_all, k.mask.is_some()).ok_or_else(|| {
         format!(
@@ -408,7 +391,7 @@ fn build_kernel(k: &Kernel, tools: &Tools, dir: &Path) -> Result<Built, String> 
         }
         let prefix = format!("{}_{name}", cfg.id);
         let bc = dir.join(format!("{name}.{}.bc", cfg.id));
-        output(
+        util::output(
             Command::new(&tools.clang)
                 .args(CLANG_BC_FLAGS)
                 .arg(format!("-D{name}={prefix}"))
@@ -418,7 +401,7 @@ fn build_kernel(k: &Kernel, tools: &Tools, dir: &Path) -> Result<Built, String> 
                 .arg(&bc),
             true,
         )?;
-        let dis = output(Command::new(&tools.llvm_dis).arg(&bc).arg("-o").arg("-"), true)?;
+        let dis = util::output(Command::new(&tools.llvm_dis).arg(&bc).arg("-o").arg("-"), true)?;
         let declared = avx2_variants(&String::from_utf8_lossy(&dis.stdout), &prefix);
         let Some(variant) = pick_variant(&declared, k.mask.is_some()) else {
             bf.push((cfg.id, Err(format!("clang declared no AVX2 variant (has: {})", declared.join(" ")))));
@@ -445,7 +428,10 @@ fn build_kernel(k: &Kernel, tools: &Tools, dir: &Path) -> Result<Built, String> 
             extra_flags_built = true;
         }
         let o = obj(cfg.id);
-        output(Command::new(&tools.clang).args(CLANG_SCALAR_FLAGS).arg("-c").arg(&out_bc).arg("-o").arg(&o), true)?;
+        util::output(
+            Command::new(&tools.clang).args(CLANG_SCALAR_FLAGS).arg("-c").arg(&out_bc).arg("-o").arg(&o),
+            true,
+        )?;
         objects.push(o);
         bf.push((cfg.id, Ok(variant)));
     }
@@ -454,7 +440,7 @@ fn build_kernel(k: &Kernel, tools: &Tools, dir: &Path) -> Result<Built, String> 
     let inl_c = dir.join(format!("{name}.inl.c"));
     std::fs::write(&inl_c, gen_inlined(k)).map_err(|e| format!("cannot write {}: {e}", inl_c.display()))?;
     let inl = obj("in");
-    output(
+    util::output(
         Command::new(&tools.clang)
             .args(CLANG_INLINED_FLAGS)
             .arg(format!("-D{name}=in_{name}"))
@@ -945,24 +931,6 @@ fn missing_requirement(env_prefix: Option<&Path>) -> Option<String> {
     }
 }
 
-/// Timing statistics of one (kernel, version): median, min, max in ns/element.
-#[derive(Clone, Copy, Debug)]
-struct Stat {
-    median: f64,
-    min: f64,
-    max: f64,
-}
-
-fn stat(mut xs: Vec<f64>) -> Option<Stat> {
-    if xs.is_empty() {
-        return None;
-    }
-    xs.sort_by(f64::total_cmp);
-    let m = xs.len();
-    let median = if !m.is_multiple_of(2) { xs[m / 2] } else { 0.5 * (xs[m / 2 - 1] + xs[m / 2]) };
-    Some(Stat { median, min: xs[0], max: xs[m - 1] })
-}
-
 /// One `CHECK` line of the driver.
 #[derive(Clone, Debug)]
 struct Check {
@@ -1043,7 +1011,7 @@ pub fn run_with(opts: &Opts) -> Result<BenchOutcome, String> {
     let driver_c = obj_dir.join("driver.c");
     std::fs::write(&driver_c, gen_driver(&built)).map_err(|e| format!("cannot write {}: {e}", driver_c.display()))?;
     let driver_o = obj_dir.join("driver.o");
-    output(
+    util::output(
         Command::new(&tools.clang).args(CLANG_SCALAR_FLAGS).arg("-c").arg(&driver_c).arg("-o").arg(&driver_o),
         false,
     )?;
@@ -1054,7 +1022,7 @@ pub fn run_with(opts: &Opts) -> Result<BenchOutcome, String> {
         link.arg("-lmvec");
     }
     link.arg("-lm");
-    output(&mut link, true)?;
+    util::output(&mut link, true)?;
     println!("linked {}", util::rel(&exe).display());
 
     header(&format!("bench-gcc: run ({} elements, {} repetition(s), versions interleaved)", opts.n, opts.reps));
@@ -1062,7 +1030,7 @@ pub fn run_with(opts: &Opts) -> Result<BenchOutcome, String> {
         || std::fs::read_to_string("/proc/loadavg").ok().and_then(|l| l.split_whitespace().next().map(str::to_string));
     let load_before = loadavg().unwrap_or_else(|| "?".into());
     let started = std::time::Instant::now();
-    let out = output(Command::new(&exe).arg(opts.n.to_string()).arg(opts.reps.to_string()), false)?;
+    let out = util::output(Command::new(&exe).arg(opts.n.to_string()).arg(opts.reps.to_string()), false)?;
     let elapsed = started.elapsed().as_secs_f64();
     let load = format!("{load_before} before, {} after", loadavg().unwrap_or_else(|| "?".into()));
     let text = String::from_utf8_lossy(&out.stdout).to_string();

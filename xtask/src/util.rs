@@ -148,3 +148,44 @@ pub fn finish_bench(command: &str, outcome: BenchOutcome) -> Result<(), String> 
         }
     }
 }
+
+/// Output of `cmd`, or an error with its status and output; prints the
+/// command line unless `quiet`.
+pub fn output(cmd: &mut Command, quiet: bool) -> Result<std::process::Output, String> {
+    let line = show(cmd);
+    if !quiet {
+        println!("$ {line}");
+    }
+    let out = cmd.output().map_err(|e| format!("cannot run `{line}`: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "`{line}` failed ({}):\n{}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(out)
+}
+
+/// Timing statistics of one measured version: median, min and max.
+#[derive(Clone, Copy, Debug)]
+pub struct Stat {
+    /// The median.
+    pub median: f64,
+    /// The smallest time.
+    pub min: f64,
+    /// The largest time.
+    pub max: f64,
+}
+
+/// The statistics of `xs`, or `None` if it is empty.
+pub fn stat(mut xs: Vec<f64>) -> Option<Stat> {
+    if xs.is_empty() {
+        return None;
+    }
+    xs.sort_by(f64::total_cmp);
+    let m = xs.len();
+    let median = if !m.is_multiple_of(2) { xs[m / 2] } else { 0.5 * (xs[m / 2 - 1] + xs[m / 2]) };
+    Some(Stat { median, min: xs[0], max: xs[m - 1] })
+}
