@@ -231,3 +231,26 @@ entry:
   ret float %r
 }
 
+
+; A per-lane call with `half` arguments and result under a divergent
+; branch (the callee is weak, so it stays per lane): the loop over the
+; active lanes keeps them in `<N x half>` slots.
+define weak half @weak_half(half %x) noinline {
+entry:
+  %y = fmul half %x, 0xH4000
+  ret half %y
+}
+
+define half @use_weak_half(half %x, i32 %k) {
+entry:
+  %c = icmp sgt i32 %k, 0
+  br i1 %c, label %call, label %join
+
+call:
+  %r = call half @weak_half(half %x)
+  br label %join
+
+join:
+  %p = phi half [ %r, %call ], [ %x, %entry ]
+  ret half %p
+}

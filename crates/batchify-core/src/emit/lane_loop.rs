@@ -35,26 +35,17 @@
 //! slower there (`powf_k`: 0.77x-0.91x against 1.02x-1.05x; the loop's
 //! exit is mispredicted and the result vector is loaded from 8 scalar
 //! stores). Used for calls of functions (not intrinsics) whose varying
-//! arguments and result are byte-sized scalars, outside `--for-autodiff`
+//! arguments and result are plain elements (`memory::is_plain_element`:
+//! laid out in an `<N x T>` slot like an array), outside `--for-autodiff`
 //! clones (whose inactive lanes must hold zeros, and whose Enzyme pass is
 //! given straight-line per-lane code).
 
+use super::memory::is_plain_element;
 use super::state::Widener;
 use crate::analysis::calls;
 use crate::llvm::LLVMIntPredicate;
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{constant, Type, Value};
-
-/// Whether a scalar of type `t` can sit in an `<N x t>` slot addressed by
-/// element (no `i1` or odd-width integers, which vectors pack as bits).
-fn byte_sized_element(t: Type) -> bool {
-    use crate::llvm::LLVMTypeKind::*;
-    match t.kind() {
-        LLVMIntegerTypeKind => matches!(t.int_width(), 8 | 16 | 32 | 64),
-        LLVMFloatTypeKind | LLVMDoubleTypeKind | LLVMPointerTypeKind => true,
-        _ => false,
-    }
-}
 
 impl<'ctx> Widener<'_, 'ctx> {
     /// Whether the varying call `i`, which runs per lane with a guard on
@@ -71,10 +62,10 @@ impl<'ctx> Widener<'_, 'ctx> {
             return false;
         }
         let ty = i.ty();
-        if !(ty.is_void() || byte_sized_element(ty)) {
+        if !(ty.is_void() || is_plain_element(ty)) {
             return false;
         }
-        i.operands().iter().all(|o| !self.analyses.uniformity.is_varying(*o) || byte_sized_element(o.ty()))
+        i.operands().iter().all(|o| !self.analyses.uniformity.is_varying(*o) || is_plain_element(o.ty()))
     }
 
     /// The call `i` run once per active lane as a loop over the mask's
