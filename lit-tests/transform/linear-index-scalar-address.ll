@@ -5,6 +5,9 @@
 ; computed in scalar code from the parameter (emit/lane_scalar.rs), not
 ; extracted from the vector of indices or addresses, so the loads do not
 ; wait for the vector computation; the gather path keeps the vectors.
+; The check's branch is weighted towards the fast path, so that block
+; placement keeps the vector loads and the rest of the function in one
+; straight line and moves the gathers out of it.
 ;
 ; RUN: %batchify %s -S -o %t.ll --variant _ZGV_LLVM_N4ul_pair
 ; RUN: FileCheck %s < %t.ll
@@ -26,9 +29,10 @@ define float @pair(ptr %p, i32 %i) {
 ; CHECK-DAG:     [[LO:%.*]] = sext i32 [[I]] to i64
 ; CHECK-DAG:     [[HI32:%.*]] = add i32 [[I]], 3
 ; CHECK-DAG:     [[HI:%.*]] = sext i32 [[HI32]] to i64
-; CHECK:         br i1
+; CHECK:         br i1 {{.*}}, label %shape.fast, label %shape.slow, !prof [[WEIGHTS:![0-9]+]]
 ; CHECK-NOT:     extractelement
 ; CHECK:         getelementptr float, ptr [[P]], i64 [[LO]]
 ; CHECK-NOT:     extractelement
 ; CHECK:         load <4 x float>
 ; CHECK:         call <4 x float> @llvm.masked.gather
+; CHECK: [[WEIGHTS]] = !{!"branch_weights", i32 2000, i32 1}

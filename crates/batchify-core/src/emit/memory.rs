@@ -433,8 +433,12 @@ fn set_param_align(call: Value, arg: u32, align: u32) {
     }
 }
 
+/// The branch weight of a shape check's fast path against 1 for its slow
+/// path: what a compiler assumes of a `__builtin_expect`ed branch.
+const FAST_PATH_WEIGHT: u32 = 2000;
+
 impl<'ctx> Widener<'_, 'ctx> {
-    /// Runs `then` when `cond` holds and `otherwise` when not, and joins
+    /// Runs `then` when `cond` holds (the likely case) and `otherwise` when not, and joins
     /// their values (`poison` of `i1` for stores, which have none).
     pub(crate) fn if_else(
         &mut self,
@@ -445,7 +449,8 @@ impl<'ctx> Widener<'_, 'ctx> {
         let then_b = self.clone.append_block("shape.fast");
         let else_b = self.clone.append_block("shape.slow");
         let cont = self.clone.append_block("shape.join");
-        self.b.cond_br(cond, then_b, else_b);
+        // The fast path is the one users write for: keep it straight.
+        self.b.cond_br(cond, then_b, else_b).set_branch_weights(FAST_PATH_WEIGHT, 1);
         self.b.position_at_end(then_b);
         let a = then(self);
         let a_end = self.b.current_block();

@@ -138,6 +138,23 @@ impl<'ctx> Value<'ctx> {
             LLVMSetMetadata(self.0, id, LLVMMetadataAsValue(ctx, node));
         }
     }
+    /// Conditional branch: `!prof` branch weights, `taken` for the first
+    /// successor and `not_taken` for the second, which block placement
+    /// reads to keep the likely path straight.
+    pub fn set_branch_weights(self, taken: u32, not_taken: u32) {
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(self.0));
+            let text = "branch_weights";
+            let name = LLVMMDStringInContext2(ctx, text.as_ptr() as *const _, text.len());
+            let i32t = LLVMInt32TypeInContext(ctx);
+            let weight = |w: u32| LLVMValueAsMetadata(LLVMConstInt(i32t, w as u64, 0));
+            let mut ops = [name, weight(taken), weight(not_taken)];
+            let node = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), 3);
+            let kind = "prof";
+            let id = LLVMGetMDKindIDInContext(ctx, kind.as_ptr() as *const _, kind.len() as u32);
+            LLVMSetMetadata(self.0, id, LLVMMetadataAsValue(ctx, node));
+        }
+    }
     /// Function: its personality function, if it has one.
     pub fn personality(self) -> Option<Value<'ctx>> {
         unsafe { (LLVMHasPersonalityFn(self.0) != 0).then(|| value(LLVMGetPersonalityFn(self.0))).flatten() }
