@@ -3,7 +3,8 @@
 //! that the analyses see SSA values instead of stack slots, a single return,
 //! loops with one latch and dedicated exits, and loop live-outs as phis.
 //! Interleaved vector add reductions are merged into one accumulator first
-//! ([`reductions`]). The user's function is never modified; the scratch copy is deleted once the
+//! ([`reductions`]); live-outs used only truncated are truncated on the
+//! loop's exit edges last ([`live_outs`]). The user's function is never modified; the scratch copy is deleted once the
 //! clone is built.
 //!
 //! Irreducible control flow is made reducible first, by batchify's own node
@@ -20,6 +21,7 @@ use crate::llvm::LLVMOpcode;
 use crate::llvm::{Block, Builder, Module, Value};
 use std::collections::HashMap;
 
+pub mod live_outs;
 pub mod node_split;
 pub mod reductions;
 
@@ -56,6 +58,7 @@ pub fn prepare<'ctx>(module: Module<'ctx>, f: Value<'ctx>, name: &str) -> Result
     reductions::merge_interleaved_adds(copy);
     crate::llvm::run_function_passes(copy, PREPARE_PIPELINE)
         .map_err(|message| Error::Internal { function: name.to_string(), message })?;
+    live_outs::truncate_on_edges(copy);
     Ok(scratch)
 }
 
