@@ -5,7 +5,9 @@
 ; computed in scalar code from the parameter (emit/lane_scalar.rs), not
 ; extracted from the vector of indices or addresses, so the loads do not
 ; wait for the vector computation; the gather path keeps the vectors.
-; The check's branch is weighted towards the fast path, so that block
+; The check is one compare: lane N-1's index is lane 0's plus N-1, so
+; they are N-1 apart after sign extension exactly when lane 0's index is
+; at most INT_MAX - (N-1). The check's branch is weighted towards the fast path, so that block
 ; placement keeps the vector loads and the rest of the function in one
 ; straight line and moves the gathers out of it.
 ;
@@ -26,11 +28,11 @@ define float @pair(ptr %p, i32 %i) {
 
 ; CHECK-LABEL: define <4 x float> @_ZGV_LLVM_N4ul_pair(
 ; CHECK-SAME:    ptr [[P:%[^,]+]], i32 [[I:%[^)]+]])
-; CHECK-DAG:     [[LO:%.*]] = sext i32 [[I]] to i64
-; CHECK-DAG:     [[HI32:%.*]] = add i32 [[I]], 3
-; CHECK-DAG:     [[HI:%.*]] = sext i32 [[HI32]] to i64
-; CHECK:         br i1 {{.*}}, label %shape.fast, label %shape.slow, !prof [[WEIGHTS:![0-9]+]]
 ; CHECK-NOT:     extractelement
+; CHECK:         [[OK:%.*]] = icmp slt i32 [[I]], 2147483645
+; CHECK:         br i1 [[OK]], label %shape.fast, label %shape.slow, !prof [[WEIGHTS:![0-9]+]]
+; CHECK-NOT:     extractelement
+; CHECK:         [[LO:%.*]] = sext i32 [[I]] to i64
 ; CHECK:         getelementptr float, ptr [[P]], i64 [[LO]]
 ; CHECK-NOT:     extractelement
 ; CHECK:         load <4 x float>

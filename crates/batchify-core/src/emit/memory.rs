@@ -288,6 +288,19 @@ fn no_wrap_between_lanes<'ctx>(w: &mut Widener<'_, 'ctx>, check: Check<'ctx>) ->
     let v = w.varying_value(check.value);
     let mut a = known_lane(w, check.value, v, lanes.first);
     let mut z = known_lane(w, check.value, v, lanes.last);
+    // The narrow values whose sign extensions are compared: `a` and `z`
+    // themselves, or what they extend where the checked value is a `sext`.
+    let narrow = if check.widen {
+        Some((a, z))
+    } else if a.opcode() == LLVMSExt && z.opcode() == LLVMSExt && a.operand(0).ty() == z.operand(0).ty() {
+        Some((a.operand(0), z.operand(0)))
+    } else {
+        None
+    };
+    let (first, last) = (lanes.first.const_int_value(), lanes.last.const_int_value());
+    if let Some(c) = narrow.and_then(|(a, z)| no_signed_overflow(w, a, z, last, first, check.step)) {
+        return c;
+    }
     let ty = if check.widen {
         a = w.b.cast(LLVMSExt, a, i64t);
         z = w.b.cast(LLVMSExt, z, i64t);
@@ -302,6 +315,65 @@ fn no_wrap_between_lanes<'ctx>(w: &mut Widener<'_, 'ctx>, check: Check<'ctx>) ->
     }
     let expected = w.b.binop(LLVMMul, lanes_apart, constant::int(ty, check.step as u64));
     w.b.icmp(LLVMIntPredicate::LLVMIntEQ, apart, expected)
+}
+
+/// The check of [`no_wrap_between_lanes`] in one compare where the last
+/// lane's value is the first's plus a constant, as recomputed in scalar
+/// code under a full mask (`z = a + C` with `C = (last - first) * step`,
+/// both `add`s of constants to one value):
+/// the two are `C` apart after sign extension exactly when `a + C` does not
+/// overflow, that is `a <= MAX - C` (`a >= MIN - C` for `C < 0`). One
+/// `cmp` and a branch instead of two extensions, a subtraction and a
+/// compare (which LLVM does not fold, the `add` having no `nsw`).
+fn no_signed_overflow<'ctx>(
+    w: &Widener<'_, 'ctx>,
+    a: Value<'ctx>,
+    z: Value<'ctx>,
+    last: Option<u64>,
+    first: Option<u64>,
+    step: i64,
+) -> Option<Value<'ctx>> {
+    let (last, first) = (last?, first?);
+    let ty = a.ty();
+    let bits = ty.int_width();
+    if !(2..64).contains(&bits) {
+        return None;
+    }
+    // `a = x + C1` and `z = x + C2` (chains of `add`s of constants, wrapping),
+    // so `z` is `a + (C2 - C1)` wrapped.
+    let ((xa, ca), (xz, cz)) = (constant_offset(a), constant_offset(z));
+    if xa != xz {
+        return None;
+    }
+    let added = cz.wrapping_sub(ca);
+    // The constant as a signed `bits`-wide number.
+    let added = ((added << (64 - bits)) as i64) >> (64 - bits);
+    let expected = (last as i64 - first as i64).checked_mul(step)?;
+    let (min, max) = (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1);
+    if added != expected || expected < min || expected > max {
+        return None;
+    }
+    Some(if expected >= 0 {
+        w.b.icmp(LLVMIntPredicate::LLVMIntSLE, a, constant::int(ty, (max - expected) as u64))
+    } else {
+        w.b.icmp(LLVMIntPredicate::LLVMIntSGE, a, constant::int(ty, (min - expected) as u64))
+    })
+}
+
+/// `v` as `x + C`: the value under a chain of `add`s of integer constants
+/// (a few deep), and their wrapping sum.
+fn constant_offset(v: Value) -> (Value, u64) {
+    let (mut x, mut c) = (v, 0u64);
+    for _ in 0..4 {
+        match (x.opcode() == LLVMAdd).then(|| x.operand(1).const_int_value()).flatten() {
+            Some(k) => {
+                c = c.wrapping_add(k);
+                x = x.operand(0);
+            }
+            None => break,
+        }
+    }
+    (x, c)
 }
 
 /// `v` with its lanes in reverse order.
