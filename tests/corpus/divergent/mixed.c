@@ -137,3 +137,34 @@ int64_t double_digit_sum(double x) {
   }
   return v < 0 ? -s : s;
 }
+
+// Unsigned division and remainder in a divergent loop by a divisor that is a
+// parameter: the clone multiplies by the divisor's reciprocal, computed once
+// before the loop, and corrects by one step (emit/division.rs). Exact
+// multiples of d (`m`) are the case where the estimate can come out one low.
+unsigned remdiv_walk(unsigned a, unsigned d, unsigned n) {
+  if (d == 0u)
+    return a;
+  unsigned acc = 0u;
+  for (unsigned j = 0u; j < (n & 15u); j++) {
+    unsigned x = a + j * 0x9e3779b9u;
+    unsigned m = (x / d) * d;
+    acc = acc * 31u + x % d + x / d + m % d + m / d + (m - 1u) % d;
+  }
+  return acc;
+}
+
+// b^e mod m by square-and-multiply, as in `cargo xtask bench-gcc`'s modpow.
+unsigned modpow_u32(unsigned b, unsigned e, unsigned m) {
+  if (m == 0u)
+    return 0u;
+  unsigned r = 1u % m;
+  b %= m;
+  while (e != 0u) {
+    if (e & 1u)
+      r = r * b % m;
+    b = b * b % m;
+    e >>= 1;
+  }
+  return r;
+}

@@ -114,6 +114,10 @@ pub(crate) struct Values<'ctx> {
     /// clone's (lane 0's) parameter and the step (units, or bytes for
     /// pointers), for [`super::lane_scalar`].
     pub(crate) linear_params: HashMap<Value<'ctx>, (Value<'ctx>, i64)>,
+    /// Divisor vector (`<N x i32>`, set up in the entry block) to its
+    /// reciprocal in `double`, made once in the entry block, for
+    /// [`super::division`].
+    pub(crate) reciprocals: HashMap<Value<'ctx>, Value<'ctx>>,
 }
 
 /// The control rules' state: the current execution mask and the slots
