@@ -80,6 +80,10 @@ pub struct FuzzOptions {
     /// Build the clones for automatic differentiation
     /// (`batchify_core::Options::for_autodiff`).
     pub for_autodiff: bool,
+    /// Target ISA of the clones: `Isa::Llvm` (target-independent, the
+    /// default) or an x86 ISA (GCC's vector ABI and that ISA's lowering,
+    /// such as full-width masks without AVX-512).
+    pub isa: Isa,
 }
 
 impl Default for FuzzOptions {
@@ -98,6 +102,7 @@ impl Default for FuzzOptions {
             threads: 1,
             keep_ir: false,
             for_autodiff: false,
+            isa: Isa::Llvm,
         }
     }
 }
@@ -444,6 +449,17 @@ pub fn gen_flags_from(gen: &GenConfig, base: &GenConfig) -> Option<String> {
     Some(s)
 }
 
+/// The `--isa` value of an ISA.
+pub fn isa_flag(isa: Isa) -> &'static str {
+    match isa {
+        Isa::Sse2 => "sse",
+        Isa::Avx => "avx",
+        Isa::Avx2 => "avx2",
+        Isa::Avx512 => "avx512",
+        _ => "llvm",
+    }
+}
+
 /// The command line that reruns one program and prints it.
 pub fn repro_command(seed: u64, opts: &FuzzOptions) -> String {
     let mut s = format!("batchify-fuzz --seed {seed} --count 1 --width {}", opts.width);
@@ -451,6 +467,9 @@ pub fn repro_command(seed: u64, opts: &FuzzOptions) -> String {
         s.push_str(" --unmasked");
     }
     let _ = write!(s, " --opt-fraction {}", opts.optimize_fraction);
+    if opts.isa != Isa::Llvm {
+        let _ = write!(s, " --isa {}", isa_flag(opts.isa));
+    }
     if opts.trials != FuzzOptions::default().trials {
         let _ = write!(s, " --trials {}", opts.trials);
     }
@@ -468,9 +487,9 @@ pub fn repro_command(seed: u64, opts: &FuzzOptions) -> String {
 }
 
 /// The clone spec the fuzzer asks for: the parameter kinds the program
-/// chose ([`Program::abi`]: varying, uniform, linear), target-independent.
+/// chose ([`Program::abi`]: varying, uniform, linear), for the run's ISA.
 pub fn spec_for(program: &Program, opts: &FuzzOptions) -> CloneSpec {
-    let isa = Isa::Llvm;
+    let isa = opts.isa;
     let params: Vec<ParamKind> = program.abi.iter().map(|(_, k)| *k).collect();
     let ps: Vec<Param> = params.iter().map(|&kind| Param { kind, align: None }).collect();
     CloneSpec {

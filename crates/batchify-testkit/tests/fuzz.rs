@@ -97,6 +97,23 @@ fn fuzz_width8_masked() {
     assert_clean(&fuzz::run(&opts), 0.9);
 }
 
+/// AVX2 variants in GCC's ABI: the x86 lowering of the clone (masks kept
+/// at full width across blocks, `finish/masks.rs`; mask and wide values in
+/// register-sized pieces) under random masks, checked like any clone.
+/// Skips loudly without AVX2 (CI requires it).
+#[test]
+fn fuzz_avx2_masked_and_unmasked() {
+    if !batchify_testkit::skip::require_cpu("fuzz_avx2_masked_and_unmasked", "avx2") {
+        return;
+    }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let isa = batchify_core::vfabi::Isa::Avx2;
+    for (masked, seed) in [(true, 0xa2_0000), (false, 0xa2_1000)] {
+        let opts = FuzzOptions { count: 300, seed, width: 8, masked, threads, isa, ..FuzzOptions::default() };
+        assert_clean(&fuzz::run(&opts), 0.9);
+    }
+}
+
 /// Every program with helpers: calling conventions, attributes, helpers
 /// calling helpers, pointer, `byval` and `sret` helpers (per-lane fallbacks
 /// of the caller today, which must carry the conventions).

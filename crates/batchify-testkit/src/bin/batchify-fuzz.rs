@@ -1,7 +1,7 @@
 //! `batchify-fuzz`: random programs, batched and checked by the oracle.
 //!
 //! ```text
-//! batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--opt-fraction F]
+//! batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--isa I] [--opt-fraction F]
 //!               [--trials T] [--straight-line] [--max-depth D] [--max-stmts N]
 //!               [--max-total-stmts N] [--max-trip K] [--arrays P]
 //!               [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F]
@@ -18,6 +18,11 @@
 //! with the command that reproduces it. Exits 1 if any program gave a
 //! mismatch, invalid IR or a panic; 2 on bad usage.
 //!
+//! `--isa avx2` (or `sse`, `avx`, `avx512`) builds x86 variants in GCC's
+//! vector ABI instead of target-independent ones, so that the ISA's own
+//! lowering (full-width masks below AVX-512, pieces wider than a register)
+//! is checked too; the CPU must have the ISA.
+//!
 //! `--dump` prints each program (and its `default<O2>` form when it is
 //! optimised) with its outcome: `batchify-fuzz --seed S --count 1 --dump`
 //! reproduces one program of a larger run.
@@ -26,6 +31,7 @@
 //! mode and batches and checks the derivative instead
 //! ([`batchify_testkit::fuzz_enzyme`]); it prints that mode's summary.
 
+use batchify_core::vfabi::Isa;
 use batchify_testkit::fuzz::{self, Engine, FuzzOptions};
 use batchify_testkit::gen::GenConfig;
 use batchify_testkit::{enzyme, fuzz_enzyme};
@@ -156,6 +162,17 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
                 }
             }
             "--unmasked" => opts.masked = false,
+            "--isa" => {
+                let v: String = value(&flag, next())?;
+                opts.isa = match v.as_str() {
+                    "llvm" => Isa::Llvm,
+                    "sse" => Isa::Sse2,
+                    "avx" => Isa::Avx,
+                    "avx2" => Isa::Avx2,
+                    "avx512" => Isa::Avx512,
+                    _ => return Err(format!("--isa: `{v}` is not one of llvm, sse, avx, avx2, avx512")),
+                };
+            }
             "--opt-fraction" => {
                 opts.optimize_fraction = value(&flag, next())?;
                 if !(0.0..=1.0).contains(&opts.optimize_fraction) {
