@@ -1171,6 +1171,24 @@ fn report_note(b: &Built) -> String {
     }
 }
 
+/// The note for a clone slower than scalar calls: "**slower than scalar**"
+/// where every repetition of the clone took longer than every repetition
+/// of the scalar calls (from either object), "as fast as scalar within the
+/// spread" where the medians say slower but the ranges overlap (the clone
+/// makes the same calls, and code placement moves either by about 1%).
+fn slower_note(sc: Option<Stat>, bsc: Option<Stat>, bf: Option<Stat>) -> Option<String> {
+    let (sc, bf) = (sc?, bf?);
+    if bf.median <= sc.median {
+        return None;
+    }
+    let clearly = |s: Stat| bf.min > s.max;
+    Some(if clearly(sc) && bsc.is_none_or(clearly) {
+        "**slower than scalar**".into()
+    } else {
+        "as fast as scalar within the spread (the repetitions' ranges overlap)".into()
+    })
+}
+
 fn results_table(
     built: &[(Kernel, Built)],
     times: &std::collections::BTreeMap<(String, String), Vec<f64>>,
@@ -1201,9 +1219,7 @@ fn results_table(
         in_sc.extend(ratio(sc, inl));
         bfv_sc.extend(ratio(sc, bfv));
         let mut notes = vec![report_note(b)];
-        if r_sc.is_some_and(|r| r < 1.0) {
-            notes.push("**slower than scalar**".into());
-        }
+        notes.extend(slower_note(sc, bsc, bf));
         for c in checks.iter().filter(|c| &c.kernel == n && c.bad > 0) {
             let what = match c.version.as_str() {
                 "gsc" => "GCC's scalar function differs from clang's".to_string(),

@@ -149,3 +149,26 @@ int search_uniform_table(float x) {
     i++;
   return i;
 }
+
+// Small constant tables read at a varying index: on AVX2 (8 lanes) and
+// AVX-512 (16 lanes) one register permute of the table (emit/tables.rs),
+// elsewhere a gather. The index is masked into range, or checked.
+static const float weights8[8] = {0.5f, -1.25f, 3.0f, 7.5f, -0.0f, 1e-3f, 42.0f, -9.75f};
+static const int codes6[6] = {3, -7, 11, 100000, -2147483647 - 1, 5};
+
+float table_weight(int k, float x) {
+  return x * weights8[k & 7];
+}
+
+// The load is only in range under the condition: inactive lanes' indices
+// are anything, and a permute reads no memory.
+int table_code(int k) {
+  return k >= 0 && k < 6 ? codes6[k] : -1;
+}
+
+// An 8-bit index, in a divergent branch.
+float table_masked(unsigned char k, float x) {
+  if (x > 0.25f)
+    return x + weights8[k % 8u];
+  return x;
+}

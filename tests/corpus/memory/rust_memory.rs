@@ -55,3 +55,12 @@ pub extern "C" fn search_rs(t: &[i32; 32], key: i32) -> u32 {
     }
     k
 }
+
+/// A small constant table at a varying index (a bounds-checked slice
+/// index that cannot fail): a register permute on AVX2 and AVX-512.
+static GAINS: [f32; 8] = [0.5, -1.25, 3.0, 7.5, -0.0, 1e-3, 42.0, -9.75];
+
+#[no_mangle]
+pub extern "C" fn gain_rs(k: u32, x: f32) -> f32 {
+    x * GAINS[(k % 8) as usize]
+}

@@ -55,6 +55,10 @@ pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Va
     let vty = i.ty().vector_of(w.n);
     let Some(stride) = stride.filter(|_| !matches!(access, Access::Gather(_))) else {
         let Access::Gather(why) = access else { unreachable!("filtered above") };
+        if let Some(v) = super::tables::table_load(w, i) {
+            w.stats.memory_what.push(format!("table permute: `{}`", short(i)));
+            return Some(v);
+        }
         w.stats.memory_what.push(format!("gather: `{}` ({why})", short(i)));
         return Some(gather(w, i));
     };

@@ -49,6 +49,7 @@ pub mod noreturn;
 pub mod private;
 pub mod recipes;
 pub mod state;
+pub mod tables;
 pub mod veclib;
 pub mod vector_input;
 pub mod widen;

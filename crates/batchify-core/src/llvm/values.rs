@@ -155,6 +155,20 @@ impl<'ctx> Value<'ctx> {
             LLVMSetMetadata(self.0, id, LLVMMetadataAsValue(ctx, node));
         }
     }
+    /// Global variable: whether it is marked `constant`.
+    pub fn is_global_constant(self) -> bool {
+        unsafe { LLVMIsGlobalConstant(self.0) != 0 }
+    }
+    /// Global variable: whether it is `thread_local`.
+    pub fn is_thread_local(self) -> bool {
+        unsafe { LLVMIsThreadLocal(self.0) != 0 }
+    }
+    /// Constant aggregate (array, vector, struct; also their data and
+    /// zero forms): element `k`, if there is one.
+    pub fn aggregate_element(self, k: u32) -> Option<Value<'ctx>> {
+        let e = unsafe { LLVMGetAggregateElement(self.0, k) };
+        (!e.is_null()).then_some(Value(e, PhantomData))
+    }
     /// Function: its personality function, if it has one.
     pub fn personality(self) -> Option<Value<'ctx>> {
         unsafe { (LLVMHasPersonalityFn(self.0) != 0).then(|| value(LLVMGetPersonalityFn(self.0))).flatten() }
