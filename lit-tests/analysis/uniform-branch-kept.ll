@@ -1,9 +1,10 @@
 ; A uniform branch inside a linearized level keeps real control flow when
 ; its region has one entry and one exit inside the level: the function body
 ; is linearized (the branch on %x), and the branch on the uniform %u is
-; listed as kept, with its region and join. Its join phi %m is varying:
-; every phi with several inputs in a linearized level is (a conservative
-; rule documented in docs/limits.md, "Join phis of uniform paths").
+; listed as kept, with its region and join. Its join phi %m is uniform:
+; only the uniform branch's paths meet there (no divergent branch comes
+; before it), the sync-dependence rule of analysis/divergence.rs. %end is
+; the join of the divergent branch on %c, so %r is varying.
 ;
 ; RUN: %batchify %s -o /dev/null --variant _ZGV_LLVM_N4vu_f --print-analysis 2>&1 | FileCheck %s
 
@@ -28,8 +29,9 @@ end:
 
 ; CHECK:      values:
 ; CHECK:        uniform %cu = icmp sgt i32 %u, 0
-; CHECK:        varying %m = phi i32 [ %t, %then ], [ 0, %entry ]
+; CHECK:        uniform %m = phi i32 [ %t, %then ], [ 0, %entry ]
 ; CHECK:        varying %c = icmp sgt i32 %x, %m
+; CHECK:        varying %r = phi i32 [ %y, %a ], [ %x, %join ]
 ; CHECK:      plan:
 ; CHECK-NEXT:   function: linearized: %entry %then %join %a %end
 ; CHECK-NEXT:     uniform branch kept at %entry: %then -> join %join

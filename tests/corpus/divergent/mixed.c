@@ -168,3 +168,43 @@ unsigned modpow_u32(unsigned b, unsigned e, unsigned m) {
   }
   return r;
 }
+
+// A uniform branch after a divergent one (the `expf` call keeps it a
+// branch), with a uniform loop on one side, so its region is linearized
+// rather than kept as real control flow: the phi where the uniform
+// branch's two paths meet is no join of the divergent branch (its lanes
+// met again before), so it stays uniform (analysis/divergence.rs's joins).
+// VARIANT-PARAMS: uniform_join_linear vu
+float uniform_join_linear(float x, int u) {
+  float v = x;
+  if (x > 0.0f)
+    v = expf(x * 0.25f);
+  int k;
+  if (u > 3) {
+    k = 1;
+    for (int i = 0; i < (u & 31); i++)
+      k = k * 3 + (k >> 4);
+  } else {
+    k = 7 - u;
+  }
+  return v * (float)(k & 1023);
+}
+
+// The same join, inside a divergent loop: the uniform phi is read in the
+// loop's next trip, whichever lanes are still active.
+// VARIANT-PARAMS: uniform_join_in_loop vu
+int uniform_join_in_loop(int x, int u) {
+  int acc = 0;
+  for (int t = 0; t < (x & 15); t++) {
+    int k;
+    if ((u + t) & 2) {
+      k = t;
+      for (int i = 0; i < (u & 7); i++)
+        k += i ^ t;
+    } else {
+      k = -t;
+    }
+    acc += k * (x + t);
+  }
+  return acc;
+}

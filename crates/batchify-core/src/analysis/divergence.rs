@@ -212,7 +212,12 @@ impl<'ctx> Divergence<'ctx> {
             let mut new_seeds = seeds.clone();
             for level in &levels_list {
                 if linear[level] {
-                    for &n in &all_nodes[level] {
+                    let nodes = &all_nodes[level];
+                    let joins = divergent_joins(cfg, loops, &uniformity, &divergent, *level, nodes);
+                    for &n in nodes {
+                        if !joins.contains(&n) {
+                            continue;
+                        }
                         if let Node::Block(b) = n {
                             // A divergent loop's header is no join of lanes
                             // that went different ways: every lane still in
@@ -262,6 +267,59 @@ impl<'ctx> Divergence<'ctx> {
             seeds = new_seeds;
         }
     }
+}
+
+/// The nodes of a linear level where lanes that went different ways at a
+/// divergent branch (or out of a divergent loop's different exits) meet
+/// again: the joins of the sync-dependence rule of Moll & Hack. A phi
+/// elsewhere in the level, where only paths from uniform branches meet,
+/// sees one incoming edge for all active lanes and may stay uniform.
+///
+/// For each splitting node, every node downstream is labelled with the
+/// successor its lanes came through, in topological order; a node reached
+/// with two different labels is a join and labels what follows with
+/// itself. Paths that met again before a node (a join upstream of it) carry
+/// one label, so the node is no join of that branch.
+fn divergent_joins<'ctx>(
+    cfg: &Cfg<'ctx>,
+    loops: &Loops<'ctx>,
+    uniformity: &Uniformity<'ctx>,
+    divergent: &HashSet<LoopId>,
+    level: Option<LoopId>,
+    nodes: &[Node<'ctx>],
+) -> HashSet<Node<'ctx>> {
+    let mut joins = HashSet::new();
+    for (k, &n) in nodes.iter().enumerate() {
+        if !splits(cfg, loops, uniformity, divergent, level, n) {
+            continue;
+        }
+        let mut label: HashMap<Node, Node> = HashMap::new();
+        let mut meet =
+            |label: &mut HashMap<Node<'ctx>, Node<'ctx>>, s: Node<'ctx>, from: Node<'ctx>| match label.get(&s) {
+                None => {
+                    label.insert(s, from);
+                }
+                Some(l) if *l != from => {
+                    joins.insert(s);
+                    label.insert(s, s);
+                }
+                Some(_) => {}
+            };
+        for t in node_targets(cfg, loops, level, n) {
+            if let Target::Node(m) = t {
+                meet(&mut label, m, m);
+            }
+        }
+        for &m in &nodes[k + 1..] {
+            let Some(&from) = label.get(&m) else { continue };
+            for t in node_targets(cfg, loops, level, m) {
+                if let Target::Node(s) = t {
+                    meet(&mut label, s, from);
+                }
+            }
+        }
+    }
+    joins
 }
 
 /// Finds the uniform branches of a linear level whose regions can keep

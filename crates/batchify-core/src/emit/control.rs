@@ -227,11 +227,27 @@ impl<'ctx> Widener<'_, 'ctx> {
             self.store_mask(slot, self.all_false());
             self.flow.mask = m;
         }
+        // A loop header is entered only while some lane is in the loop.
+        let may_be_empty = self.in_linear_level(b) && !self.analyses.loops.is_header(b);
         for phi in b.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
-            let v = self.b.load(self.mapped_type(phi), self.flow.phi_slots[&phi], 0);
+            let mut v = self.b.load(self.mapped_type(phi), self.flow.phi_slots[&phi], 0);
+            if may_be_empty && !self.analyses.uniformity.is_varying(phi) && !self.flow.full {
+                // A uniform phi of a linearized block that no lane entered
+                // holds poison or an old value: frozen, so that a uniform
+                // branch on it (a region kept as real control flow) is no
+                // branch on poison.
+                v = self.b.freeze(v);
+            }
             v.set_name(&phi.name());
             self.values.vmap.insert(phi, v);
         }
+    }
+
+    /// Whether scalar block `b` belongs to a linearized level (its blocks
+    /// run in order under masks, each whether or not a lane is in it).
+    fn in_linear_level(&self, b: Block<'ctx>) -> bool {
+        let level = self.analyses.loops.innermost.get(&b).copied();
+        self.analyses.plan.levels.get(&level).is_some_and(|p| p.linear)
     }
 
     /// Emits the non-phi, non-terminator instructions of `b`.
@@ -301,7 +317,17 @@ impl<'ctx> Widener<'_, 'ctx> {
                     self.b.store(blended, pslot, 0);
                 }
             } else {
-                let val = self.uniform_value(v);
+                let mut val = self.uniform_value(v);
+                if !all && !header && self.in_linear_level(to) {
+                    // A uniform phi of a linearized level (no join of a
+                    // divergent branch, `analysis::divergence`): the lanes
+                    // that reach it all come along one edge, so the edge
+                    // some lane takes gives the value; the others run too
+                    // (linearized), for no lane, and leave it.
+                    let old = self.b.load(val.ty(), pslot, 0);
+                    let taken = self.any(em);
+                    val = self.b.select(taken, val, old);
+                }
                 self.b.store(val, pslot, 0);
             }
         }
