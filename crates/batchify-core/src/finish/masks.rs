@@ -186,6 +186,15 @@ pub fn widen_masks(f: Value, bits: u32) {
             }
             let at = if user.opcode() == LLVMPHI { None } else { Some(user.parent_block()) };
             let Some(at) = at else { continue };
+            // Calls (masked loads, stores, gathers, scatters) keep reading a
+            // compare as it is: LLVM 22's x86 backend miscompiled masked
+            // gathers and scatters whose mask was read back from a twin
+            // (`icmp slt (sext %m), 0` in another block; found by
+            // `batchify-fuzz --isa avx2`, seed 1107309038: equivalent IR,
+            // wrong lanes). A phi's readers all go through the twin.
+            if user.opcode() == LLVMCall && m.opcode() != LLVMPHI && !is_logic(m) {
+                continue;
+            }
             // A compare read in its own block stays as it is; mask logic is
             // read from its twin everywhere, so that only one of the two
             // computations is left.
