@@ -114,6 +114,21 @@ fn fuzz_avx2_masked_and_unmasked() {
     }
 }
 
+/// The AVX2 programs on which full-width masks read back by masked gathers
+/// and scatters in another block met an LLVM 22 x86 miscompile
+/// (docs/limits.md, "LLVM 22 defects"); calls now read the compare itself.
+#[test]
+fn fuzz_avx2_mask_regressions() {
+    if !batchify_testkit::skip::require_cpu("fuzz_avx2_mask_regressions", "avx2") {
+        return;
+    }
+    let isa = batchify_core::vfabi::Isa::Avx2;
+    for seed in [1_107_300_943, 1_107_309_038, 1_107_320_998, 1_107_321_120] {
+        let opts = FuzzOptions { count: 1, seed, width: 8, masked: true, isa, ..FuzzOptions::default() };
+        assert_clean(&fuzz::run(&opts), 1.0);
+    }
+}
+
 /// Every program with helpers: calling conventions, attributes, helpers
 /// calling helpers, pointer, `byval` and `sret` helpers (per-lane fallbacks
 /// of the caller today, which must carry the conventions).
