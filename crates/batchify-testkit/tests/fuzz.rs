@@ -114,6 +114,21 @@ fn fuzz_avx2_masked_and_unmasked() {
     }
 }
 
+/// The program on which LLVM 22's `instcombine` moved a masked load below a
+/// masked store to the same place (`finish/masked_loads.rs`): a lane read
+/// its slot, stored to it, and returned the stored value instead of the read
+/// one. Target-independent and AVX2 clones (the defect is in the middle end).
+#[test]
+fn fuzz_masked_load_regression() {
+    let seed = 1_107_299_313;
+    let opts = FuzzOptions { count: 1, seed, width: 8, masked: true, ..FuzzOptions::default() };
+    assert_clean(&fuzz::run(&opts), 1.0);
+    if batchify_testkit::skip::require_cpu("fuzz_masked_load_regression avx2", "avx2") {
+        let isa = batchify_core::vfabi::Isa::Avx2;
+        assert_clean(&fuzz::run(&FuzzOptions { isa, ..opts }), 1.0);
+    }
+}
+
 /// The AVX2 programs on which full-width masks read back by masked gathers
 /// and scatters in another block met an LLVM 22 x86 miscompile
 /// (docs/limits.md, "LLVM 22 defects"); calls now read the compare itself.

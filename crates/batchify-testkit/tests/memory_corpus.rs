@@ -40,8 +40,8 @@ fn vector_input_c_and_rust() {
 
 #[test]
 fn c_unmasked_and_masked() {
-    check(&["c"], &[CLevel::O2, CLevel::O0Mem2Reg], &[4, 8, 16], false, Isa::Llvm, 6 * 23);
-    check(&["c"], &[CLevel::O2, CLevel::O0Mem2Reg], &[4, 8, 16], true, Isa::Llvm, 6 * 23);
+    check(&["c"], &[CLevel::O2, CLevel::O0Mem2Reg], &[4, 8, 16], false, Isa::Llvm, 6 * 25);
+    check(&["c"], &[CLevel::O2, CLevel::O0Mem2Reg], &[4, 8, 16], true, Isa::Llvm, 6 * 25);
 }
 
 #[test]
@@ -58,7 +58,7 @@ fn x86_isas_masked() {
         if !batchify_testkit::skip::require_cpu("memory x86_isas_masked", feature) {
             continue;
         }
-        check(&["c"], &[CLevel::O2], &[width], true, isa, 23);
+        check(&["c"], &[CLevel::O2], &[width], true, isa, 25);
         check(&["rs"], &[CLevel::RustO2], &[width], true, isa, 6);
     }
 }

@@ -172,3 +172,32 @@ float table_masked(unsigned char k, float x) {
     return x + weights8[k % 8u];
   return x;
 }
+
+// Read the lane's slot, overwrite it, and return what was read, from a
+// divergent branch. LLVM 22's instcombine moved the read below the write
+// when it folded the value's merge into the load (finish/masked_loads.rs;
+// batchify-fuzz seed 1107299313).
+// VARIANT-PARAMS: swap_slot_masked l8v
+double swap_slot_masked(double *p, double x) {
+  if (x > 0.0) {
+    double old = *p;
+    *p = x * 0.5 - 2.5;
+    return old;
+  }
+  return x + 1.0;
+}
+
+// The same through a `char` index into a table (contiguous when the
+// batch does not wrap at 256), with a second read before the write: both
+// reads see the element before the write.
+// VARIANT-PARAMS: swap_table_masked ulv
+float swap_table_masked(float t[static 256], char i, float x) {
+  float *q = &t[(unsigned char)i];
+  if (x < 0.75f) {
+    float a = *q;
+    float b = q[0] * 2.0f;
+    *q = x;
+    return a + b;
+  }
+  return x;
+}

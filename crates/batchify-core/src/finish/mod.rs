@@ -2,6 +2,7 @@
 //! requested `-O` level, run on the clone only (the rest of the module is
 //! left as it was). Touches the clone's body; reads the ABI.
 
+pub mod masked_loads;
 pub mod masks;
 pub mod promote;
 
@@ -25,6 +26,7 @@ pub fn finish(module: Module, clone: Value, scalar_fn_ty: Type, spec: &CloneSpec
     let internal = |message: String| Error::Internal { function: spec.scalar_name.clone(), message };
     module.verify().map_err(internal)?;
     promote::promote_slots(clone);
+    masked_loads::pin_masked_loads(clone);
     crate::llvm::run_function_passes(clone, pipeline(opts.opt_level)).map_err(internal)?;
     if let Some(bits) = abi::lane_mask_bits(scalar_fn_ty, spec) {
         masks::widen_masks(clone, bits);
