@@ -179,32 +179,56 @@ float uniform_join_linear(float x, int u) {
   float v = x;
   if (x > 0.0f)
     v = expf(x * 0.25f);
-  int k;
+  unsigned k;
   if (u > 3) {
-    k = 1;
+    k = 1u;
     for (int i = 0; i < (u & 31); i++)
-      k = k * 3 + (k >> 4);
+      k = k * 3u + (k >> 4);
   } else {
-    k = 7 - u;
+    k = 7u - (unsigned)u;
   }
-  return v * (float)(k & 1023);
+  return v * (float)(k & 1023u);
 }
 
 // The same join, inside a divergent loop: the uniform phi is read in the
 // loop's next trip, whichever lanes are still active.
 // VARIANT-PARAMS: uniform_join_in_loop vu
-int uniform_join_in_loop(int x, int u) {
-  int acc = 0;
+// (Unsigned arithmetic: no overflow; the inner recurrence keeps clang's
+// loop vectorizer out.)
+unsigned uniform_join_in_loop(int x, int u) {
+  unsigned acc = 0u;
   for (int t = 0; t < (x & 15); t++) {
-    int k;
-    if ((u + t) & 2) {
-      k = t;
+    unsigned k;
+    if (((unsigned)u + (unsigned)t) & 2u) {
+      k = (unsigned)t;
       for (int i = 0; i < (u & 7); i++)
-        k += i ^ t;
+        k = k * 5u + (unsigned)(i ^ t);
     } else {
-      k = -t;
+      k = 0u - (unsigned)t;
     }
-    acc += k * (x + t);
+    acc += k * ((unsigned)x + (unsigned)t);
+  }
+  return acc;
+}
+
+// The reciprocal division's edge cases in one walk: dividends that are exact
+// multiples of d (the estimate may come out one low there), one below and
+// one above them, and quotients counted down from the largest (dividends
+// near 2^32 - 1). The oracle's divisors include 1, 2, 2^31 - 1, 2^31 and
+// 2^32 - 1 among random ones.
+unsigned remdiv_edges(unsigned d, unsigned k) {
+  if (d == 0u)
+    return 0u;
+  unsigned top = 0xffffffffu / d;
+  unsigned acc = 0u;
+  for (unsigned j = 0u; j < 24u; j++) {
+    unsigned t = (j * (k | 1u)) & 63u;
+    unsigned q = t > top ? 0u : top - t;
+    unsigned m = q * d;
+    acc = acc * 33u + m / d + m % d;
+    acc = acc * 33u + (m - 1u) / d + (m - 1u) % d;
+    acc = acc * 33u + (m + 1u) / d + (m + 1u) % d;
+    acc = acc * 33u + (0xffffffffu - t) / d + (0xffffffffu - t) % d;
   }
   return acc;
 }

@@ -144,9 +144,27 @@ pub fn node_targets<'ctx>(
     out
 }
 
-/// The nodes of every level, each in the function's reverse post-order
-/// (which orders a reducible level's nodes topologically), in one pass.
-fn level_nodes<'ctx>(cfg: &Cfg<'ctx>, loops: &Loops<'ctx>) -> HashMap<Option<LoopId>, Vec<Node<'ctx>>> {
+/// One level's nodes, in the function's reverse post-order (which orders a
+/// reducible level's nodes topologically), with each node's distinct
+/// targets ([`node_targets`]), computed once for every analysis of the level.
+struct LevelGraph<'ctx> {
+    nodes: Vec<Node<'ctx>>,
+    targets: HashMap<Node<'ctx>, Vec<Target<'ctx>>>,
+}
+
+impl<'ctx> LevelGraph<'ctx> {
+    /// The nodes a node leads to in the level (its targets other than
+    /// exits and the back edge).
+    fn node_successors(&self, n: Node<'ctx>) -> impl Iterator<Item = Node<'ctx>> + '_ {
+        self.targets[&n].iter().filter_map(|t| match t {
+            Target::Node(m) => Some(*m),
+            _ => None,
+        })
+    }
+}
+
+/// The graph of every level, in one pass over the blocks.
+fn level_graphs<'ctx>(cfg: &Cfg<'ctx>, loops: &Loops<'ctx>) -> HashMap<Option<LoopId>, LevelGraph<'ctx>> {
     let mut nodes: HashMap<Option<LoopId>, Vec<Node>> = HashMap::from([(None, Vec::new())]);
     for l in 0..loops.loops.len() {
         nodes.insert(Some(LoopId(l)), Vec::new());
@@ -162,18 +180,18 @@ fn level_nodes<'ctx>(cfg: &Cfg<'ctx>, loops: &Loops<'ctx>) -> HashMap<Option<Loo
         }
     }
     nodes
+        .into_iter()
+        .map(|(level, nodes)| {
+            let targets = nodes.iter().map(|n| (*n, node_targets(cfg, loops, level, *n))).collect();
+            (level, LevelGraph { nodes, targets })
+        })
+        .collect()
 }
 
-fn splits(
-    cfg: &Cfg,
-    loops: &Loops,
-    uniformity: &Uniformity,
-    divergent: &HashSet<LoopId>,
-    level: Option<LoopId>,
-    n: Node,
-) -> bool {
-    let targets = node_targets(cfg, loops, level, n);
-    if targets.len() < 2 {
+/// Whether lanes active at node `n` may leave it different ways: a
+/// divergent branch, or a divergent loop with several exits.
+fn splits(graph: &LevelGraph, uniformity: &Uniformity, divergent: &HashSet<LoopId>, n: Node) -> bool {
+    if graph.targets[&n].len() < 2 {
         return false;
     }
     match n {
@@ -190,7 +208,7 @@ impl<'ctx> Divergence<'ctx> {
     pub fn new(f: Value<'ctx>, cfg: &Cfg<'ctx>, loops: &Loops<'ctx>, params: &[ParamKind]) -> Divergence<'ctx> {
         let mut levels_list: Vec<Option<LoopId>> = vec![None];
         levels_list.extend((0..loops.loops.len()).map(|i| Some(LoopId(i))));
-        let all_nodes = level_nodes(cfg, loops);
+        let graphs = level_graphs(cfg, loops);
         let mut seeds: HashSet<Value> = HashSet::new();
         loop {
             let uniformity = Uniformity::new(f, cfg, params, &seeds);
@@ -200,8 +218,8 @@ impl<'ctx> Divergence<'ctx> {
             let mut order = levels_list.clone();
             order.sort_by_key(|l| std::cmp::Reverse(l.map_or(0, |l| loops.loops[l.0].depth)));
             for level in &order {
-                let nodes = &all_nodes[level];
-                let lin = nodes.iter().any(|n| splits(cfg, loops, &uniformity, &divergent, *level, *n));
+                let graph = &graphs[level];
+                let lin = graph.nodes.iter().any(|n| splits(graph, &uniformity, &divergent, *n));
                 if lin {
                     if let Some(l) = level {
                         divergent.insert(*l);
@@ -212,9 +230,9 @@ impl<'ctx> Divergence<'ctx> {
             let mut new_seeds = seeds.clone();
             for level in &levels_list {
                 if linear[level] {
-                    let nodes = &all_nodes[level];
-                    let joins = divergent_joins(cfg, loops, &uniformity, &divergent, *level, nodes);
-                    for &n in nodes {
+                    let graph = &graphs[level];
+                    let joins = divergent_joins(graph, &uniformity, &divergent);
+                    for &n in &graph.nodes {
                         if !joins.contains(&n) {
                             continue;
                         }
@@ -253,12 +271,9 @@ impl<'ctx> Divergence<'ctx> {
                 let levels = levels_list
                     .iter()
                     .map(|l| {
-                        let nodes = all_nodes[l].clone();
-                        let regions = if linear[l] {
-                            uniform_regions(cfg, loops, &uniformity, *l, &nodes)
-                        } else {
-                            HashMap::new()
-                        };
+                        let graph = &graphs[l];
+                        let nodes = graph.nodes.clone();
+                        let regions = if linear[l] { uniform_regions(cfg, &uniformity, graph) } else { HashMap::new() };
                         (*l, LevelPlan { linear: linear[l], nodes, regions })
                     })
                     .collect();
@@ -281,16 +296,14 @@ impl<'ctx> Divergence<'ctx> {
 /// itself. Paths that met again before a node (a join upstream of it) carry
 /// one label, so the node is no join of that branch.
 fn divergent_joins<'ctx>(
-    cfg: &Cfg<'ctx>,
-    loops: &Loops<'ctx>,
+    graph: &LevelGraph<'ctx>,
     uniformity: &Uniformity<'ctx>,
     divergent: &HashSet<LoopId>,
-    level: Option<LoopId>,
-    nodes: &[Node<'ctx>],
 ) -> HashSet<Node<'ctx>> {
+    let nodes = &graph.nodes;
     let mut joins = HashSet::new();
     for (k, &n) in nodes.iter().enumerate() {
-        if !splits(cfg, loops, uniformity, divergent, level, n) {
+        if !splits(graph, uniformity, divergent, n) {
             continue;
         }
         let mut label: HashMap<Node, Node> = HashMap::new();
@@ -305,17 +318,13 @@ fn divergent_joins<'ctx>(
                 }
                 Some(_) => {}
             };
-        for t in node_targets(cfg, loops, level, n) {
-            if let Target::Node(m) = t {
-                meet(&mut label, m, m);
-            }
+        for m in graph.node_successors(n) {
+            meet(&mut label, m, m);
         }
         for &m in &nodes[k + 1..] {
             let Some(&from) = label.get(&m) else { continue };
-            for t in node_targets(cfg, loops, level, m) {
-                if let Target::Node(s) = t {
-                    meet(&mut label, s, from);
-                }
+            for s in graph.node_successors(m) {
+                meet(&mut label, s, from);
             }
         }
     }
@@ -328,22 +337,19 @@ fn divergent_joins<'ctx>(
 /// control flow anyway).
 fn uniform_regions<'ctx>(
     cfg: &Cfg<'ctx>,
-    loops: &Loops<'ctx>,
     uniformity: &Uniformity<'ctx>,
-    level: Option<LoopId>,
-    nodes: &[Node<'ctx>],
+    graph: &LevelGraph<'ctx>,
 ) -> HashMap<Block<'ctx>, UniformRegion<'ctx>> {
+    let nodes = &graph.nodes;
     let order: HashMap<Node, usize> = nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
-    let succs = |n: Node<'ctx>| -> Vec<Target<'ctx>> { node_targets(cfg, loops, level, n) };
+    let succs = |n: Node<'ctx>| -> &[Target<'ctx>] { &graph.targets[&n] };
     let reach = |start: Node<'ctx>| -> HashSet<Node<'ctx>> {
         let mut seen = HashSet::from([start]);
         let mut work = vec![start];
         while let Some(n) = work.pop() {
-            for t in succs(n) {
-                if let Target::Node(m) = t {
-                    if seen.insert(m) {
-                        work.push(m);
-                    }
+            for m in graph.node_successors(n) {
+                if seen.insert(m) {
+                    work.push(m);
                 }
             }
         }
@@ -363,7 +369,7 @@ fn uniform_regions<'ctx>(
             continue;
         }
         let mut tnodes = Vec::new();
-        for t in &targets {
+        for t in targets {
             match t {
                 Target::Node(m) => tnodes.push(*m),
                 _ => break,

@@ -145,7 +145,8 @@ impl<'ctx> Widen<'ctx> {
 }
 
 /// Rewrites the masks of clone `f` as described in the module docs, with
-/// `bits`-wide lanes.
+/// `bits`-wide lanes. Leaves the narrow masks it replaced in place, unused,
+/// for a `dce` afterwards.
 pub fn widen_masks(f: Value, bits: u32) {
     let Some(entry) = f.blocks().first().copied() else { return };
     let mut w = Widen { b: Builder::new(f.function_type().context()), entry, bits, twins: HashMap::new() };
@@ -217,7 +218,6 @@ pub fn widen_masks(f: Value, bits: u32) {
     for phi in phis {
         phi.erase();
     }
-    remove_dead_masks(f);
 }
 
 /// Rewrites each any-lane test of a mask read from its twin
@@ -250,39 +250,6 @@ fn any_tests_on_twins<'ctx>(w: &Widen<'ctx>, views: &HashMap<(Value<'ctx>, Block
                 test.replace_all_uses_with(t);
                 test.erase();
             }
-        }
-    }
-}
-
-/// Deletes mask instructions (and their full-width twins) that nothing
-/// reads any more, until none is left.
-fn remove_dead_masks(f: Value) {
-    loop {
-        let mut removed = false;
-        for block in f.blocks() {
-            for i in block.instructions() {
-                let pure = matches!(
-                    i.opcode(),
-                    LLVMAnd
-                        | LLVMOr
-                        | LLVMXor
-                        | LLVMSelect
-                        | LLVMSExt
-                        | LLVMICmp
-                        | LLVMFCmp
-                        | LLVMPHI
-                        | LLVMBitCast
-                        | LLVMShuffleVector
-                        | LLVMInsertElement
-                );
-                if pure && (i.ty().is_vector() || i.opcode() == LLVMBitCast) && i.users().is_empty() {
-                    i.erase();
-                    removed = true;
-                }
-            }
-        }
-        if !removed {
-            break;
         }
     }
 }

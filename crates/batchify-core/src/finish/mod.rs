@@ -30,6 +30,7 @@ pub fn finish(module: Module, clone: Value, scalar_fn_ty: Type, spec: &CloneSpec
     crate::llvm::run_function_passes(clone, pipeline(opts.opt_level)).map_err(internal)?;
     if let Some(bits) = abi::lane_mask_bits(scalar_fn_ty, spec) {
         masks::widen_masks(clone, bits);
+        crate::llvm::run_function_passes(clone, "dce").map_err(internal)?;
     }
     module.verify().map_err(internal)?;
     Ok(())
