@@ -1,5 +1,5 @@
-//! `cargo xtask bench-gcc [--smoke] [--n N] [--reps R] [--kernels a,b]
-//! [--batchify PATH]`: batchify's AVX2 clones against GCC 12's own
+//! `cargo xtask bench-gcc [--smoke] [--n N] [--reps R] [--processes P]
+//! [--kernels a,b] [--batchify PATH]`: batchify's AVX2 clones against GCC 12's own
 //! `declare simd` clones, against scalar calls and against clang's `-O3`
 //! loop with the kernel inlined, on the kernels in `benches/gcc/kernels/`
 //! (docs/benchmarks.md, "Against GCC 12"; benches/README.md).
@@ -25,7 +25,12 @@
 //! names are kept apart with `-DNAME=PREFIX_NAME`): `sc_` scalar calls
 //! (clang -O2), `bf_` batchify's clone, `gcc_` GCC's clone, `in_` clang's
 //! -O3 loop. The driver checks the results, then times the versions
-//! interleaved, `--reps` times.
+//! interleaved, `--reps` times; it runs as `--processes` separate processes
+//! (3 by default), whose repetitions are pooled. Each process has its own
+//! address-space layout, and code that calls the same out-of-line function
+//! from different places (`fib`) measured up to 30% apart between two
+//! processes of the same binary; pooling keeps one layout from deciding a
+//! ratio.
 
 use crate::setup::{self, Env};
 use crate::util::{self, green, header, red, stat, yellow, BenchOutcome, Stat};
@@ -215,8 +220,10 @@ fn kernels() -> Result<Vec<Kernel>, String> {
 pub struct Opts {
     /// Elements per repetition (a multiple of 64).
     pub n: usize,
-    /// Timed repetitions per version.
+    /// Timed repetitions per version, in each process.
     pub reps: usize,
+    /// Driver processes, whose repetitions are pooled.
+    pub processes: usize,
     /// Only these kernels (all when empty).
     pub only: Vec<String>,
     /// The batchify binary; `None` builds the release CLI.
@@ -231,6 +238,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
     let mut o = Opts {
         n: 65536,
         reps: 7,
+        processes: 3,
         only: Vec::new(),
         batchify: None,
         out: util::target_dir().join("bench-gcc"),
@@ -247,6 +255,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
                 n_set = true;
             }
             "--reps" => o.reps = value("a number")?.parse().map_err(|_| "bad --reps")?,
+            "--processes" => o.processes = value("a number")?.parse().map_err(|_| "bad --processes")?,
             "--kernels" => o.only = value("a list")?.split(',').map(str::to_string).collect(),
             "--batchify" => o.batchify = Some(PathBuf::from(value("a path")?)),
             "--out" => o.out = PathBuf::from(value("a folder")?),
@@ -258,6 +267,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
             o.n = 1024;
         }
         o.reps = o.reps.min(1);
+        o.processes = 1;
         if o.only.is_empty() {
             o.only = SMOKE_KERNELS.iter().map(|s| s.to_string()).collect();
         }
@@ -265,8 +275,8 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
             o.out = util::target_dir().join("bench-gcc-smoke");
         }
     }
-    if o.n == 0 || !o.n.is_multiple_of(64) || o.reps == 0 {
-        return Err("--n must be a positive multiple of 64 and --reps positive".into());
+    if o.n == 0 || !o.n.is_multiple_of(64) || o.reps == 0 || o.processes == 0 {
+        return Err("--n must be a positive multiple of 64, --reps and --processes positive".into());
     }
     Ok(o)
 }
@@ -1033,33 +1043,42 @@ pub fn run_with(opts: &Opts) -> Result<BenchOutcome, String> {
     util::output(&mut link, true)?;
     println!("linked {}", util::rel(&exe).display());
 
-    header(&format!("bench-gcc: run ({} elements, {} repetition(s), versions interleaved)", opts.n, opts.reps));
+    header(&format!(
+        "bench-gcc: run ({} elements, {} repetition(s) in each of {} process(es), versions interleaved)",
+        opts.n, opts.reps, opts.processes
+    ));
     let loadavg =
         || std::fs::read_to_string("/proc/loadavg").ok().and_then(|l| l.split_whitespace().next().map(str::to_string));
     let load_before = loadavg().unwrap_or_else(|| "?".into());
     let started = std::time::Instant::now();
-    let out = util::output(Command::new(&exe).arg(opts.n.to_string()).arg(opts.reps.to_string()), false)?;
+    let mut outputs = Vec::new();
+    for _ in 0..opts.processes {
+        let out = util::output(Command::new(&exe).arg(opts.n.to_string()).arg(opts.reps.to_string()), false)?;
+        outputs.push(String::from_utf8_lossy(&out.stdout).to_string());
+    }
     let elapsed = started.elapsed().as_secs_f64();
     let load = format!("{load_before} before, {} after", loadavg().unwrap_or_else(|| "?".into()));
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    std::fs::write(dir.join("raw.txt"), &text).map_err(|e| format!("cannot write raw.txt: {e}"))?;
+    std::fs::write(dir.join("raw.txt"), outputs.join("\n")).map_err(|e| format!("cannot write raw.txt: {e}"))?;
     let mut times: std::collections::BTreeMap<(String, String), Vec<f64>> = Default::default();
     let mut checks: Vec<Check> = Vec::new();
-    for line in text.lines() {
-        let w: Vec<&str> = line.split_whitespace().collect();
-        match w.as_slice() {
-            ["TIME", k, v, _, ns] => {
-                times.entry((k.to_string(), v.to_string())).or_default().push(ns.parse().unwrap_or(f64::NAN))
+    for (process, text) in outputs.iter().enumerate() {
+        for line in text.lines() {
+            let w: Vec<&str> = line.split_whitespace().collect();
+            match w.as_slice() {
+                ["TIME", k, v, _, ns] => {
+                    times.entry((k.to_string(), v.to_string())).or_default().push(ns.parse().unwrap_or(f64::NAN))
+                }
+                // The inputs are the same in every process: one check each.
+                ["CHECK", k, v, r, bad, maxd, first] if process == 0 => checks.push(Check {
+                    kernel: k.to_string(),
+                    version: v.to_string(),
+                    reference: r.to_string(),
+                    bad: bad.parse().unwrap_or(u64::MAX),
+                    maxd: maxd.to_string(),
+                    first: first.to_string(),
+                }),
+                _ => {}
             }
-            ["CHECK", k, v, r, bad, maxd, first] => checks.push(Check {
-                kernel: k.to_string(),
-                version: v.to_string(),
-                reference: r.to_string(),
-                bad: bad.parse().unwrap_or(u64::MAX),
-                maxd: maxd.to_string(),
-                first: first.to_string(),
-            }),
-            _ => {}
         }
     }
     println!("driver ran {elapsed:.1}s");
@@ -1302,12 +1321,14 @@ fn results_markdown(
     let _ = writeln!(m, "# bench-gcc results\n");
     let _ = writeln!(
         m,
-        "Command: `cargo xtask bench-gcc{}`; {} elements per repetition, {} repetitions per version, interleaved; \
+        "Command: `cargo xtask bench-gcc{}`; {} elements per repetition, {} repetitions per version in each of {} \
+         processes (pooled), interleaved; \
          thread CPU time, ns per element, median (min–max). Commit `{git}`; CPU `{cpu}` ({} logical CPUs); {gcc}; {clang}. \
          The driver ran {secs:.0} s; 1-minute load average {load}.\n",
         if opts.smoke { " --smoke" } else { "" },
         opts.n,
         opts.reps,
+        opts.processes,
         std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0),
     );
     m.push_str(table);
