@@ -76,16 +76,17 @@ define float @sti(ptr %p, float %x) {
 ; O2-LABEL: define <8 x float> @_ZGVdM8vv_sti(
 ; O2-SAME:    <4 x ptr> {{%[^,]+}}, <4 x ptr> {{%[^,]+}}, <8 x float> [[X:%[^,]+]], <8 x float> [[M:%[^)]+]])
 ; O2:         [[ACT:%.*]] = {{icmp ne <8 x i32> .*, zeroinitializer|fcmp une <8 x float> .*, zeroinitializer|call <8 x i1> @llvm.is.fpclass.v8f32\(<8 x float> %[^,]+, i32 959\)}}
-; The scatter in the next block reads the compare itself: calls keep their
-; mask operands as they are (finish/masks.rs: LLVM 22's x86 backend
-; miscompiled gathers and scatters whose mask was read back from a
-; full-width copy).
-; O2-NOT:     sext <8 x i1> [[ACT]]
+; The mask crosses into the next block at full width (finish/masks.rs), and
+; the scatter there reads it with `icmp ne`, not the sign test other readers
+; use: LLVM 22's EVEX compression erased the `vpmovd2m` of a sign test that a
+; gather or scatter still read, on AVX-512 hosts (llvm/llvm-project#198197).
+; O2:         [[WIDE:%.*]] = sext <8 x i1> [[ACT]] to <8 x i32>
 ; O2:         [[NONE:%.*]] = icmp eq i8 {{%.*}}, 0
 ; O2-NEXT:    br i1 [[NONE]], label %[[RET:[^,]+]], label %[[START:[^ ]+]]
 ; O2:       {{^}}[[RET]]:
 ; O2-NEXT:    phi <8 x float> [ {{%[^,]+}}, %[[START]] ], [ poison, %entry ]
-; O2:         call void @llvm.masked.scatter.v8f32.v8p0(<8 x float> {{%.*}}, <8 x ptr> align 4 {{%[^,]+}}, <8 x i1> [[ACT]])
+; O2:         [[SCATTER_MASK:%.*]] = icmp ne <8 x i32> [[WIDE]], zeroinitializer
+; O2-NEXT:    call void @llvm.masked.scatter.v8f32.v8p0(<8 x float> {{%.*}}, <8 x ptr> align 4 {{%[^,]+}}, <8 x i1> [[SCATTER_MASK]])
 
 ; O2-LABEL: define <16 x float> @_ZGVeM16vv_sti(
 ; O2-SAME:    <8 x ptr> {{%[^,]+}}, <8 x ptr> {{%[^,]+}}, <16 x float> [[X:%[^,]+]], i16 [[M:%[^)]+]])

@@ -12,7 +12,8 @@
 //! and `and`/`or`/`xor`/`select` of masks get a full-width twin built from
 //! their operands' twins. A block that reads a mask from elsewhere, and
 //! every reader of mask logic, reads the sign bit of the twin (`icmp slt`);
-//! a compare read in its own block stays as it is.
+//! a compare read in its own block stays as it is. Gathers and scatters
+//! read `icmp ne twin, 0` instead (`Widen::gather_mask`).
 //!
 //! The twins matter beyond batchify's own output: the user's `-O2` runs
 //! `instcombine` on the clone again, which turns a phi whose every input is
@@ -142,6 +143,37 @@ impl<'ctx> Widen<'ctx> {
         views.insert((v, at), n);
         n
     }
+
+    /// Mask `v` for the gather or scatter `call`, read from its twin as
+    /// `icmp ne twin, 0` right before the call (the same lanes: a twin's
+    /// lanes are all ones or all zeros).
+    ///
+    /// Not the sign test (`icmp slt twin, 0`) that the block's other
+    /// readers share: where AVX-512 is there (an AVX2 clone built with
+    /// `-march=native` on an AVX-512 machine, or the oracle's JIT), the sign
+    /// test becomes `vpmovd2m %ymm, %k1`, and when the block also moves the
+    /// mask to a general register (a lane loop's bits: `kmovd %k1, %eax`),
+    /// LLVM 22's EVEX compression pass turns that pair into `vmovmskps` and
+    /// erases the `vpmovd2m`, though the gather still reads `%k1`: it then
+    /// runs under whatever `%k1` held (llvm/llvm-project#198197, fixed in
+    /// 23). A gather clobbers its mask register, which the pass missed.
+    /// `icmp ne` becomes `vptestmd`, which the pass leaves alone. Found by
+    /// `batchify-fuzz --isa avx2` (seeds 2230003610; 1107300943, 1107309038,
+    /// 1107320998 and 1107321120 before this, worked around by reading
+    /// compares as they are). On AVX2 hardware the `ne` costs a compare and
+    /// an inversion next to the two gather instructions.
+    fn gather_mask(&mut self, v: Value<'ctx>, call: Value<'ctx>) -> Value<'ctx> {
+        let w = self.twin(v);
+        self.b.position_before(call);
+        self.b.icmp(LLVMIntPredicate::LLVMIntNE, w, constant::null(w.ty()))
+    }
+}
+
+/// Whether `i` calls `llvm.masked.gather` or `llvm.masked.scatter`.
+fn is_gather_or_scatter(i: Value) -> bool {
+    i.opcode() == LLVMCall
+        && crate::analysis::calls::called_intrinsic(i)
+            .is_some_and(|n| n == "llvm.masked.gather" || n == "llvm.masked.scatter")
 }
 
 /// Rewrites the masks of clone `f` as described in the module docs, with
@@ -187,13 +219,25 @@ pub fn widen_masks(f: Value, bits: u32) {
             }
             let at = if user.opcode() == LLVMPHI { None } else { Some(user.parent_block()) };
             let Some(at) = at else { continue };
-            // Calls (masked loads, stores, gathers, scatters) keep reading a
-            // compare as it is: LLVM 22's x86 backend miscompiled masked
-            // gathers and scatters whose mask was read back from a twin
-            // (`icmp slt (sext %m), 0` in another block; found by
-            // `batchify-fuzz --isa avx2`, seed 1107309038: equivalent IR,
-            // wrong lanes). A phi's readers all go through the twin.
-            if user.opcode() == LLVMCall && m.opcode() != LLVMPHI && !is_logic(m) {
+            let is_compare = m.opcode() != LLVMPHI && !is_logic(m);
+            // Gathers and scatters read a compare of their own block as it
+            // is, and every other mask through `icmp ne twin, 0`, never the
+            // sign test the other readers share (see [`gather_mask`]).
+            if is_gather_or_scatter(user) {
+                if is_compare && at == home {
+                    continue;
+                }
+                for k in 0..user.num_operands() {
+                    if user.operand(k) == m {
+                        let n = w.gather_mask(m, user);
+                        user.set_operand(k, n);
+                    }
+                }
+                continue;
+            }
+            // Other calls (masked loads and stores) keep reading a compare
+            // as it is. A phi's readers all go through the twin.
+            if user.opcode() == LLVMCall && is_compare {
                 continue;
             }
             // A compare read in its own block stays as it is; mask logic is
