@@ -21,6 +21,9 @@
 #   * `O0-SKIP: <fn>` exempts a C function from the -O0+mem2reg check (it is
 #     only tested at -O2); a note is printed if the skip turns out unnecessary.
 #   * directives must name a defined function and have one token per parameter.
+#     Tokens are VFABI's: v, u, l<step>, and the reference tokens R/L/U<step>
+#     (C++ `linear(ref/val/uval)`); a function with a reference parameter may
+#     load and store through its pointers.
 #
 # Usage: tests/corpus/uniform/check.sh [-v]
 #   -v   also print the reasons for passing functions' notes
@@ -101,6 +104,11 @@ CALL_RE = re.compile(r'\b(?:call|invoke|callbr)\b[^@]*@("[^"]*"|[-\w.$]+)')
 GLOBAL_RE = re.compile(r'@("[^"]*"|[-\w.$]+)')
 DIRECTIVE_RE = re.compile(r'VARIANT-PARAMS:\s*(\S+)\s+(\S+)')
 SKIP_RE = re.compile(r'O0-SKIP:\s*(\S+)')
+# One VFABI parameter token: varying, uniform, linear (with a step), or a
+# reference parameter (`R`, `L`, `U` with a step; C++ `linear(ref/val/uval)`).
+TOKEN_RE = re.compile(r'[vu]|l\d*|[RLU]\d*')
+# What a reference parameter is for: loads and stores through the pointer.
+REFERENCE_OK = ("pointer parameter/result", "load", "store", "pointer value")
 FORBIDDEN = [
     (re.compile(r'\balloca\b'), "alloca"),
     (re.compile(r'(=\s*|^\s*)load\b'), "load"),
@@ -165,6 +173,7 @@ def parse_functions(text):
 
 def check_function(name, params, header, body, tokens):
     problems = []
+    references = any(t[0] in "RLU" for t in tokens)
     if "..." in params:
         problems.append("variadic")
     if re.search(r'\bptr\b', header):
@@ -172,7 +181,7 @@ def check_function(name, params, header, body, tokens):
     # Taint analysis: values data-dependent on a varying/linear parameter.
     tainted = set()
     for p, t in zip(params, tokens):
-        if p and t in "vl":
+        if p and t[0] in "vlL":
             tainted.add(p)
     defs = []
     for ln in body:
@@ -204,6 +213,8 @@ def check_function(name, params, header, body, tokens):
         sm = SWITCH_RE.match(ln)
         if sm and sm.group(1) in tainted:
             problems.append(f"switch on varying value: {ln.strip()}")
+    if references:
+        problems = [p for p in problems if not p.startswith(REFERENCE_OK)]
     # de-duplicate, keep order
     seen, out = set(), []
     for p in problems:
@@ -235,9 +246,10 @@ for src in sources:
         fn, toks = m.group(1), m.group(2)
         if fn in directives:
             dir_errors.append(f"duplicate VARIANT-PARAMS for {fn}")
-        if not re.fullmatch(r'[vul]+', toks):
+        parsed = TOKEN_RE.findall(toks)
+        if "".join(parsed) != toks:
             dir_errors.append(f"bad VARIANT-PARAMS tokens '{toks}' for {fn}")
-        directives[fn] = toks
+        directives[fn] = parsed
     for m in SKIP_RE.finditer(stext):
         skips.add(m.group(1))
     per_fn = {}   # name -> {mode: problems}
@@ -251,7 +263,7 @@ for src in sources:
                 per_fn[name] = {}
                 order.append(name)
             nparams[name] = len(params)
-            toks = directives.get(name, "v" * len(params))
+            toks = directives.get(name, ["v"] * len(params))
             per_fn[name][mode] = check_function(name, params, header, body, toks)
     base = os.path.basename(src)
     for fn, toks in directives.items():
@@ -294,7 +306,7 @@ for src in sources:
             else:
                 parts.append(f"{mode}:ok")
         d = directives.get(name)
-        tag = f" [{d}]" if d else ""
+        tag = f" [{''.join(d)}]" if d else ""
         print(f"{'FAIL' if bad else 'PASS'}  {base}:{name}{tag}  ({', '.join(parts)})")
         for b in bad:
             print(f"        - {b}")
