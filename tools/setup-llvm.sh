@@ -15,11 +15,13 @@
 # runs (otherwise it prints the command to run with sudo and exits 1):
 #   apt-get update
 #   DEBIAN_FRONTEND=noninteractive apt-get install -y llvm-22-dev clang-22 \
-#       llvm-22-tools libz3-dev libzstd-dev libxml2-dev libffi-dev libedit-dev
+#       llvm-22-tools libclang-rt-22-dev libz3-dev libzstd-dev libxml2-dev \
+#       libffi-dev libedit-dev
+# (libclang-rt-22-dev: the UBSan runtime of the corpus self-checks.)
 # The LLVM 22 packages must be available from the configured apt sources.
 set -euo pipefail
 
-PACKAGES=(llvm-22-dev clang-22 llvm-22-tools libz3-dev libzstd-dev libxml2-dev libffi-dev libedit-dev)
+PACKAGES=(llvm-22-dev clang-22 llvm-22-tools libclang-rt-22-dev libz3-dev libzstd-dev libxml2-dev libffi-dev libedit-dev)
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 say() { printf 'setup-llvm: %s\n' "$*"; }
@@ -76,6 +78,8 @@ check_all() {
     check "$prefix/bin/not" llvm-22-tools test -x "$prefix/bin/not"
     check "$prefix/bin/lit" llvm-22-tools test -x "$prefix/bin/lit"
     check "python3 (runs lit)" python3 command -v python3
+    check "clang-22's UBSan runtime" libclang-rt-22-dev \
+        bash -c "ls $prefix/lib/clang/22/lib/*/libclang_rt.ubsan_standalone*.a"
     check "$prefix/lib/libLLVM-22.so" llvm-22-dev \
         bash -c "[[ -e $prefix/lib/libLLVM-22.so || -e $prefix/lib/libLLVM.so ]]"
     local lib pkg

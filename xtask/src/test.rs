@@ -1,6 +1,6 @@
 //! `cargo xtask test [--quick]`: everything CI checks, in order, stopping at
-//! the first failure: build, cargo test, the lit suite, the bounded
-//! real-code sweep, rustfmt, clippy.
+//! the first failure: build, cargo test, the lit suite, the corpora's
+//! self-checks, the bounded real-code sweep, rustfmt, clippy.
 
 use crate::setup::{self, Env};
 use crate::util::{self, bold, green, header, red, yellow};
@@ -38,6 +38,12 @@ const STEPS: &[Step] = &[
         slow_lint: false,
     },
     Step { name: "lit", what: "lit -sv lit-tests", run: lit, slow_lint: false },
+    Step {
+        name: "corpus",
+        what: "tests/corpus/{divergent,uniform}/check.sh (the corpora's own checks: shapes, directives, no UB)",
+        run: corpus_checks,
+        slow_lint: false,
+    },
     Step {
         name: "sweep",
         what: "cargo xtask sweep --quick (bounded real-code sweep)",
@@ -112,6 +118,24 @@ fn lit(env: &Env) -> Result<Option<String>, String> {
             .env("LLVM_SYS_221_PREFIX", &env.llvm_prefix),
     )
     .map(|_| None)
+}
+
+/// The corpora's self-checks: every function compiles warning-free, has the
+/// shape its corpus promises (divergent branches, or none on varying
+/// values), well-formed directives, and (divergent corpus) runs without
+/// undefined behaviour under UBSan and Rust's overflow checks.
+fn corpus_checks(env: &Env) -> Result<Option<String>, String> {
+    for corpus in ["divergent", "uniform"] {
+        let script = util::root().join("tests/corpus").join(corpus).join("check.sh");
+        util::run(
+            Command::new("bash")
+                .arg(&script)
+                .current_dir(util::root())
+                .env("CLANG", env.clang())
+                .env("OPT", env.llvm_bin("opt")),
+        )?;
+    }
+    Ok(None)
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
