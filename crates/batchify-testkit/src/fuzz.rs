@@ -61,6 +61,10 @@ pub struct FuzzOptions {
     pub masked: bool,
     /// Fraction of programs run through LLVM's `default<O2>` before batchify.
     pub optimize_fraction: f64,
+    /// Fraction of programs whose module, clone included, runs through
+    /// LLVM's `default<O2>` after batchify, as a user's build of
+    /// batchify's output would ([`optimize_after_batching`]).
+    pub post_optimize_fraction: f64,
     /// Oracle trials per program (each is one clone call and `width` scalar calls).
     pub trials: usize,
     /// Generator bounds.
@@ -94,6 +98,7 @@ impl Default for FuzzOptions {
             width: 8,
             masked: true,
             optimize_fraction: 0.25,
+            post_optimize_fraction: 0.0,
             trials: 20,
             gen: GenConfig::default(),
             engine: Engine::Batchify,
@@ -156,6 +161,9 @@ pub struct Checked {
     pub outcome: Outcome,
     /// Whether it went through `default<O2>` first.
     pub optimized: bool,
+    /// Whether its module, clone included, went through `default<O2>`
+    /// after batchify.
+    pub post_optimized: bool,
     /// The error or mismatch, one line (empty when ok).
     pub message: String,
     /// Lanes the oracle compared.
@@ -177,6 +185,7 @@ impl Checked {
         Checked {
             outcome,
             optimized,
+            post_optimized: false,
             message: one_line(&message),
             lanes_compared: 0,
             optimized_ir,
@@ -222,6 +231,8 @@ pub struct FuzzSummary {
     pub panics: usize,
     /// Programs optimised with `default<O2>` before batching.
     pub optimized: usize,
+    /// Programs whose clone went through `default<O2>` after batching.
+    pub post_optimized: usize,
     /// Lanes compared by the oracle, over all programs.
     pub lanes_compared: usize,
     /// Unsupported programs that batchify built as a per-lane fallback
@@ -255,6 +266,7 @@ impl FuzzSummary {
     fn count(&mut self, c: &Checked) {
         self.programs += 1;
         self.optimized += c.optimized as usize;
+        self.post_optimized += c.post_optimized as usize;
         self.lanes_compared += c.lanes_compared;
         if let Some(r) = &c.report {
             if c.outcome == Outcome::Ok {
@@ -316,7 +328,7 @@ impl fmt::Display for FuzzSummary {
             f,
             "{} programs, {} mismatches, {} invalid IR, {} panics, {} unsupported ({} per-lane fallbacks), {} oracle \
              setup errors, {} ok ({} with divergent control flow, {} divergent loops; {} optimized with default<O2>, \
-             {} lanes compared, {:.1} programs/s)",
+             {} through default<O2> after batching, {} lanes compared, {:.1} programs/s)",
             self.programs,
             self.mismatches,
             self.invalid_ir,
@@ -328,6 +340,7 @@ impl fmt::Display for FuzzSummary {
             self.divergent,
             self.divergent_loops,
             self.optimized,
+            self.post_optimized,
             self.lanes_compared,
             self.rate()
         )
@@ -362,6 +375,35 @@ pub(crate) fn mix(mut z: u64) -> u64 {
 /// Whether the program of `seed` is optimised, for a given fraction.
 pub fn should_optimize(seed: u64, fraction: f64) -> bool {
     fraction > 0.0 && ((mix(seed ^ 0x0f7) >> 11) as f64 / (1u64 << 53) as f64) < fraction
+}
+
+/// Whether program `seed` goes through `default<O2>` after batching, for
+/// [`FuzzOptions::post_optimize_fraction`] (independent of
+/// [`should_optimize`]).
+pub fn should_post_optimize(seed: u64, fraction: f64) -> bool {
+    fraction > 0.0 && ((mix(seed ^ 0x2f0) >> 11) as f64 / (1u64 << 53) as f64) < fraction
+}
+
+/// Runs LLVM's `default<O2>` on the batched module, as a user's build of
+/// batchify's output would, keeping the clone (in `llvm.compiler.used`).
+/// The scalar function, the oracle's reference, stays as batchify saw it
+/// (`optnone noinline`): optimised, it loses what its callers promise with
+/// its unused parameters (`deadargelim` drops a `dereferenceable` once a
+/// dead load is gone, and the oracle sizes buffers by it, while the clone,
+/// built from the original, may still read there), and inlined into the
+/// clone's per-lane calls it would meet LLVM 22's SLP defect
+/// (docs/limits.md).
+pub fn optimize_after_batching(module: &Module<'_>, scalar: &str, clone: &str) -> Result<(), String> {
+    use batchify_core::llvm::{create_enum_attribute, Module as IrModule, FUNCTION_INDEX};
+    let m = IrModule::from_inkwell(module);
+    let scalar = m.function(scalar).ok_or("the scalar function is missing")?;
+    let clone = m.function(clone).ok_or("the clone is missing")?;
+    scalar.remove_enum_attribute(FUNCTION_INDEX, "alwaysinline");
+    scalar.add_attribute(FUNCTION_INDEX, create_enum_attribute(m.context(), "noinline", 0));
+    scalar.add_attribute(FUNCTION_INDEX, create_enum_attribute(m.context(), "optnone", 0));
+    m.append_to_compiler_used(&[clone]);
+    batchify_core::llvm::run_module_passes(m, "default<O2>")?;
+    module.verify().map_err(|e| e.to_string())
 }
 
 /// The `batchify-fuzz` flags that select a generator configuration, if
@@ -467,6 +509,9 @@ pub fn repro_command(seed: u64, opts: &FuzzOptions) -> String {
         s.push_str(" --unmasked");
     }
     let _ = write!(s, " --opt-fraction {}", opts.optimize_fraction);
+    if opts.post_optimize_fraction > 0.0 {
+        let _ = write!(s, " --post-opt-fraction {}", opts.post_optimize_fraction);
+    }
     if opts.isa != Isa::Llvm {
         let _ = write!(s, " --isa {}", isa_flag(opts.isa));
     }
@@ -665,12 +710,20 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
             Err(e) => return fail(Outcome::Unsupported, e.to_string()),
         }
     }
+    let post_optimized = opts.engine == Engine::Batchify && should_post_optimize(seed, opts.post_optimize_fraction);
+    if post_optimized {
+        if let Err(e) = optimize_after_batching(&module, &program.name, &specs[0].vector_name) {
+            let message = format!("default<O2> after batching failed: {e}");
+            return Checked { post_optimized, ..fail(Outcome::OracleSetupError, message) };
+        }
+    }
     let clone_ir = if opts.keep_ir {
         module.get_function(&specs[0].vector_name).map(|f| f.print_to_string().to_string())
     } else {
         None
     };
-    let fail = |outcome, message: String| Checked { clone_ir: clone_ir.clone(), ..fail(outcome, message) };
+    let fail =
+        |outcome, message: String| Checked { clone_ir: clone_ir.clone(), post_optimized, ..fail(outcome, message) };
     let oracle = match Oracle::new(&module, &specs) {
         Ok(o) => o,
         Err(e) => return fail(Outcome::OracleSetupError, e.to_string()),

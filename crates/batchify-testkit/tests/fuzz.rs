@@ -114,6 +114,35 @@ fn fuzz_avx2_masked_and_unmasked() {
     }
 }
 
+/// Programs whose batched module then goes through LLVM's `default<O2>`, as
+/// a user's build of batchify's output does (`--post-opt-fraction 1`):
+/// the clone must survive the user's optimiser, not only batchify's own
+/// pipeline (the masked-load fold of `finish/masked_loads.rs` is the kind
+/// of defect only a later `instcombine` may meet). Target-independent and
+/// AVX2 clones, with buffers.
+#[test]
+fn fuzz_through_users_o2() {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let gen = GenConfig { p_buffers: 0.8, ..GenConfig::default() };
+    let opts = FuzzOptions {
+        count: 200,
+        seed: 0x0b2_0000,
+        width: 8,
+        masked: true,
+        post_optimize_fraction: 1.0,
+        threads,
+        gen,
+        ..FuzzOptions::default()
+    };
+    let s = fuzz::run(&opts);
+    assert_eq!(s.post_optimized, 200, "every program goes through default<O2> after batching: {s}");
+    assert_clean(&s, 0.9);
+    if batchify_testkit::skip::require_cpu("fuzz_through_users_o2 avx2", "avx2") {
+        let isa = batchify_core::vfabi::Isa::Avx2;
+        assert_clean(&fuzz::run(&FuzzOptions { isa, count: 100, seed: 0x0b2_1000, ..opts }), 0.9);
+    }
+}
+
 /// The program on which LLVM 22's `instcombine` moved a masked load below a
 /// masked store to the same place (`finish/masked_loads.rs`): a lane read
 /// its slot, stored to it, and returned the stored value instead of the read

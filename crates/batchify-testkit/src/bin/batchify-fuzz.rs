@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--isa I] [--opt-fraction F]
+//!               [--post-opt-fraction F]
 //!               [--trials T] [--straight-line] [--max-depth D] [--max-stmts N]
 //!               [--max-total-stmts N] [--max-trip K] [--arrays P]
 //!               [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F]
@@ -40,6 +41,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--opt-fraction F] \
+[--post-opt-fraction F] \
 [--trials T] [--straight-line] [--max-depth D] [--max-stmts N] [--max-total-stmts N] [--max-trip K] [--arrays P] \
 [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F] [--tail-fraction F] [--attrs F] [--ptr-callees P] \
 [--sret P] [--pair-ret P] [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal] [--buffers P] [--max-buffers N] \
@@ -52,6 +54,8 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
   --width W          lanes of the clones (default 8)
   --unmasked         build unmasked clones (default: masked, with random masks)
   --opt-fraction F   fraction of programs run through default<O2> first (default 0.25)
+  --post-opt-fraction F  fraction of programs whose module, clone included, runs through
+                     default<O2> after batchify, as a user's build would (default 0)
   --trials T         oracle trials per program (default 20)
   --straight-line    generate programs without control flow
   --max-depth D      nesting bound of if/loop/switch (default 3)
@@ -172,6 +176,12 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
                     "avx512" => Isa::Avx512,
                     _ => return Err(format!("--isa: `{v}` is not one of llvm, sse, avx, avx2, avx512")),
                 };
+            }
+            "--post-opt-fraction" => {
+                opts.post_optimize_fraction = value(&flag, next())?;
+                if !(0.0..=1.0).contains(&opts.post_optimize_fraction) {
+                    return Err("--post-opt-fraction must be in 0..=1".into());
+                }
             }
             "--opt-fraction" => {
                 opts.optimize_fraction = value(&flag, next())?;
