@@ -26,11 +26,10 @@
 //! (clang -O2), `bf_` batchify's clone, `gcc_` GCC's clone, `in_` clang's
 //! -O3 loop. The driver checks the results, then times the versions
 //! interleaved, `--reps` times; it runs as `--processes` separate processes
-//! (3 by default), whose repetitions are pooled. Each process has its own
-//! address-space layout, and code that calls the same out-of-line function
-//! from different places (`fib`) measured up to 30% apart between two
-//! processes of the same binary; pooling keeps one layout from deciding a
-//! ratio.
+//! (3 by default), whose repetitions are pooled, so that no one process's
+//! address-space layout or share of the machine's disturbances decides a
+//! ratio (in one run, one of three processes ran every version of `fib`
+//! 20–30% slower than the other two).
 
 use crate::setup::{self, Env};
 use crate::util::{self, green, header, red, stat, yellow, BenchOutcome, Stat};

@@ -374,14 +374,20 @@ pub(crate) fn mix(mut z: u64) -> u64 {
 
 /// Whether the program of `seed` is optimised, for a given fraction.
 pub fn should_optimize(seed: u64, fraction: f64) -> bool {
-    fraction > 0.0 && ((mix(seed ^ 0x0f7) >> 11) as f64 / (1u64 << 53) as f64) < fraction
+    seeded_choice(seed, 0x0f7, fraction)
 }
 
 /// Whether program `seed` goes through `default<O2>` after batching, for
 /// [`FuzzOptions::post_optimize_fraction`] (independent of
 /// [`should_optimize`]).
 pub fn should_post_optimize(seed: u64, fraction: f64) -> bool {
-    fraction > 0.0 && ((mix(seed ^ 0x2f0) >> 11) as f64 / (1u64 << 53) as f64) < fraction
+    seeded_choice(seed, 0x2f0, fraction)
+}
+
+/// A choice made for `fraction` of the seeds, from `seed` alone; `salt`
+/// keeps different choices independent.
+fn seeded_choice(seed: u64, salt: u64, fraction: f64) -> bool {
+    fraction > 0.0 && ((mix(seed ^ salt) >> 11) as f64 / (1u64 << 53) as f64) < fraction
 }
 
 /// Runs LLVM's `default<O2>` on the batched module, as a user's build of
@@ -491,15 +497,18 @@ pub fn gen_flags_from(gen: &GenConfig, base: &GenConfig) -> Option<String> {
     Some(s)
 }
 
+/// The `--isa` values of the ISAs the tools take, in one place.
+const ISA_FLAGS: [(Isa, &str); 5] =
+    [(Isa::Llvm, "llvm"), (Isa::Sse2, "sse"), (Isa::Avx, "avx"), (Isa::Avx2, "avx2"), (Isa::Avx512, "avx512")];
+
 /// The `--isa` value of an ISA.
 pub fn isa_flag(isa: Isa) -> &'static str {
-    match isa {
-        Isa::Sse2 => "sse",
-        Isa::Avx => "avx",
-        Isa::Avx2 => "avx2",
-        Isa::Avx512 => "avx512",
-        _ => "llvm",
-    }
+    ISA_FLAGS.iter().find(|(i, _)| *i == isa).map_or("llvm", |(_, f)| f)
+}
+
+/// The ISA an `--isa` value names (`llvm`, `sse`, `avx`, `avx2`, `avx512`).
+pub fn isa_from_flag(flag: &str) -> Option<Isa> {
+    ISA_FLAGS.iter().find(|(_, f)| *f == flag).map(|(i, _)| *i)
 }
 
 /// The command line that reruns one program and prints it.

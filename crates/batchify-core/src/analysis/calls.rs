@@ -94,13 +94,19 @@ fn memory_effects(call: Value) -> Option<u64> {
     })
 }
 
+/// Whether a call may write memory: its `memory` effects (call site or
+/// callee) are unknown or have a `Mod` bit.
+pub fn may_write(call: Value) -> bool {
+    // MemoryEffects packs two bits (Ref = 1, Mod = 2) per location kind.
+    const ANY_MOD: u64 = 0xAAAA_AAAA;
+    !matches!(memory_effects(call), Some(m) if m & ANY_MOD == 0)
+}
+
 /// Whether a call with uniform arguments gives the same result in every
 /// lane and may run once for all of them: it cannot write memory (no `Mod`
 /// bit in its `memory` effects) and is not a hint that must be kept per lane.
 pub fn is_lane_invariant_call(call: Value) -> bool {
-    // MemoryEffects packs two bits (Ref = 1, Mod = 2) per location kind.
-    const ANY_MOD: u64 = 0xAAAA_AAAA;
-    matches!(memory_effects(call), Some(m) if m & ANY_MOD == 0)
+    !may_write(call)
 }
 
 /// Overloaded types of the vector form of an intrinsic call.

@@ -22,7 +22,7 @@
 
 use crate::analysis::calls;
 use crate::llvm::LLVMOpcode::{LLVMAtomicCmpXchg, LLVMAtomicRMW, LLVMCall, LLVMStore};
-use crate::llvm::{intrinsic_base_name, Builder, Value};
+use crate::llvm::{Builder, Value};
 
 /// Freezes the result of every `llvm.masked.load` in `f` if `f` may write
 /// memory. Returns how many loads were frozen.
@@ -49,12 +49,7 @@ pub fn pin_masked_loads(f: Value) -> usize {
 
 /// Whether `i` is a call of `llvm.masked.load`.
 fn is_masked_load(i: Value) -> bool {
-    i.opcode() == LLVMCall && {
-        let callee = i.called_value();
-        callee.is_function()
-            && callee.intrinsic_id() != 0
-            && intrinsic_base_name(callee.intrinsic_id()) == "llvm.masked.load"
-    }
+    i.opcode() == LLVMCall && calls::called_intrinsic(i).is_some_and(|n| n == "llvm.masked.load")
 }
 
 /// Whether `i` may write memory: a store, an atomic update, or a call whose
@@ -62,7 +57,7 @@ fn is_masked_load(i: Value) -> bool {
 fn may_write_memory(i: Value) -> bool {
     match i.opcode() {
         LLVMStore | LLVMAtomicRMW | LLVMAtomicCmpXchg => true,
-        LLVMCall => !calls::is_lane_invariant_call(i),
+        LLVMCall => calls::may_write(i),
         _ => false,
     }
 }

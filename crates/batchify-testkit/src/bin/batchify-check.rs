@@ -38,13 +38,7 @@ fn main() -> ExitCode {
             "--allow-null" => oracle_opts.allow_null = true,
             "--no-fork" => oracle_opts.isolate = false,
             "--isa" => {
-                isa = match args.next().as_deref() {
-                    Some("sse") => Isa::Sse2,
-                    Some("avx") => Isa::Avx,
-                    Some("avx2") => Isa::Avx2,
-                    Some("avx512") => Isa::Avx512,
-                    _ => Isa::Llvm,
-                }
+                isa = args.next().as_deref().and_then(batchify_testkit::fuzz::isa_from_flag).unwrap_or(Isa::Llvm)
             }
             "--function" => only = args.next(),
             "--veclib" => {

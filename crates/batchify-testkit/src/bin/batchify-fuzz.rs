@@ -32,7 +32,6 @@
 //! mode and batches and checks the derivative instead
 //! ([`batchify_testkit::fuzz_enzyme`]); it prints that mode's summary.
 
-use batchify_core::vfabi::Isa;
 use batchify_testkit::fuzz::{self, Engine, FuzzOptions};
 use batchify_testkit::gen::GenConfig;
 use batchify_testkit::{enzyme, fuzz_enzyme};
@@ -168,27 +167,11 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             "--unmasked" => opts.masked = false,
             "--isa" => {
                 let v: String = value(&flag, next())?;
-                opts.isa = match v.as_str() {
-                    "llvm" => Isa::Llvm,
-                    "sse" => Isa::Sse2,
-                    "avx" => Isa::Avx,
-                    "avx2" => Isa::Avx2,
-                    "avx512" => Isa::Avx512,
-                    _ => return Err(format!("--isa: `{v}` is not one of llvm, sse, avx, avx2, avx512")),
-                };
+                opts.isa = fuzz::isa_from_flag(&v)
+                    .ok_or(format!("--isa: `{v}` is not one of llvm, sse, avx, avx2, avx512"))?;
             }
-            "--post-opt-fraction" => {
-                opts.post_optimize_fraction = value(&flag, next())?;
-                if !(0.0..=1.0).contains(&opts.post_optimize_fraction) {
-                    return Err("--post-opt-fraction must be in 0..=1".into());
-                }
-            }
-            "--opt-fraction" => {
-                opts.optimize_fraction = value(&flag, next())?;
-                if !(0.0..=1.0).contains(&opts.optimize_fraction) {
-                    return Err("--opt-fraction must be in 0..=1".into());
-                }
-            }
+            "--post-opt-fraction" => opts.post_optimize_fraction = fraction(&flag, next())?,
+            "--opt-fraction" => opts.optimize_fraction = fraction(&flag, next())?,
             "--trials" => opts.trials = value(&flag, next())?,
             "--straight-line" => straight = true,
             "--max-depth" => max_depth = Some(value(&flag, next())?),
