@@ -104,7 +104,7 @@ pub fn complete(module: Module, request: &ArrayRequest) -> Result<()> {
     // Vector arguments travel in the registers the caller's features allow:
     // the request must have the variant's, or the two disagree on where
     // `<8 x float>` is (two `xmm` registers against one `ymm`).
-    for key in ["target-cpu", "target-features", "min-legal-vector-width"] {
+    for key in ["target-cpu", "tune-cpu", "target-features", "min-legal-vector-width"] {
         if let Some(v) = variant.string_attribute(FUNCTION_INDEX, key) {
             f.set_string_attribute(FUNCTION_INDEX, key, &v);
         }

@@ -29,6 +29,7 @@
 //! batchify's helpers are left alone.
 
 use crate::abi;
+use crate::vector_widths;
 use crate::llvm::{attribute_is_string, attribute_string_key, Builder, Module, Value, FUNCTION_INDEX as FN};
 use crate::spec::{CloneSpec, MaskAbi};
 use crate::vfabi::{Isa, VariantName};
@@ -46,10 +47,11 @@ const ATTRIBUTE: &str = "vector-function-abi-variant";
 pub fn annotate(module: Module) -> Vec<String> {
     let mut notes = Vec::new();
     let mut keep = Vec::new();
-    // Variant name -> its mapping entry (`None`: unusable), made once.
-    let mut entries: HashMap<String, Option<String>> = HashMap::new();
+    // Variant name -> its mapping entry and the function the vectorizer
+    // will call (`None`: unusable), made once.
+    let mut entries: HashMap<String, Option<(String, Value)>> = HashMap::new();
     for callee in module.functions() {
-        let variants = declared_variants(callee);
+        let variants = built_or_promised(module, callee, declared_variants(callee), &mut notes);
         if variants.is_empty() {
             continue;
         }
@@ -72,9 +74,27 @@ pub fn annotate(module: Module) -> Vec<String> {
                     .entry(spec.vector_name.clone())
                     .or_insert_with(|| mapping(module, callee, spec, &mut keep, &mut notes))
                     .clone();
-                if let Some(e) = entry.filter(|e| !list.contains(e)) {
-                    list.push(e);
+                let Some((e, target)) = entry.filter(|(e, _)| !list.contains(e)) else {
+                    continue;
+                };
+                // The loop vectorizer will call `target` from `caller`: the
+                // caller must pass its vectors in the registers it reads.
+                let before = caller.string_attribute(FN, "min-legal-vector-width");
+                vector_widths::cover(caller, vector_widths::signature_bits(target.function_type()));
+                if !vector_widths::agree(caller, target) {
+                    if let Some(w) = before {
+                        caller.set_string_attribute(FN, "min-legal-vector-width", &w);
+                    }
+                    notes.push(format!(
+                        "`{}` not used by `{caller_name}`: the caller passes its wide vectors {}, `{}` reads them {}",
+                        spec.vector_name,
+                        vector_widths::wide_vectors(caller),
+                        target.name(),
+                        vector_widths::wide_vectors(target)
+                    ));
+                    continue;
                 }
+                list.push(e);
             }
             if list.len() > before {
                 call.set_call_string_attribute(ATTRIBUTE, &list.join(","));
@@ -117,6 +137,30 @@ fn declared_variants(f: Value) -> Vec<CloneSpec> {
             crate::select::gcc_avx_twin(f.function_type(), &v, &spec).is_none().then_some(spec)
         })
         .collect()
+}
+
+/// The variants of `callee` that calls may be pointed at: for a function
+/// defined here, those built in this module (a `--variant` subset builds
+/// only some; the rest would be undefined references); for a declaration,
+/// every variant it lists (its own module builds them). A note names each
+/// variant left out.
+fn built_or_promised(
+    module: Module,
+    callee: Value,
+    variants: Vec<CloneSpec>,
+    notes: &mut Vec<String>,
+) -> Vec<CloneSpec> {
+    if callee.is_declaration() {
+        return variants;
+    }
+    let (built, missing): (Vec<CloneSpec>, Vec<CloneSpec>) = variants
+        .into_iter()
+        .partition(|s| module.function(&s.vector_name).is_some_and(|f| !f.is_declaration()));
+    if !missing.is_empty() {
+        let names: Vec<&str> = missing.iter().map(|s| s.vector_name.as_str()).collect();
+        notes.push(format!("calls of `{}` do not use {}: not built in this module", callee.name(), names.join(", ")));
+    }
+    built
 }
 
 /// Vector level of an ISA (`_LLVM_` lowest), as the caller must allow it.
@@ -180,7 +224,7 @@ fn mapping<'ctx>(
     spec: &CloneSpec,
     keep: &mut Vec<Value<'ctx>>,
     notes: &mut Vec<String>,
-) -> Option<String> {
+) -> Option<(String, Value<'ctx>)> {
     let name = &spec.vector_name;
     let natural = abi::clone_type(callee, spec).ok()?;
     let lowering = abi::gcc_lowering(callee, natural, spec);
@@ -208,7 +252,7 @@ fn mapping<'ctx>(
     keep.push(variant);
     let gcc_mask = spec.mask.filter(|m| *m != MaskAbi::LaneBits);
     if lowering.is_none() && gcc_mask.is_none() {
-        return Some(format!("{name}({name})"));
+        return Some((format!("{name}({name})"), variant));
     }
     // LLVM calls the variant with the type it derives from the scalar
     // function: the natural type with an `<N x i1>` mask.
@@ -224,7 +268,7 @@ fn mapping<'ctx>(
         None => build_adapter(module, callee, variant, spec, &adapter_name, llvm_ty, lowering.as_ref()),
     };
     keep.push(adapter);
-    Some(format!("{name}({adapter_name})"))
+    Some((format!("{name}({adapter_name})"), adapter))
 }
 
 /// `internal llvm_ty @adapter_name(...)`: encodes the `<N x i1>` mask in
@@ -259,5 +303,6 @@ fn build_adapter<'ctx>(
         }
     };
     b.ret(result);
+    vector_widths::cover_calls(f);
     f
 }

@@ -113,6 +113,7 @@ pub struct Outcome {
 /// A malformed call is an error, and then nothing is changed.
 pub fn run(module: Module, opts: &Options) -> Result<Outcome> {
     let mut out = Outcome::default();
+    let before = crate::vector_widths::Snapshot::take(module);
     let calls = parse_all(module)?;
     if calls.is_empty() {
         return Ok(out);
@@ -146,6 +147,9 @@ pub fn run(module: Module, opts: &Options) -> Result<Outcome> {
         out.notes.push(replace(module, &c)?);
     }
     remove_unused_declarations(module);
+    // The functions that now call a clone (or `batch_<f>`) pass its vectors
+    // in the registers it reads.
+    before.cover_changed(module);
     module.verify().map_err(|message| Error::Internal { function: "__enzyme_batch".into(), message })?;
     Ok(out)
 }

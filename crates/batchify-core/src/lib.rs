@@ -43,6 +43,7 @@ pub mod prepare;
 pub mod select;
 pub mod shell;
 pub mod spec;
+pub mod vector_widths;
 pub mod vfabi;
 
 pub use error::{Error, Result};
@@ -242,7 +243,30 @@ impl CloneReport {
 /// whose callee cannot be vectorized is a per-lane loop even when
 /// [`Options::allow_fallback`] is off: that is still correct code, and it is
 /// reported.
+///
+/// Every function the call creates, and every function that now calls one
+/// of them, gets a `"min-legal-vector-width"` covering the vector types of
+/// its calls ([`vector_widths`]), so that caller and callee pass vectors
+/// wider than 256 bits in the same registers on every x86 CPU; debug
+/// builds check that they do.
 pub fn batchify_module(module: Module, specs: &[CloneSpec], opts: &Options) -> Result<Vec<CloneReport>> {
+    let before = vector_widths::Snapshot::take(module);
+    let built = build_clones(module, specs, opts);
+    // Every function built or given calls of new functions covers the
+    // vector types of its calls, also when a later clone failed.
+    let changed = before.cover_changed(module);
+    let reports = built?;
+    if cfg!(debug_assertions) {
+        if let Some(d) = vector_widths::check_calls(module, &changed).first() {
+            let function = specs.first().map_or_else(String::new, |s| s.scalar_name.clone());
+            return Err(Error::Internal { function, message: format!("calls disagree on vector registers: {d}") });
+        }
+    }
+    Ok(reports)
+}
+
+/// Stages 2 to 9 for every requested clone and the callee clones they need.
+fn build_clones(module: Module, specs: &[CloneSpec], opts: &Options) -> Result<Vec<CloneReport>> {
     let mut callees = emit::callee_clones::CalleeClones::new(specs);
     let helper_opts = Options { allow_fallback: true, ..*opts };
     let mut out = Vec::new();

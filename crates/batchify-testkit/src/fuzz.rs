@@ -18,7 +18,8 @@
 //! program and its reproduction command and aborts instead of hanging.
 
 use crate::gen::{generate, GenConfig, Program};
-use crate::{CheckConfig, Oracle, OracleError};
+use crate::jit::JitTarget;
+use crate::{CheckConfig, Oracle, OracleError, OracleOptions};
 use batchify_core::spec::mask_abi_for;
 use batchify_core::vfabi::{Isa, Param, ParamKind, VariantName};
 use batchify_core::{CloneReport, CloneSpec, Error, Options};
@@ -88,6 +89,9 @@ pub struct FuzzOptions {
     /// default) or an x86 ISA (GCC's vector ABI and that ISA's lowering,
     /// such as full-width masks without AVX-512).
     pub isa: Isa,
+    /// The CPU the oracle's JIT compiles for (default: `BATCHIFY_JIT_CPU`,
+    /// else the host; see [`crate::jit::JitTarget`]).
+    pub jit_target: JitTarget,
 }
 
 impl Default for FuzzOptions {
@@ -108,6 +112,7 @@ impl Default for FuzzOptions {
             keep_ir: false,
             for_autodiff: false,
             isa: Isa::Llvm,
+            jit_target: JitTarget::from_env(),
         }
     }
 }
@@ -527,6 +532,12 @@ pub fn repro_command(seed: u64, opts: &FuzzOptions) -> String {
     if opts.trials != FuzzOptions::default().trials {
         let _ = write!(s, " --trials {}", opts.trials);
     }
+    if let Some(cpu) = opts.jit_target.cpu {
+        let _ = write!(s, " --cpu {cpu}");
+    }
+    if let Some(features) = opts.jit_target.features {
+        let _ = write!(s, " --features {features}");
+    }
     match gen_flags(&opts.gen) {
         Some(flags) => s.push_str(&flags),
         None => s.push_str(" (with the run's custom GenConfig)"),
@@ -719,6 +730,10 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
             Err(e) => return fail(Outcome::Unsupported, e.to_string()),
         }
     }
+    if let Some(d) = batchify_core::vector_widths::check_module(batchify_core::llvm::Module::from_inkwell(&module)).first()
+    {
+        return fail(Outcome::InvalidIr, format!("calls disagree on vector registers: {d}"));
+    }
     let post_optimized = opts.engine == Engine::Batchify && should_post_optimize(seed, opts.post_optimize_fraction);
     if post_optimized {
         if let Err(e) = optimize_after_batching(&module, &program.name, &specs[0].vector_name) {
@@ -733,7 +748,8 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
     };
     let fail =
         |outcome, message: String| Checked { clone_ir: clone_ir.clone(), post_optimized, ..fail(outcome, message) };
-    let oracle = match Oracle::new(&module, &specs) {
+    let oracle_opts = OracleOptions { jit_target: opts.jit_target, ..OracleOptions::default() };
+    let oracle = match Oracle::with_options(&module, &specs, &oracle_opts) {
         Ok(o) => o,
         Err(e) => return fail(Outcome::OracleSetupError, e.to_string()),
     };

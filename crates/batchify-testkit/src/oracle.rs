@@ -4,7 +4,8 @@
 //! Inputs are random (fixed seed) mixed with special values; uniform
 //! parameters get one value for all lanes, linear ones `base + k*step`.
 //! Masked clones get a random mask per trial and only active lanes are
-//! compared. Code runs for the real host CPU (see [`crate::jit`]).
+//! compared. Code runs for the host CPU or another CPU's tuning that the
+//! host can run ([`OracleOptions::jit_target`], see [`crate::jit`]).
 //!
 //! Pointer parameters point into guard-page-bounded buffers of random bytes
 //! (see [`crate::buffers`]) that keep the scalar code's `!range` promises
@@ -39,7 +40,7 @@ use crate::alloc_hooks;
 use crate::buffers::{Guarded, GuardedSet};
 use crate::inputs::{describe, mask_to, random_bits, Scalar};
 use crate::isolate::{run_forked, signal_name, ChildEnd};
-use crate::jit::Jit;
+use crate::jit::{Jit, JitTarget};
 use crate::paint::{paint_allocas, PAINT_GLOBAL};
 use crate::poison::{flag_poison, POISON_GLOBAL};
 use crate::promises::{promises_of, Promise};
@@ -118,6 +119,10 @@ pub struct OracleOptions {
     /// error. NaN must still meet NaN, infinities and finite values of
     /// different signs never match, and memory is still compared bit for bit.
     pub veclib_max_ulps: Option<u32>,
+    /// The CPU the JIT compiles for (default [`JitTarget::from_env`]: the
+    /// host unless `BATCHIFY_JIT_CPU` names another; see
+    /// [`crate::jit::JitTarget`]).
+    pub jit_target: JitTarget,
 }
 
 impl Default for OracleOptions {
@@ -132,6 +137,7 @@ impl Default for OracleOptions {
             protect_inactive_lanes: true,
             skip_poison_inputs: false,
             veclib_max_ulps: None,
+            jit_target: JitTarget::from_env(),
         }
     }
 }
@@ -699,6 +705,9 @@ impl Oracle {
             targets.push(t);
         }
         raw.verify().map_err(|e| setup(format!("wrappers do not verify: {e}")))?;
+        if let Some(d) = batchify_core::vector_widths::check_module(raw).first() {
+            return Err(setup(format!("calls disagree on vector registers: {d}")));
+        }
         if std::env::var_os("BATCHIFY_ORACLE_DUMP").is_some() {
             eprintln!("{}", copy.print_to_string().to_string());
         }
@@ -713,7 +722,7 @@ impl Oracle {
             .chain(recorder::overrides())
             .filter(|(name, _)| raw.function(name).is_none_or(|f| f.is_declaration()))
             .collect();
-        let jit = Jit::new(bitcode.as_slice(), &overrides).map_err(setup)?;
+        let jit = Jit::for_target(bitcode.as_slice(), &overrides, &opts.jit_target).map_err(setup)?;
         for (ti, sname, vname, callers) in names {
             let addr = |n: &str| jit.lookup(n).map_err(setup);
             // SAFETY: the wrappers have the C signatures `void(ptr, ptr)` and

@@ -67,7 +67,7 @@ fn new_wrapper<'ctx>(
     let f = module.add_function(name, Type::function(Type::void(ctx), &vec![ptr; nparams]));
     // The wrapper must share the callee's target features, so vector
     // arguments are passed in the registers the callee expects.
-    for key in ["target-cpu", "target-features", "min-legal-vector-width"] {
+    for key in ["target-cpu", "tune-cpu", "target-features", "min-legal-vector-width"] {
         if let Some(v) = like.string_attribute(FUNCTION_INDEX, key) {
             f.set_string_attribute(FUNCTION_INDEX, key, &v);
         }

@@ -165,6 +165,14 @@ impl<'ctx> Module<'ctx> {
         let c = cstring(name);
         Value(unsafe { LLVMAddFunction(self.0, c.as_ptr(), ty.0) }, PhantomData)
     }
+    /// The module's target triple (empty when it names none).
+    pub fn target_triple(self) -> String {
+        let t = unsafe { LLVMGetTarget(self.0) };
+        if t.is_null() {
+            return String::new();
+        }
+        unsafe { std::ffi::CStr::from_ptr(t) }.to_string_lossy().into_owned()
+    }
     /// All functions of the module, in order.
     pub fn functions(self) -> Vec<Value<'ctx>> {
         value_list(unsafe { LLVMGetFirstFunction(self.0) }, LLVMGetNextFunction)

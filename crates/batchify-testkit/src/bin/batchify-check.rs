@@ -1,11 +1,12 @@
 //! `batchify-check FILE [--level o2|o0|rust1|rust2] [--width N] [--masked] [--function NAME] [--trials T] [--veclib]
-//! [--optimized-caller] [--allow-null] [--no-fork]`:
+//! [--optimized-caller] [--allow-null] [--no-fork] [--isa I] [--cpu NAME] [--features +x,-y]`:
 //! batches the functions of one corpus file and runs the oracle on each,
 //! printing one line per function. A debugging aid for corpus failures.
 //! `--function` may name a function of any linkage (the corpus harness
 //! only picks externally visible ones). `--veclib` builds with
 //! `--veclib libmvec` and compares `float`/`double` results within
 //! libmvec's 4 ulp plus 1 (`OracleOptions::veclib_max_ulps`).
+//! `--cpu`/`--features`: the JIT target (`OracleOptions::jit_target`).
 
 use batchify_core::vfabi::Isa;
 use batchify_testkit::corpus::{load_file, parse_module, specs_for_module, CLevel, Directives};
@@ -37,6 +38,15 @@ fn main() -> ExitCode {
             "--optimized-caller" => oracle_opts.optimized_caller = true,
             "--allow-null" => oracle_opts.allow_null = true,
             "--no-fork" => oracle_opts.isolate = false,
+            "--cpu" | "--features" => {
+                let v = args.next().unwrap_or_default();
+                let t = oracle_opts.jit_target;
+                oracle_opts.jit_target = if a == "--cpu" {
+                    batchify_testkit::jit::JitTarget::named(&v, t.features.unwrap_or_default())
+                } else {
+                    batchify_testkit::jit::JitTarget::named(t.cpu.unwrap_or("host"), &v)
+                };
+            }
             "--isa" => {
                 isa = args.next().as_deref().and_then(batchify_testkit::fuzz::isa_from_flag).unwrap_or(Isa::Llvm)
             }
@@ -55,7 +65,7 @@ fn main() -> ExitCode {
         }
     }
     let Some(file) = file else {
-        eprintln!("usage: batchify-check FILE [--level o2|o0|rust1|rust2] [--width N] [--masked] [--isa sse|avx|avx2|avx512] [--function NAME] [--trials T] [--optimized-caller] [--allow-null] [--no-fork] [--veclib]");
+        eprintln!("usage: batchify-check FILE [--level o2|o0|rust1|rust2] [--width N] [--masked] [--isa sse|avx|avx2|avx512] [--function NAME] [--trials T] [--optimized-caller] [--allow-null] [--no-fork] [--veclib] [--cpu NAME] [--features +x,-y]");
         return ExitCode::from(2);
     };
     let text = std::fs::read_to_string(&file).unwrap_or_default();

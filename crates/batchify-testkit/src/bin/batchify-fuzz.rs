@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--isa I] [--opt-fraction F]
-//!               [--post-opt-fraction F]
+//!               [--post-opt-fraction F] [--cpu NAME] [--features +x,-y]
 //!               [--trials T] [--straight-line] [--max-depth D] [--max-stmts N]
 //!               [--max-total-stmts N] [--max-trip K] [--arrays P]
 //!               [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F]
@@ -24,6 +24,11 @@
 //! lowering (full-width masks below AVX-512, pieces wider than a register)
 //! is checked too; the CPU must have the ISA.
 //!
+//! `--cpu NAME` (an LLVM CPU: `skylake-avx512`, `znver4`, `x86-64-v4`;
+//! default `host`) and `--features +x,-y` make the oracle's JIT compile for
+//! that CPU's tuning, minus the features the host lacks
+//! ([`batchify_testkit::jit::JitTarget`]); the summary names the target.
+//!
 //! `--dump` prints each program (and its `default<O2>` form when it is
 //! optimised) with its outcome: `batchify-fuzz --seed S --count 1 --dump`
 //! reproduces one program of a larger run.
@@ -39,8 +44,8 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
-const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--opt-fraction F] \
-[--post-opt-fraction F] \
+const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--isa I] [--opt-fraction F] \
+[--post-opt-fraction F] [--cpu NAME] [--features +x,-y] \
 [--trials T] [--straight-line] [--max-depth D] [--max-stmts N] [--max-total-stmts N] [--max-trip K] [--arrays P] \
 [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F] [--tail-fraction F] [--attrs F] [--ptr-callees P] \
 [--sret P] [--pair-ret P] [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal] [--buffers P] [--max-buffers N] \
@@ -52,6 +57,10 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
   --seed S           seed of the first program (decimal or 0x hex); program i uses S+i (default 0)
   --width W          lanes of the clones (default 8)
   --unmasked         build unmasked clones (default: masked, with random masks)
+  --isa I            llvm (default), sse, avx, avx2 or avx512: x86 variants in GCC's vector ABI
+  --cpu NAME         LLVM CPU whose tuning the oracle's JIT compiles for (default host); the
+                     features the host lacks are removed, so the code runs here
+  --features LIST    extra JIT features after the CPU's, e.g. +prefer-256-bit
   --opt-fraction F   fraction of programs run through default<O2> first (default 0.25)
   --post-opt-fraction F  fraction of programs whose module, clone included, runs through
                      default<O2> after batchify, as a user's build would (default 0)
@@ -169,6 +178,16 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
                 let v: String = value(&flag, next())?;
                 opts.isa = fuzz::isa_from_flag(&v)
                     .ok_or(format!("--isa: `{v}` is not one of llvm, sse, avx, avx2, avx512"))?;
+            }
+            "--cpu" | "--features" => {
+                let v: String = value(&flag, next())?;
+                let t = opts.jit_target;
+                let (cpu, features) = if flag == "--cpu" {
+                    (v.as_str(), t.features.unwrap_or_default())
+                } else {
+                    (t.cpu.unwrap_or("host"), v.as_str())
+                };
+                opts.jit_target = batchify_testkit::jit::JitTarget::named(cpu, features);
             }
             "--post-opt-fraction" => opts.post_optimize_fraction = fraction(&flag, next())?,
             "--opt-fraction" => opts.optimize_fraction = fraction(&flag, next())?,
@@ -361,6 +380,7 @@ fn main() -> ExitCode {
         let opts = FuzzOptions { keep_ir: true, ..args.opts };
         return if dump(&opts) { ExitCode::FAILURE } else { ExitCode::SUCCESS };
     }
+    eprintln!("batchify-fuzz: JIT target {}", args.opts.jit_target.describe());
     let summary = fuzz::run_with_progress(&args.opts, 1000, &mut |s| eprintln!("{s}"));
     print!("{}", summary.report());
     if summary.failed() {

@@ -1,0 +1,362 @@
+//! Calls agree on vector registers: the `"min-legal-vector-width"` of the
+//! functions batchify creates or changes, and a check that every call's
+//! caller and callee pass its wide vectors in the same registers.
+//!
+//! x86 passes a vector wider than 256 bits in one `zmm` register only in a
+//! function whose subtarget "uses AVX-512 registers": AVX-512F is on and
+//! either the CPU's tuning does not prefer 256-bit vectors or the
+//! function's `"min-legal-vector-width"` exceeds 256 (no attribute counts
+//! as unlimited). Otherwise it travels in two `ymm` registers. Every Intel
+//! AVX-512 CPU LLVM knows, and `x86-64-v4`, prefer 256-bit vectors; Zen 4
+//! does not. So a clone whose own signature is 256 bits wide that calls a
+//! helper taking `<8 x i64>` passes it in `ymm2:ymm3` on Intel while the
+//! helper reads `zmm2`, and every later argument arrives one register off.
+//! clang avoids this by raising a caller's width to cover the vector
+//! arguments of the calls it makes; [`cover_calls`] does the same for
+//! batchify's functions, and [`check_calls`] finds any call where the two
+//! sides would still disagree (docs/gcc-abi.md, "Vector registers across
+//! calls").
+
+use crate::llvm::{Module, Type, Value, FUNCTION_INDEX as FN};
+use crate::vfabi::{Isa, VariantName};
+use std::collections::HashSet;
+
+/// The attribute LLVM's x86 back end reads.
+const MIN_LEGAL: &str = "min-legal-vector-width";
+
+/// Vectors up to this width travel the same way whatever the tuning.
+const SAFE_BITS: u64 = 256;
+
+/// Width in bits of the widest vector in `t`, looking into structs and
+/// arrays (an aggregate travels in the registers of its vectors).
+pub fn widest_vector_bits(t: Type) -> u64 {
+    if t.is_vector() {
+        crate::abi::scalar_bits(t.element()) as u64 * t.vector_len() as u64
+    } else {
+        t.members().into_iter().map(widest_vector_bits).max().unwrap_or(0)
+    }
+}
+
+/// Width of the widest vector among a function type's parameters and result.
+pub fn signature_bits(fty: Type) -> u64 {
+    fty.param_types().into_iter().chain([fty.return_type()]).map(widest_vector_bits).max().unwrap_or(0)
+}
+
+/// `f`'s `"min-legal-vector-width"`; `None` without one (unlimited).
+fn min_legal(f: Value) -> Option<u64> {
+    f.string_attribute(FN, MIN_LEGAL).and_then(|s| s.parse().ok())
+}
+
+/// Raises `f`'s `"min-legal-vector-width"` to at least `bits` (a function
+/// without the attribute is unlimited already and stays so).
+pub fn cover(f: Value, bits: u64) {
+    if let Some(old) = min_legal(f) {
+        if old < bits {
+            f.set_string_attribute(FN, MIN_LEGAL, &bits.to_string());
+        }
+    }
+}
+
+/// The calls and invokes in `f` whose callee is a function (not an
+/// intrinsic), with that callee.
+fn direct_calls<'ctx>(f: Value<'ctx>) -> Vec<(Value<'ctx>, Value<'ctx>)> {
+    let mut out = Vec::new();
+    for b in f.blocks() {
+        for i in b.instructions() {
+            if !(i.is_call() || i.is_invoke()) {
+                continue;
+            }
+            let callee = i.called_value();
+            if callee.is_function() && callee.intrinsic_id() == 0 {
+                out.push((i, callee));
+            }
+        }
+    }
+    out
+}
+
+/// Raises `f`'s `"min-legal-vector-width"` to cover its own signature and
+/// the vector types of every call it makes, as clang does for the
+/// functions it emits.
+pub fn cover_calls(f: Value) {
+    let calls = f.blocks().into_iter().flat_map(|b| b.instructions()).filter(|i| i.is_call() || i.is_invoke());
+    let bits = calls.map(|c| signature_bits(c.called_function_type())).chain([signature_bits(f.function_type())]);
+    cover(f, bits.max().unwrap_or(0));
+}
+
+/// The module's functions before batchify ran: [`Snapshot::changed`] tells
+/// which functions it created or gave calls of new functions afterwards.
+pub struct Snapshot {
+    names: HashSet<String>,
+    defined: HashSet<String>,
+}
+
+impl Snapshot {
+    /// Records the module's functions as they are now.
+    pub fn take(module: Module) -> Snapshot {
+        let fs = module.functions();
+        Snapshot {
+            names: fs.iter().map(|f| f.name()).collect(),
+            defined: fs.iter().filter(|f| !f.is_declaration()).map(|f| f.name()).collect(),
+        }
+    }
+
+    /// Whether `f` is new: absent before, or only declared then.
+    fn is_new(&self, f: Value) -> bool {
+        let name = f.name();
+        !self.names.contains(&name) || (!f.is_declaration() && !self.defined.contains(&name))
+    }
+
+    /// The defined functions batchify created since the snapshot, and those
+    /// that now call a function created (or declared) since then.
+    pub fn changed<'ctx>(&self, module: Module<'ctx>) -> Vec<Value<'ctx>> {
+        module
+            .functions()
+            .into_iter()
+            .filter(|f| !f.is_declaration())
+            .filter(|&f| self.is_new(f) || direct_calls(f).iter().any(|&(_, g)| self.is_new(g)))
+            .collect()
+    }
+
+    /// [`cover_calls`] on every function [`Snapshot::changed`] returns;
+    /// returns them.
+    pub fn cover_changed<'ctx>(&self, module: Module<'ctx>) -> Vec<Value<'ctx>> {
+        let changed = self.changed(module);
+        for &f in &changed {
+            cover_calls(f);
+        }
+        changed
+    }
+}
+
+/// How a function passes a vector wider than 256 bits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WideVectors {
+    /// In `ymm` (or `xmm`) pieces: the function has no AVX-512F.
+    Pieces,
+    /// In `zmm` registers wherever AVX-512F is on (its width is unlimited
+    /// or above 256; elsewhere in pieces, as [`WideVectors::Pieces`]).
+    Zmm,
+    /// As the tuning named by the string decides (width at most 256 and
+    /// AVX-512F on or unknown: `zmm` unless the CPU prefers 256 bits).
+    ByTuning(String),
+}
+
+impl std::fmt::Display for WideVectors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WideVectors::Pieces => write!(f, "in ymm pieces (no AVX-512F)"),
+            WideVectors::Zmm => write!(f, "in zmm registers"),
+            WideVectors::ByTuning(t) if t.is_empty() => {
+                write!(f, "as the CPU's tuning decides (min-legal-vector-width <= 256)")
+            }
+            WideVectors::ByTuning(t) => write!(f, "as `{t}`'s tuning decides (min-legal-vector-width <= 256)"),
+        }
+    }
+}
+
+/// x86 CPU names LLVM knows whose features include AVX-512F.
+const AVX512_CPUS: &[&str] = &[
+    "x86-64-v4",
+    "knl",
+    "knm",
+    "skylake-avx512",
+    "skx",
+    "cascadelake",
+    "cooperlake",
+    "cannonlake",
+    "icelake-client",
+    "icelake-server",
+    "rocketlake",
+    "tigerlake",
+    "sapphirerapids",
+    "emeraldrapids",
+    "graniterapids",
+    "graniterapids-d",
+    "diamondrapids",
+    "znver4",
+    "znver5",
+];
+
+/// Whether `f` has AVX-512F: `Some` when its attributes say so, `None`
+/// when that is left to the final compile's CPU.
+fn has_avx512(f: Value) -> Option<bool> {
+    let features = f.string_attribute(FN, "target-features").unwrap_or_default();
+    let listed = |x: &str| features.split(',').any(|g| g == x);
+    if listed("-avx512f") {
+        return Some(false);
+    }
+    if listed("+avx512f") {
+        return Some(true);
+    }
+    f.string_attribute(FN, "target-cpu").map(|cpu| AVX512_CPUS.contains(&cpu.as_str()))
+}
+
+/// How `f` passes vectors wider than 256 bits. A declaration of a GCC-ABI
+/// x86 variant (`_ZGVe...`, `_ZGVd...`) follows its ISA, as GCC and
+/// glibc's libmvec compile it; other declarations are assumed compiled as
+/// clang or batchify compile their definitions (width covering their
+/// signature).
+pub fn wide_vectors(f: Value) -> WideVectors {
+    if f.is_declaration() {
+        if let Ok(v) = VariantName::parse(&f.name()) {
+            match v.isa {
+                Isa::Avx512 => return WideVectors::Zmm,
+                Isa::Sse2 | Isa::Avx | Isa::Avx2 => return WideVectors::Pieces,
+                _ => {}
+            }
+        }
+    }
+    if has_avx512(f) == Some(false) {
+        return WideVectors::Pieces;
+    }
+    match min_legal(f) {
+        Some(w) if w <= SAFE_BITS => {
+            let tune = f.string_attribute(FN, "tune-cpu").or_else(|| f.string_attribute(FN, "target-cpu"));
+            let prefer = f.string_attribute(FN, "prefer-vector-width").map(|p| format!(", prefer {p}"));
+            WideVectors::ByTuning(format!("{}{}", tune.unwrap_or_default(), prefer.unwrap_or_default()))
+        }
+        _ => WideVectors::Zmm,
+    }
+}
+
+/// One call whose caller and callee may pass a wide vector differently.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Disagreement {
+    /// The calling function.
+    pub caller: String,
+    /// The called function.
+    pub callee: String,
+    /// Width of the call's widest vector.
+    pub bits: u64,
+    /// How the caller passes it.
+    pub caller_passes: WideVectors,
+    /// How the callee reads it.
+    pub callee_reads: WideVectors,
+}
+
+impl std::fmt::Display for Disagreement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{}` calls `{}` with a {}-bit vector: the caller passes it {}, the callee reads it {}",
+            self.caller, self.callee, self.bits, self.caller_passes, self.callee_reads
+        )
+    }
+}
+
+/// Whether a call from `caller` to `callee` passes its wide vectors the
+/// same way on every CPU.
+pub fn agree(caller: Value, callee: Value) -> bool {
+    wide_vectors(caller) == wide_vectors(callee)
+}
+
+/// Every direct call in `functions` with a vector wider than 256 bits in
+/// its type whose caller and callee would pass it differently on some x86
+/// CPU. Only x86 modules are checked (an empty list otherwise).
+pub fn check_calls(module: Module, functions: &[Value]) -> Vec<Disagreement> {
+    if !module.target_triple().starts_with("x86_64") && !module.target_triple().is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for &f in functions {
+        for (call, callee) in direct_calls(f) {
+            let bits = signature_bits(call.called_function_type());
+            if bits <= SAFE_BITS {
+                continue;
+            }
+            let (caller_passes, callee_reads) = (wide_vectors(f), wide_vectors(callee));
+            if caller_passes != callee_reads {
+                out.push(Disagreement { caller: f.name(), callee: callee.name(), bits, caller_passes, callee_reads });
+            }
+        }
+    }
+    out
+}
+
+/// [`check_calls`] over every defined function of the module.
+pub fn check_module(module: Module) -> Vec<Disagreement> {
+    let defined: Vec<Value> = module.functions().into_iter().filter(|f| !f.is_declaration()).collect();
+    check_calls(module, &defined)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llvm::parse_ir;
+
+    /// The shape of the Intel defect: a 256-bit clone calls a helper whose
+    /// signature holds an `<8 x i64>` (`shared/repro/min-legal-vector-width`).
+    const CLONE_CALLS_HELPER: &str = r#"
+target triple = "x86_64-unknown-linux-gnu"
+define internal <8 x i32> @helper(<8 x i64> %p, <8 x i32> %m) #1 {
+  %t = trunc <8 x i64> %p to <8 x i32>
+  %r = add <8 x i32> %t, %m
+  ret <8 x i32> %r
+}
+define <8 x i32> @clone(<8 x i32> %a) #0 {
+  %w = sext <8 x i32> %a to <8 x i64>
+  %r = call <8 x i32> @helper(<8 x i64> %w, <8 x i32> %a)
+  ret <8 x i32> %r
+}
+define <8 x i32> @unlimited(<8 x i32> %a) {
+  %w = sext <8 x i32> %a to <8 x i64>
+  %r = call <8 x i32> @helper(<8 x i64> %w, <8 x i32> %a)
+  ret <8 x i32> %r
+}
+declare <8 x double> @_ZGVdN8v_g(<8 x double>)
+define <8 x double> @avx512_caller(<8 x double> %x) #2 {
+  %r = call <8 x double> @_ZGVdN8v_g(<8 x double> %x)
+  ret <8 x double> %r
+}
+attributes #0 = { "min-legal-vector-width"="256" }
+attributes #1 = { "min-legal-vector-width"="512" }
+attributes #2 = { "target-cpu"="x86-64" "target-features"="+avx2,+avx512f" "min-legal-vector-width"="512" }
+"#;
+
+    #[test]
+    fn a_narrow_caller_of_a_wide_helper_disagrees_until_covered() {
+        let ctx = inkwell::context::Context::create();
+        let m = parse_ir(&ctx, CLONE_CALLS_HELPER, "t").unwrap();
+        let module = Module::from_inkwell(&m);
+        let found = check_module(module);
+        let pairs: Vec<(&str, &str)> = found.iter().map(|d| (d.caller.as_str(), d.callee.as_str())).collect();
+        assert_eq!(pairs, [("clone", "helper"), ("avx512_caller", "_ZGVdN8v_g")], "{found:?}");
+        assert_eq!(found[0].caller_passes, WideVectors::ByTuning(String::new()));
+        assert_eq!(found[0].callee_reads, WideVectors::Zmm);
+        assert!(found[0].to_string().contains("512-bit vector"), "{}", found[0]);
+
+        let clone = module.function("clone").unwrap();
+        cover_calls(clone);
+        assert_eq!(clone.string_attribute(FN, MIN_LEGAL).as_deref(), Some("512"));
+        // No attribute means unlimited: covering leaves it unset.
+        let unlimited = module.function("unlimited").unwrap();
+        cover_calls(unlimited);
+        assert_eq!(unlimited.string_attribute(FN, MIN_LEGAL), None);
+        // A GCC-ABI AVX2 variant reads ymm pieces: no width fixes an AVX-512 caller.
+        let rest: Vec<String> = check_module(module).iter().map(|d| d.caller.clone()).collect();
+        assert_eq!(rest, ["avx512_caller"]);
+    }
+
+    #[test]
+    fn snapshot_finds_new_functions_and_their_callers() {
+        let ctx = inkwell::context::Context::create();
+        let m = parse_ir(&ctx, CLONE_CALLS_HELPER, "t").unwrap();
+        let module = Module::from_inkwell(&m);
+        let before = Snapshot::take(module);
+        assert!(before.changed(module).is_empty());
+        let helper = module.function("helper").unwrap();
+        helper.set_name("helper.old");
+        let renamed: Vec<String> = before.changed(module).iter().map(|f| f.name()).collect();
+        // `helper.old` is new by name; `clone` and `unlimited` call it.
+        assert_eq!(renamed, ["helper.old", "clone", "unlimited"]);
+    }
+
+    #[test]
+    fn widths_look_into_aggregates() {
+        let ctx = inkwell::context::Context::create();
+        let m = parse_ir(&ctx, "declare { <8 x float>, [2 x <8 x double>] } @f(<4 x i64>)", "t").unwrap();
+        let f = Module::from_inkwell(&m).function("f").unwrap();
+        assert_eq!(signature_bits(f.function_type()), 512);
+    }
+}
