@@ -16,6 +16,7 @@
 #     %opt        opt-22
 #     %llvm-dis   llvm-dis-22
 #     %llvm-as    llvm-as-22
+#     %llc        llc-22
 # FileCheck, not and count are found through PATH; the LLVM tools folder,
 # <prefix>/bin with <prefix> from tools/llvm-prefix.sh (the one place that
 # decides it), is prefixed to it here, so a plain `lit lit-tests` works too.
@@ -87,6 +88,7 @@ config.substitutions.append(("%clang", find_tool(["clang-22", "clang"])))
 config.substitutions.append(("%llvm-dis", find_tool(["llvm-dis-22", "llvm-dis"])))
 config.substitutions.append(("%llvm-as", find_tool(["llvm-as-22", "llvm-as"])))
 config.substitutions.append(("%opt", find_tool(["opt-22", "opt"])))
+config.substitutions.append(("%llc", find_tool(["llc-22", "llc"])))
 
 lit_config.note("using batchify: %s" % batchify)
 lit_config.note("using the pass plugin: %s" % plugin)

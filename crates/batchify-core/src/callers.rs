@@ -80,8 +80,9 @@ pub fn annotate(module: Module) -> Vec<String> {
                 // The loop vectorizer will call `target` from `caller`: the
                 // caller must pass its vectors in the registers it reads.
                 let before = caller.string_attribute(FN, "min-legal-vector-width");
-                vector_widths::cover(caller, vector_widths::signature_bits(target.function_type()));
-                if !vector_widths::agree(caller, target) {
+                let bits = vector_widths::signature_bits(target.function_type());
+                vector_widths::cover(caller, bits);
+                if !vector_widths::agree(caller, target, bits) {
                     if let Some(w) = before {
                         caller.set_string_attribute(FN, "min-legal-vector-width", &w);
                     }
