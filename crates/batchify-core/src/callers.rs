@@ -29,9 +29,9 @@
 //! batchify's helpers are left alone.
 
 use crate::abi;
-use crate::vector_widths;
 use crate::llvm::{attribute_is_string, attribute_string_key, Builder, Module, Value, FUNCTION_INDEX as FN};
 use crate::spec::{CloneSpec, MaskAbi};
+use crate::vector_widths;
 use crate::vfabi::{Isa, VariantName};
 use std::collections::HashMap;
 
@@ -154,9 +154,8 @@ fn built_or_promised(
     if callee.is_declaration() {
         return variants;
     }
-    let (built, missing): (Vec<CloneSpec>, Vec<CloneSpec>) = variants
-        .into_iter()
-        .partition(|s| module.function(&s.vector_name).is_some_and(|f| !f.is_declaration()));
+    let (built, missing): (Vec<CloneSpec>, Vec<CloneSpec>) =
+        variants.into_iter().partition(|s| module.function(&s.vector_name).is_some_and(|f| !f.is_declaration()));
     if !missing.is_empty() {
         let names: Vec<&str> = missing.iter().map(|s| s.vector_name.as_str()).collect();
         notes.push(format!("calls of `{}` do not use {}: not built in this module", callee.name(), names.join(", ")));

@@ -263,6 +263,29 @@ impl FuzzSummary {
         self.mismatches + self.invalid_ir + self.panics > 0
     }
 
+    /// Adds another run's counts and failures to this one's (the wall
+    /// times add up too).
+    pub fn merge(&mut self, other: &FuzzSummary) {
+        self.programs += other.programs;
+        self.ok += other.ok;
+        self.mismatches += other.mismatches;
+        self.invalid_ir += other.invalid_ir;
+        self.unsupported += other.unsupported;
+        self.oracle_setup_errors += other.oracle_setup_errors;
+        self.panics += other.panics;
+        self.optimized += other.optimized;
+        self.post_optimized += other.post_optimized;
+        self.lanes_compared += other.lanes_compared;
+        self.fallbacks += other.fallbacks;
+        self.divergent += other.divergent;
+        self.divergent_loops += other.divergent_loops;
+        for (reason, n) in &other.unsupported_reasons {
+            *self.unsupported_reasons.entry(reason.clone()).or_default() += n;
+        }
+        self.failures.extend(other.failures.iter().cloned());
+        self.elapsed += other.elapsed;
+    }
+
     /// Programs per second.
     pub fn rate(&self) -> f64 {
         self.programs as f64 / self.elapsed.as_secs_f64().max(1e-9)
@@ -730,7 +753,8 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
             Err(e) => return fail(Outcome::Unsupported, e.to_string()),
         }
     }
-    if let Some(d) = batchify_core::vector_widths::check_module(batchify_core::llvm::Module::from_inkwell(&module)).first()
+    if let Some(d) =
+        batchify_core::vector_widths::check_module(batchify_core::llvm::Module::from_inkwell(&module)).first()
     {
         return fail(Outcome::InvalidIr, format!("calls disagree on vector registers: {d}"));
     }

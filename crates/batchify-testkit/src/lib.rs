@@ -2,7 +2,7 @@
 //!
 //! * [`oracle`]: runs a scalar function N times and its clone once on the
 //!   same inputs and compares bit for bit;
-//! * [`jit`]: the host-CPU JIT the oracle runs code with;
+//! * [`jit`]: the JIT the oracle runs code with (host CPU or another tuning);
 //! * [`wrappers`]: type-agnostic calling wrappers;
 //! * [`inputs`]: random and special input values;
 //! * [`buffers`]: guard-page-bounded buffers for pointer parameters;
@@ -18,6 +18,7 @@
 //!   JIT code may call, and the rule its logs are checked by;
 //! * [`skip`]: skipping a test loudly when a tool or CPU feature is missing;
 //! * [`sweep`]: the real-code sweep (`batchify-sweep`, `cargo xtask sweep`);
+//! * [`tunings`]: fuzzing with the JIT compiling for several x86 tunings;
 //! * [`corpus`]: compiling C and loading `.ll` test files, with their
 //!   `VARIANT-PARAMS` directives.
 #![warn(missing_docs)]
@@ -44,6 +45,7 @@ pub mod promises;
 pub mod recorder;
 pub mod skip;
 pub mod sweep;
+pub mod tunings;
 pub mod wrappers;
 
 pub use oracle::{CheckConfig, CheckStats, CloneOutcome, Mismatch, MismatchKind, Oracle, OracleError, OracleOptions};

@@ -70,6 +70,14 @@ pub fn require_cpu(test: &str, feature: &str) -> bool {
     has
 }
 
+/// Reports that `test` cannot run because the host lacks the CPU feature
+/// `feature` (found missing by the caller): a failure when
+/// `BATCHIFY_REQUIRE_CPU` lists it, else a loud `SKIPPED` line.
+pub fn missing_cpu_feature(test: &str, feature: &str) {
+    let how = format!("list it in {REQUIRE_CPU}");
+    report(test, &format!("the CPU has no {feature}"), cpu_required(feature), &how);
+}
+
 /// Whether `tool --version` runs; if not, [`skip`]s `test` and returns `false`.
 pub fn require_tool(test: &str, tool: &str) -> bool {
     let ok = std::process::Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success());

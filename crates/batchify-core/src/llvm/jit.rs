@@ -41,9 +41,8 @@ impl JitTarget {
     /// A target from a CPU name (`host` or empty: the host) and extra
     /// features; the strings are kept for the life of the process.
     pub fn named(cpu: &str, features: &str) -> JitTarget {
-        let keep = |s: &str| -> Option<&'static str> {
-            (!s.is_empty()).then(|| &*Box::leak(s.to_string().into_boxed_str()))
-        };
+        let keep =
+            |s: &str| -> Option<&'static str> { (!s.is_empty()).then(|| &*Box::leak(s.to_string().into_boxed_str())) };
         JitTarget { cpu: if cpu == "host" { None } else { keep(cpu) }, features: keep(features) }
     }
 

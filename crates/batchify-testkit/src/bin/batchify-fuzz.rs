@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--isa I] [--opt-fraction F]
-//!               [--post-opt-fraction F] [--cpu NAME] [--features +x,-y]
+//!               [--post-opt-fraction F] [--cpu NAME] [--features +x,-y] [--tunings LIST]
 //!               [--trials T] [--straight-line] [--max-depth D] [--max-stmts N]
 //!               [--max-total-stmts N] [--max-trip K] [--arrays P]
 //!               [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F]
@@ -28,6 +28,9 @@
 //! default `host`) and `--features +x,-y` make the oracle's JIT compile for
 //! that CPU's tuning, minus the features the host lacks
 //! ([`batchify_testkit::jit::JitTarget`]); the summary names the target.
+//! `--tunings all` fuzzes `--count` programs under each tuning of
+//! [`batchify_testkit::tunings::TUNINGS`], over every clone kind of its
+//! matrix, and prints one line per tuning.
 //!
 //! `--dump` prints each program (and its `default<O2>` form when it is
 //! optimised) with its outcome: `batchify-fuzz --seed S --count 1 --dump`
@@ -39,13 +42,14 @@
 
 use batchify_testkit::fuzz::{self, Engine, FuzzOptions};
 use batchify_testkit::gen::GenConfig;
+use batchify_testkit::tunings::{self, Tuning, MATRIX, TUNINGS};
 use batchify_testkit::{enzyme, fuzz_enzyme};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
 const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--isa I] [--opt-fraction F] \
-[--post-opt-fraction F] [--cpu NAME] [--features +x,-y] \
+[--post-opt-fraction F] [--cpu NAME] [--features +x,-y] [--tunings LIST] \
 [--trials T] [--straight-line] [--max-depth D] [--max-stmts N] [--max-total-stmts N] [--max-trip K] [--arrays P] \
 [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F] [--tail-fraction F] [--attrs F] [--ptr-callees P] \
 [--sret P] [--pair-ret P] [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal] [--buffers P] [--max-buffers N] \
@@ -61,6 +65,10 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
   --cpu NAME         LLVM CPU whose tuning the oracle's JIT compiles for (default host); the
                      features the host lacks are removed, so the code runs here
   --features LIST    extra JIT features after the CPU's, e.g. +prefer-256-bit
+  --tunings LIST     fuzz under each tuning (comma-separated, or all: host, x86-64-v3, x86-64-v4,
+                     skylake-avx512, sapphirerapids, znver4, host+prefer-256-bit): --count programs
+                     per tuning over masked/unmasked, 4/8/16 lanes, llvm/avx2/avx512 clones (the
+                     kinds the host can run); one line per tuning
   --opt-fraction F   fraction of programs run through default<O2> first (default 0.25)
   --post-opt-fraction F  fraction of programs whose module, clone included, runs through
                      default<O2> after batchify, as a user's build would (default 0)
@@ -120,6 +128,8 @@ struct Args {
     opts: FuzzOptions,
     dump: bool,
     enzyme_reverse: bool,
+    /// `--tunings`: the tunings to fuzz the clone-kind matrix under.
+    tunings: Vec<Tuning>,
 }
 
 fn value<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
@@ -142,6 +152,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     };
     let mut dump = false;
     let mut enzyme_reverse = false;
+    let mut tunings = Vec::new();
     let mut straight = false;
     let (mut max_depth, mut max_stmts, mut max_total_stmts, mut max_trip, mut arrays) = (None, None, None, None, None);
     let (mut callees, mut max_callees, mut cc, mut tail, mut attrs) = (None, None, None, None, None);
@@ -231,6 +242,16 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
                 }
             }
             "--dump" => dump = true,
+            "--tunings" => {
+                let v: String = value(&flag, next())?;
+                tunings = if v == "all" {
+                    TUNINGS.to_vec()
+                } else {
+                    v.split(',')
+                        .map(|n| Tuning::named(n).ok_or(format!("--tunings: unknown tuning `{n}`")))
+                        .collect::<Result<_, _>>()?
+                };
+            }
             "-h" | "--help" => return Ok(None),
             _ => return Err(format!("unknown argument `{a}`")),
         }
@@ -269,7 +290,40 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
         p_buf_helper: buf_callees.unwrap_or(base.p_buf_helper),
         ..base
     };
-    Ok(Some(Args { opts, dump, enzyme_reverse }))
+    Ok(Some(Args { opts, dump, enzyme_reverse, tunings }))
+}
+
+/// `--tunings`: `--count` programs per tuning, spread over the clone kinds
+/// of `tunings::MATRIX` the host can run; one line per tuning, then the
+/// kept failures. A tuning the host cannot run is skipped loudly.
+fn fuzz_tunings(args: &Args) -> ExitCode {
+    let per_kind = args.opts.count.div_ceil(MATRIX.len()).max(1);
+    let mut failed = false;
+    let mut lines = Vec::new();
+    for t in &args.tunings {
+        if let Some(f) = t.missing_feature() {
+            let line = format!("tuning {:<20} SKIPPED: the host has no {f}", t.name);
+            eprintln!("{line}");
+            lines.push(line);
+            continue;
+        }
+        let run = tunings::fuzz_tuning(t, per_kind, args.opts.seed, &args.opts);
+        eprintln!("{run}");
+        for (kind, missing) in &run.kinds_skipped {
+            eprintln!("  skipped clone kind {kind}: the host has no {missing}");
+        }
+        if run.failed() {
+            failed = true;
+            print!("{}", run.summary.report());
+        }
+        lines.push(run.to_string());
+    }
+    println!("{}", lines.join("\n"));
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 fn dump(opts: &FuzzOptions) -> bool {
@@ -375,6 +429,9 @@ fn main() -> ExitCode {
             summary.failed()
         };
         return if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS };
+    }
+    if !args.tunings.is_empty() {
+        return fuzz_tunings(&args);
     }
     if args.dump {
         let opts = FuzzOptions { keep_ir: true, ..args.opts };
