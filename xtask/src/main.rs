@@ -91,10 +91,11 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "simd-suite",
-        usage: "[--mode M] [...]",
+        usage: "[--mode M] [--march LEVEL] [...]",
         about: "build and run the self-checking declare-simd C programs of tests/simd-clone four ways \
                 (a: clang + plugin; b: clang IR -> batchify -> clang; c: GCC callers of batchify's variants; \
                 d: clang + plugin callers of GCC's clones) into target/simd-suite and print a table; \
+                --march x86-64-v2|v3|v4 builds both TUs of every program at that level; \
                 --mode b,c picks modes; other options: --jobs N, --only NAME,.., --verbose, --no-build",
         run: simd_suite::run,
     },

@@ -38,6 +38,7 @@ fn config(plugin: PathBuf) -> Config {
         gcc: "gcc".into(),
         jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
         run_timeout: Duration::from_secs(30),
+        march: None,
     }
 }
 

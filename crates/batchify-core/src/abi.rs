@@ -206,6 +206,21 @@ pub struct GccLowering<'ctx> {
     /// The natural return type and the alignment of the caller's buffer,
     /// when the result is returned in memory through a hidden pointer.
     pub sret: Option<(Type<'ctx>, u32)>,
+    /// The natural return type, when the result is a vector of at most 32
+    /// bits that travels as an integer (in `eax`; see [`gcc_pieces`]).
+    pub int_ret: Option<Type<'ctx>>,
+}
+
+/// The integer a vector of at most 32 bits travels as (`<2 x i16>` as
+/// `i32`, in a general register: the psABI's INTEGER class, as GCC passes
+/// it), or `None` for other types. LLVM would pass the vector in an `xmm`
+/// register.
+pub fn gcc_small_vector_int<'ctx>(t: Type<'ctx>) -> Option<Type<'ctx>> {
+    if !t.is_vector() || t.element().kind() == crate::llvm::LLVMTypeKind::LLVMPointerTypeKind {
+        return None;
+    }
+    let bits = scalar_bits(t.element()) * t.vector_len();
+    (scalar_bits(t.element()) >= 8 && (16..=32).contains(&bits)).then(|| Type::int(t.context(), bits))
 }
 
 /// Bits of the vector register GCC 12 uses for elements of type `elem`
@@ -227,10 +242,14 @@ pub fn gcc_register_bits(isa: crate::vfabi::Isa, elem: Type) -> Option<u32> {
 }
 
 /// The register-sized pieces GCC passes vector type `t` in (`[t]` when it
-/// fits one register or is no vector).
+/// fits one register or is no vector; one integer for a vector of at most
+/// 32 bits, [`gcc_small_vector_int`]).
 fn gcc_pieces<'ctx>(isa: crate::vfabi::Isa, t: Type<'ctx>) -> Vec<Type<'ctx>> {
     if !t.is_vector() {
         return vec![t];
+    }
+    if let Some(int) = gcc_small_vector_int(t) {
+        return vec![int];
     }
     let (e, n) = (t.element(), t.vector_len());
     let Some(reg) = gcc_register_bits(isa, e) else { return vec![t] };
@@ -250,7 +269,10 @@ fn gcc_pieces<'ctx>(isa: crate::vfabi::Isa, t: Type<'ctx>) -> Vec<Type<'ctx>> {
 ///   argument, GCC's clone stores the result there (`vmovdqa %ymm0,
 ///   (%rdi)` in `_ZGVdN8vvv_bar` returning 8 `long`s);
 /// * under AVX (`c`), integer and pointer vectors wider than 128 bits
-///   travel in several `xmm` registers, where LLVM would use one `ymm`.
+///   travel in several `xmm` registers, where LLVM would use one `ymm`;
+/// * a vector of at most 32 bits (`<2 x i16>`, `<4 x i8>`: `short` and
+///   `char` parameters of a 2- or 4-lane variant) travels as an integer in
+///   a general register, where LLVM would use an `xmm` register.
 ///
 /// Other wide vectors (wider than the register under `b`, `d`, `e`) are
 /// split alike by LLVM when the function's own features are the ISA's;
@@ -261,17 +283,25 @@ pub fn gcc_lowering<'ctx>(scalar: Value<'ctx>, natural: Type<'ctx>, spec: &Clone
     gcc_register_bits(spec.isa, Type::int(natural.context(), 32))?;
     let ret = natural.return_type();
     let wide_ret = ret.is_vector() && gcc_pieces(spec.isa, ret).len() > 1;
-    let pieces: Vec<Vec<Type>> = natural.param_types().into_iter().map(|t| gcc_pieces(spec.isa, t)).collect();
-    let split = pieces.iter().any(|p| p.len() > 1);
-    if !(wide_ret || split) || (0..spec.params.len() as u32).any(|i| scalar.has_attribute_at(i + 1, "byval")) {
+    let params = natural.param_types();
+    let pieces: Vec<Vec<Type>> = params.iter().map(|&t| gcc_pieces(spec.isa, t)).collect();
+    let split = pieces.iter().zip(&params).any(|(p, &t)| p.as_slice() != [t]);
+    let int_ret = gcc_small_vector_int(ret).map(|_| ret);
+    if !(wide_ret || split || int_ret.is_some())
+        || (0..spec.params.len() as u32).any(|i| scalar.has_attribute_at(i + 1, "byval"))
+    {
         return None;
     }
     let ctx = natural.context();
     let sret = wide_ret.then(|| (ret, gcc_register_bits(spec.isa, ret.element()).unwrap_or(128) / 8));
     let mut params: Vec<Type> = sret.iter().map(|_| Type::ptr(ctx)).collect();
     params.extend(pieces.iter().flatten().copied());
-    let public_ret = if wide_ret { Type::void(ctx) } else { ret };
-    Some(GccLowering { public_type: Type::function(public_ret, &params), pieces, sret })
+    let public_ret = match gcc_small_vector_int(ret) {
+        _ if wide_ret => Type::void(ctx),
+        Some(int) => int,
+        None => ret,
+    };
+    Some(GccLowering { public_type: Type::function(public_ret, &params), pieces, sret, int_ret })
 }
 
 /// The type a variant's symbol has: GCC's lowering ([`gcc_lowering`]) of

@@ -87,11 +87,11 @@ pub fn annotate(module: Module) -> Vec<String> {
                         caller.set_string_attribute(FN, "min-legal-vector-width", &w);
                     }
                     notes.push(format!(
-                        "`{}` not used by `{caller_name}`: the caller passes its wide vectors {}, `{}` reads them {}",
+                        "`{}` not used by `{caller_name}`: the caller passes its {bits}-bit vectors {}, `{}` reads them {}",
                         spec.vector_name,
-                        vector_widths::wide_vectors(caller),
+                        vector_widths::registers(caller, bits),
                         target.name(),
-                        vector_widths::wide_vectors(target)
+                        vector_widths::registers(target, bits)
                     ));
                     continue;
                 }

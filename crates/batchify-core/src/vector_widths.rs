@@ -132,98 +132,183 @@ impl Snapshot {
     }
 }
 
-/// How a function passes a vector wider than 256 bits.
+/// How a function passes a vector argument or result of a given width.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum WideVectors {
-    /// In `ymm` (or `xmm`) pieces: the function has no AVX-512F.
-    Pieces,
-    /// In `zmm` registers wherever AVX-512F is on (its width is unlimited
-    /// or above 256; elsewhere in pieces, as [`WideVectors::Pieces`]).
+pub enum Registers {
+    /// In `xmm` registers (or pieces of them): no AVX.
+    Xmm,
+    /// In `ymm` registers (or pieces of them): AVX, no AVX-512F.
+    Ymm,
+    /// In `zmm` registers: AVX-512F, and a `"min-legal-vector-width"` above
+    /// 256 (or none), so whatever the tuning.
     Zmm,
-    /// As the tuning named by the string decides (width at most 256 and
-    /// AVX-512F on or unknown: `zmm` unless the CPU prefers 256 bits).
+    /// As the tuning named by the string decides: AVX-512F (or the final
+    /// compile's CPU) with a width of at most 256, so `zmm` unless the CPU
+    /// prefers 256-bit vectors.
     ByTuning(String),
+    /// As the final compile's CPU decides (the function names no CPU, and
+    /// its features do not settle it).
+    ByCpu,
 }
 
-impl std::fmt::Display for WideVectors {
+impl std::fmt::Display for Registers {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            WideVectors::Pieces => write!(f, "in ymm pieces (no AVX-512F)"),
-            WideVectors::Zmm => write!(f, "in zmm registers"),
-            WideVectors::ByTuning(t) if t.is_empty() => {
+            Registers::Xmm => write!(f, "in xmm registers (no AVX)"),
+            Registers::Ymm => write!(f, "in ymm registers (AVX, no AVX-512F)"),
+            Registers::Zmm => write!(f, "in zmm registers"),
+            Registers::ByTuning(t) if t.is_empty() => {
                 write!(f, "as the CPU's tuning decides (min-legal-vector-width <= 256)")
             }
-            WideVectors::ByTuning(t) => write!(f, "as `{t}`'s tuning decides (min-legal-vector-width <= 256)"),
+            Registers::ByTuning(t) => write!(f, "as `{t}`'s tuning decides (min-legal-vector-width <= 256)"),
+            Registers::ByCpu => write!(f, "as the final compile's CPU decides"),
         }
     }
 }
 
-/// x86 CPU names LLVM knows whose features include AVX-512F.
-const AVX512_CPUS: &[&str] = &[
-    "x86-64-v4",
-    "knl",
-    "knm",
-    "skylake-avx512",
-    "skx",
-    "cascadelake",
-    "cooperlake",
-    "cannonlake",
-    "icelake-client",
-    "icelake-server",
-    "rocketlake",
-    "tigerlake",
-    "sapphirerapids",
-    "emeraldrapids",
-    "graniterapids",
-    "graniterapids-d",
-    "diamondrapids",
-    "znver4",
-    "znver5",
-];
+/// x86 vector levels (0 SSE, 1 AVX, 2 AVX2, 3 AVX-512F) a function may
+/// have: at least `min`; at most `max`, or as the final compile's CPU
+/// allows (`None`: it names no CPU).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Levels {
+    min: u8,
+    max: Option<u8>,
+}
 
-/// Whether `f` has AVX-512F: `Some` when its attributes say so, `None`
-/// when that is left to the final compile's CPU.
-fn has_avx512(f: Value) -> Option<bool> {
+/// The vector level of an x86 CPU name LLVM knows (`None`: not in this
+/// table, treated like a function that names no CPU).
+fn cpu_level(cpu: &str) -> Option<u8> {
+    const AVX512: &[&str] = &[
+        "x86-64-v4",
+        "knl",
+        "knm",
+        "skylake-avx512",
+        "skx",
+        "cascadelake",
+        "cooperlake",
+        "cannonlake",
+        "icelake-client",
+        "icelake-server",
+        "rocketlake",
+        "tigerlake",
+        "sapphirerapids",
+        "emeraldrapids",
+        "graniterapids",
+        "graniterapids-d",
+        "diamondrapids",
+        "znver4",
+        "znver5",
+    ];
+    const AVX2: &[&str] = &[
+        "x86-64-v3",
+        "haswell",
+        "core-avx2",
+        "broadwell",
+        "skylake",
+        "alderlake",
+        "raptorlake",
+        "meteorlake",
+        "arrowlake",
+        "arrowlake-s",
+        "lunarlake",
+        "gracemont",
+        "pantherlake",
+        "sierraforest",
+        "grandridge",
+        "clearwaterforest",
+        "znver1",
+        "znver2",
+        "znver3",
+        "bdver4",
+    ];
+    const AVX: &[&str] =
+        &["sandybridge", "corei7-avx", "ivybridge", "core-avx-i", "bdver1", "bdver2", "bdver3", "btver2"];
+    const SSE: &[&str] = &[
+        "x86-64",
+        "x86-64-v2",
+        "generic",
+        "nocona",
+        "core2",
+        "penryn",
+        "nehalem",
+        "corei7",
+        "westmere",
+        "bonnell",
+        "atom",
+        "silvermont",
+        "slm",
+        "goldmont",
+        "goldmont-plus",
+        "tremont",
+        "k8",
+        "opteron",
+        "athlon64",
+        "amdfam10",
+        "barcelona",
+        "btver1",
+    ];
+    [(AVX512, 3), (AVX2, 2), (AVX, 1), (SSE, 0)].into_iter().find(|(names, _)| names.contains(&cpu)).map(|(_, l)| l)
+}
+
+/// The vector levels of `f`, from its `target-cpu` and `target-features`.
+fn levels(f: Value) -> Levels {
+    use crate::shell::target::feature_level;
     let features = f.string_attribute(FN, "target-features").unwrap_or_default();
-    let listed = |x: &str| features.split(',').any(|g| g == x);
-    if listed("-avx512f") {
-        return Some(false);
-    }
-    if listed("+avx512f") {
-        return Some(true);
-    }
-    f.string_attribute(FN, "target-cpu").map(|cpu| AVX512_CPUS.contains(&cpu.as_str()))
+    let listed: Vec<&str> = features.split(',').filter(|x| !x.is_empty()).collect();
+    let added = listed.iter().filter_map(|x| x.strip_prefix('+')).map(feature_level).max().unwrap_or(0);
+    // A removed feature caps the level below it.
+    let cap = listed
+        .iter()
+        .filter_map(|x| x.strip_prefix('-'))
+        .filter_map(|x| match x {
+            "avx" => Some(0),
+            "avx2" => Some(1),
+            "avx512f" => Some(2),
+            _ => None,
+        })
+        .min();
+    let cpu = f.string_attribute(FN, "target-cpu").and_then(|c| cpu_level(&c));
+    let max = match (cpu, cap) {
+        (Some(c), cap) => Some(c.max(added).min(cap.unwrap_or(3))),
+        (None, cap) => cap,
+    };
+    // A named CPU fixes the level; otherwise the features give a floor.
+    let min = if cpu.is_some() { max.unwrap_or(added) } else { added.min(max.unwrap_or(3)) };
+    Levels { min, max }
 }
 
-/// How `f` passes vectors wider than 256 bits. A declaration of a GCC-ABI
-/// x86 variant (`_ZGVe...`, `_ZGVd...`) follows its ISA, as GCC and
-/// glibc's libmvec compile it; other declarations are assumed compiled as
-/// clang or batchify compile their definitions (width covering their
-/// signature).
-pub fn wide_vectors(f: Value) -> WideVectors {
-    if f.is_declaration() {
-        if let Ok(v) = VariantName::parse(&f.name()) {
-            match v.isa {
-                Isa::Avx512 => return WideVectors::Zmm,
-                Isa::Sse2 | Isa::Avx | Isa::Avx2 => return WideVectors::Pieces,
-                _ => {}
-            }
-        }
+/// How `f` passes a vector of `bits` bits. A declaration of a GCC-ABI x86
+/// variant (`_ZGVe...`, `_ZGVd...`) follows its ISA, as GCC and glibc's
+/// libmvec compile it; other declarations are assumed compiled as clang or
+/// batchify compile their definitions (a width covering their signature).
+pub fn registers(f: Value, bits: u64) -> Registers {
+    let levels = match f.is_declaration().then(|| VariantName::parse(&f.name()).ok()).flatten().map(|v| v.isa) {
+        Some(Isa::Avx512) => return if bits > 128 { Registers::Zmm } else { Registers::Xmm },
+        Some(Isa::Avx2) => Levels { min: 2, max: Some(2) },
+        Some(Isa::Avx) => Levels { min: 1, max: Some(1) },
+        Some(Isa::Sse2) => Levels { min: 0, max: Some(0) },
+        _ => levels(f),
+    };
+    if bits <= 128 || levels.max == Some(0) {
+        return Registers::Xmm;
     }
-    if has_avx512(f) == Some(false) {
-        return WideVectors::Pieces;
+    if bits <= SAFE_BITS {
+        return if levels.min >= 1 { Registers::Ymm } else { Registers::ByCpu };
+    }
+    if levels.max.is_some_and(|m| m < 3) {
+        return Registers::Ymm;
     }
     match min_legal(f) {
         Some(w) if w <= SAFE_BITS => {
             let tune = f.string_attribute(FN, "tune-cpu").or_else(|| f.string_attribute(FN, "target-cpu"));
             let prefer = f.string_attribute(FN, "prefer-vector-width").map(|p| format!(", prefer {p}"));
-            WideVectors::ByTuning(format!("{}{}", tune.unwrap_or_default(), prefer.unwrap_or_default()))
+            Registers::ByTuning(format!("{}{}", tune.unwrap_or_default(), prefer.unwrap_or_default()))
         }
-        _ => WideVectors::Zmm,
+        _ => Registers::Zmm,
     }
 }
 
-/// One call whose caller and callee may pass a wide vector differently.
+/// One call whose caller and callee may pass a vector differently.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Disagreement {
     /// The calling function.
@@ -233,9 +318,9 @@ pub struct Disagreement {
     /// Width of the call's widest vector.
     pub bits: u64,
     /// How the caller passes it.
-    pub caller_passes: WideVectors,
+    pub caller_passes: Registers,
     /// How the callee reads it.
-    pub callee_reads: WideVectors,
+    pub callee_reads: Registers,
 }
 
 impl std::fmt::Display for Disagreement {
@@ -249,14 +334,20 @@ impl std::fmt::Display for Disagreement {
 }
 
 /// Whether a call from `caller` to `callee` whose widest vector has `bits`
-/// bits passes it the same way on both sides on every CPU.
+/// bits passes it the same way on both sides on every CPU that can run
+/// both. A side whose CPU is left to the final compile agrees with one
+/// that has AVX for vectors of up to 256 bits: the call runs only on a CPU
+/// with AVX.
 pub fn agree(caller: Value, callee: Value, bits: u64) -> bool {
-    bits <= SAFE_BITS || wide_vectors(caller) == wide_vectors(callee)
+    let (a, b) = (registers(caller, bits), registers(callee, bits));
+    a == b
+        || (bits <= SAFE_BITS
+            && matches!((&a, &b), (Registers::ByCpu, Registers::Ymm) | (Registers::Ymm, Registers::ByCpu)))
 }
 
-/// Every direct call in `functions` with a vector wider than 256 bits in
-/// its type whose caller and callee would pass it differently on some x86
-/// CPU. Only x86 modules are checked (an empty list otherwise).
+/// Every direct call in `functions` whose caller and callee would pass a
+/// vector of its type in different registers on some x86 CPU (its widest
+/// vector decides). Only x86 modules are checked (an empty list otherwise).
 pub fn check_calls(module: Module, functions: &[Value]) -> Vec<Disagreement> {
     if !module.target_triple().starts_with("x86_64") && !module.target_triple().is_empty() {
         return Vec::new();
@@ -266,7 +357,7 @@ pub fn check_calls(module: Module, functions: &[Value]) -> Vec<Disagreement> {
         for (call, callee) in direct_calls(f) {
             let bits = signature_bits(call.called_function_type());
             if !agree(f, callee, bits) {
-                let (caller_passes, callee_reads) = (wide_vectors(f), wide_vectors(callee));
+                let (caller_passes, callee_reads) = (registers(f, bits), registers(callee, bits));
                 out.push(Disagreement { caller: f.name(), callee: callee.name(), bits, caller_passes, callee_reads });
             }
         }
@@ -322,8 +413,8 @@ attributes #2 = { "target-cpu"="x86-64" "target-features"="+avx2,+avx512f" "min-
         let found = check_module(module);
         let pairs: Vec<(&str, &str)> = found.iter().map(|d| (d.caller.as_str(), d.callee.as_str())).collect();
         assert_eq!(pairs, [("clone", "helper"), ("avx512_caller", "_ZGVdN8v_g")], "{found:?}");
-        assert_eq!(found[0].caller_passes, WideVectors::ByTuning(String::new()));
-        assert_eq!(found[0].callee_reads, WideVectors::Zmm);
+        assert_eq!(found[0].caller_passes, Registers::ByTuning(String::new()));
+        assert_eq!(found[0].callee_reads, Registers::Zmm);
         assert!(found[0].to_string().contains("512-bit vector"), "{}", found[0]);
 
         let clone = module.function("clone").unwrap();
@@ -336,6 +427,43 @@ attributes #2 = { "target-cpu"="x86-64" "target-features"="+avx2,+avx512f" "min-
         // A GCC-ABI AVX2 variant reads ymm pieces: no width fixes an AVX-512 caller.
         let rest: Vec<String> = check_module(module).iter().map(|d| d.caller.clone()).collect();
         assert_eq!(rest, ["avx512_caller"]);
+    }
+
+    /// An AVX-512 loop calling an SSE variant's adapter with a 256-bit
+    /// vector passes it in `ymm0`; the SSE adapter reads `xmm0:xmm1`.
+    #[test]
+    fn an_sse_callee_of_an_avx_caller_disagrees_on_256_bit_vectors() {
+        let ir = r#"
+target triple = "x86_64-unknown-linux-gnu"
+define internal <4 x float> @sse(<4 x double> %d) #0 {
+  %r = fptrunc <4 x double> %d to <4 x float>
+  ret <4 x float> %r
+}
+define <4 x float> @v4(<4 x double> %d) #1 {
+  %r = call <4 x float> @sse(<4 x double> %d)
+  ret <4 x float> %r
+}
+define <4 x float> @v3(<2 x double> %d) #2 {
+  %w = shufflevector <2 x double> %d, <2 x double> %d, <4 x i32> <i32 0, i32 1, i32 0, i32 1>
+  %r = call <4 x float> @sse(<4 x double> %w)
+  ret <4 x float> %r
+}
+define <4 x float> @open(<2 x double> %d) {
+  %r = call <4 x float> @v3(<2 x double> %d)
+  ret <4 x float> %r
+}
+attributes #0 = { "target-cpu"="x86-64" "target-features"="+sse2" "min-legal-vector-width"="256" }
+attributes #1 = { "target-cpu"="x86-64-v4" "min-legal-vector-width"="256" }
+attributes #2 = { "target-features"="+avx2" }
+"#;
+        let ctx = inkwell::context::Context::create();
+        let m = parse_ir(&ctx, ir, "t").unwrap();
+        let module = Module::from_inkwell(&m);
+        let found = check_module(module);
+        let pairs: Vec<(&str, &str)> = found.iter().map(|d| (d.caller.as_str(), d.callee.as_str())).collect();
+        // `open` passes only 128 bits: it agrees with anything.
+        assert_eq!(pairs, [("v4", "sse"), ("v3", "sse")], "{found:?}");
+        assert_eq!((&found[0].caller_passes, &found[0].callee_reads), (&Registers::Ymm, &Registers::Xmm));
     }
 
     #[test]

@@ -14,9 +14,10 @@
 //!   `x86-64-v3`), e.g. `x86-64-v2` to make callers use the SSE variants;
 //! * `SUITE-NEEDS-CPU: <feature>`: built and linked everywhere, run only
 //!   where the CPU has the feature (else SKIP);
-//! * `SUITE-XFAIL: <modes> <reason>`: a known bug makes these modes fail
-//!   (e.g. `SUITE-XFAIL: c GCC passes ...`); a failure there is XFAIL, a
-//!   pass is XPASS (the bug is fixed: remove the line).
+//! * `SUITE-XFAIL: <modes>[@<march>] <reason>`: a known bug makes these
+//!   modes fail (e.g. `SUITE-XFAIL: c GCC passes ...`), only with callers
+//!   built at `<march>` if given (`c@x86-64-v4`); a failure there is XFAIL,
+//!   a pass is XPASS (the bug is fixed: remove the line).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -86,13 +87,17 @@ pub struct Program {
     pub path: PathBuf,
     pub caller_march: String,
     pub needs_cpu: Option<String>,
-    /// (modes, reason) of each `SUITE-XFAIL` line.
-    pub xfail: Vec<(Vec<Mode>, String)>,
+    /// (modes, caller level it is limited to, reason) of each `SUITE-XFAIL` line.
+    pub xfail: Vec<(Vec<Mode>, Option<String>, String)>,
 }
 
 impl Program {
-    fn xfail_reason(&self, mode: Mode) -> Option<&str> {
-        self.xfail.iter().find(|(m, _)| m.contains(&mode)).map(|(_, r)| r.as_str())
+    /// Why `mode` is expected to fail with callers built at `march`.
+    fn xfail_reason(&self, mode: Mode, march: &str) -> Option<&str> {
+        self.xfail
+            .iter()
+            .find(|(m, level, _)| m.contains(&mode) && level.as_deref().is_none_or(|l| l == march))
+            .map(|(_, _, r)| r.as_str())
     }
 }
 
@@ -116,8 +121,12 @@ pub fn programs(dir: &Path) -> Result<Vec<Program>, String> {
             } else if let Some(v) = line.strip_prefix("SUITE-XFAIL:") {
                 let v = v.trim();
                 let (modes, reason) = v.split_once(char::is_whitespace).unwrap_or((v, ""));
+                let (modes, level) = match modes.split_once('@') {
+                    Some((m, l)) => (m, Some(l.to_string())),
+                    None => (modes, None),
+                };
                 let modes = Mode::parse(modes).map_err(|e| format!("{}: SUITE-XFAIL: {e}", prog.path.display()))?;
-                prog.xfail.push((modes, reason.trim().to_string()));
+                prog.xfail.push((modes, level, reason.trim().to_string()));
             }
         }
         out.push(prog);
@@ -142,6 +151,17 @@ pub struct Config {
     pub jobs: usize,
     /// Time limit of one program run.
     pub run_timeout: Duration,
+    /// `-march` of both translation units of every program, in place of
+    /// the callee's `x86-64-v3` and the program's caller level (`None`:
+    /// those). `x86-64-v4` builds run only where the CPU has AVX-512F.
+    pub march: Option<String>,
+}
+
+impl Config {
+    /// The callee TU's `-march` flag (clang and GCC).
+    fn callee_march(&self) -> String {
+        format!("-march={}", self.march.as_deref().unwrap_or("x86-64-v3"))
+    }
 }
 
 /// The outcome of one program in one mode.
@@ -253,7 +273,8 @@ pub fn run_suite(cfg: &Config, progs: &[Program], modes: &[Mode]) -> Vec<Outcome
                     Some(reason) => Status::Skip(reason),
                     None => run_one(cfg, prog, mode),
                 };
-                let status = match (status, prog.xfail_reason(mode)) {
+                let march = cfg.march.as_deref().unwrap_or(&prog.caller_march);
+                let status = match (status, prog.xfail_reason(mode, march)) {
                     (Status::Fail(d), Some(why)) => Status::XFail(format!("{d} [expected: {why}]")),
                     (Status::Pass(d), Some(why)) => {
                         Status::XPass(format!("{d} [SUITE-XFAIL `{why}` no longer holds: remove the line]"))
@@ -359,7 +380,7 @@ fn called_variants(bin: &Path, log: &mut String) -> Result<Vec<(String, usize)>,
 
 /// Builds, checks and runs one program in one mode (all tools present).
 pub fn run_one(cfg: &Config, prog: &Program, mode: Mode) -> Status {
-    let dir = cfg.out_dir.join(mode.letter().to_string()).join(&prog.name);
+    let dir = cfg.out_dir.join(cfg.march.as_deref().unwrap_or("")).join(mode.letter().to_string()).join(&prog.name);
     let _ = std::fs::remove_dir_all(&dir);
     if let Err(e) = std::fs::create_dir_all(&dir) {
         return Status::Fail(format!("cannot create {}: {e}", dir.display()));
@@ -385,7 +406,8 @@ fn build_and_run(cfg: &Config, prog: &Program, mode: Mode, dir: &Path, log: &mut
     let caller_o = dir.join("caller.o");
     let bin = dir.join(&prog.name);
     let plugin = format!("-fpass-plugin={}", cfg.plugin.display());
-    let caller_march = format!("-march={}", prog.caller_march);
+    let caller_march = format!("-march={}", cfg.march.as_deref().unwrap_or(&prog.caller_march));
+    let callee_march = cfg.callee_march();
     // Callee TU.
     match mode {
         Mode::B | Mode::C => {
@@ -394,7 +416,7 @@ fn build_and_run(cfg: &Config, prog: &Program, mode: Mode, dir: &Path, log: &mut
             step(
                 "callee",
                 Command::new(&cfg.clang)
-                    .args(["-O2", "-fopenmp-simd", FP, "-march=x86-64-v3", "-emit-llvm", "-c", "-DCALLEE", "-o"])
+                    .args(["-O2", "-fopenmp-simd", FP, &callee_march, "-emit-llvm", "-c", "-DCALLEE", "-o"])
                     .arg(&bc)
                     .arg(&src),
                 log,
@@ -413,7 +435,7 @@ fn build_and_run(cfg: &Config, prog: &Program, mode: Mode, dir: &Path, log: &mut
             step(
                 "callee",
                 Command::new(&cfg.clang)
-                    .args(["-O3", "-fopenmp-simd", FP, "-march=x86-64-v3", &plugin, "-c", "-DCALLEE", "-o"])
+                    .args(["-O3", "-fopenmp-simd", FP, &callee_march, &plugin, "-c", "-DCALLEE", "-o"])
                     .arg(&callee_o)
                     .arg(&src),
                 log,
@@ -423,7 +445,9 @@ fn build_and_run(cfg: &Config, prog: &Program, mode: Mode, dir: &Path, log: &mut
             step(
                 "callee",
                 Command::new(&cfg.gcc)
-                    .args(["-O3", "-fopenmp-simd", FP, "-c", "-DCALLEE", "-o"])
+                    .args(["-O3", "-fopenmp-simd", FP])
+                    .args(cfg.march.as_ref().map(|m| format!("-march={m}")))
+                    .args(["-c", "-DCALLEE", "-o"])
                     .arg(&callee_o)
                     .arg(&src),
                 log,
@@ -499,7 +523,8 @@ fn build_and_run(cfg: &Config, prog: &Program, mode: Mode, dir: &Path, log: &mut
         let _ =
             write!(detail, "; {} variant(s) use instructions beyond their ISA, e.g. {name}: `{insn}`", beyond.len());
     }
-    if let Some(feature) = &prog.needs_cpu {
+    let level_needs = (cfg.march.as_deref() == Some("x86-64-v4")).then(|| "avx512f".to_string());
+    if let Some(feature) = prog.needs_cpu.as_ref().or(level_needs.as_ref()) {
         if !cpu_has(feature) {
             return Ok(Status::Skip(format!("built and linked, not run: the CPU has no {feature} ({detail})")));
         }

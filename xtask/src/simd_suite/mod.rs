@@ -1,8 +1,10 @@
-//! `cargo xtask simd-suite [--mode a|b|c|d|all] [--jobs N] [--only NAME,..]
-//! [--verbose]`: the self-checking `declare simd` C programs of
-//! `tests/simd-clone`, built and run each way (see `engine.rs` and
-//! docs/testing.md), into `target/simd-suite/<mode>/<program>/`, with a
-//! table of the outcomes. Fails on any FAIL or XPASS.
+//! `cargo xtask simd-suite [--mode a|b|c|d|all] [--march LEVEL] [--jobs N]
+//! [--only NAME,..] [--verbose]`: the self-checking `declare simd` C
+//! programs of `tests/simd-clone`, built and run each way (see `engine.rs`
+//! and docs/testing.md), into `target/simd-suite/[<level>/]<mode>/<program>/`,
+//! with a table of the outcomes. `--march x86-64-v4` builds both
+//! translation units of every program at that level (run only where the CPU
+//! has AVX-512F). Fails on any FAIL or XPASS.
 
 pub mod engine;
 
@@ -18,6 +20,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut only: Option<Vec<String>> = None;
     let mut verbose = false;
     let mut build = true;
+    let mut march = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
@@ -27,9 +30,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "--only" => only = Some(value("--only")?.split(',').map(str::to_string).collect()),
             "--verbose" | "-v" => verbose = true,
             "--no-build" => build = false,
+            "--march" => march = Some(value("--march")?),
             other => {
                 return Err(format!(
-                    "unexpected argument `{other}` (expected --mode a|b|c|d|all, --jobs N, --only NAME,.., --verbose, --no-build)"
+                    "unexpected argument `{other}` (expected --mode a|b|c|d|all, --march LEVEL, --jobs N, --only NAME,.., --verbose, --no-build)"
                 ))
             }
         }
@@ -57,6 +61,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         gcc: "gcc".into(),
         jobs,
         run_timeout: Duration::from_secs(30),
+        march,
     };
     let mut progs = engine::programs(&cfg.src_dir)?;
     if let Some(only) = &only {

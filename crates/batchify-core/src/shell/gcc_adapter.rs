@@ -24,8 +24,23 @@ pub fn concat<'ctx>(b: &Builder<'ctx>, pieces: &[Value<'ctx>], t: Type<'ctx>) ->
     acc
 }
 
-/// The pieces of types `types` that vector `v` splits into, in lane order.
+/// The natural value of type `t` from the pieces it travels in: the value
+/// itself, a vector of at most 32 bits from its integer, or the lanes of
+/// several pieces.
+fn assemble<'ctx>(b: &Builder<'ctx>, pieces: &[Value<'ctx>], t: Type<'ctx>) -> Value<'ctx> {
+    match pieces {
+        [p] if p.ty() == t => *p,
+        [p] => b.cast(crate::llvm::LLVMOpcode::LLVMBitCast, *p, t),
+        _ => concat(b, pieces, t),
+    }
+}
+
+/// The pieces of types `types` that vector `v` splits into, in lane order
+/// (one integer piece: `v`'s bits).
 pub fn split<'ctx>(b: &Builder<'ctx>, v: Value<'ctx>, types: &[Type<'ctx>]) -> Vec<Value<'ctx>> {
+    if let [t] = types {
+        return vec![if *t == v.ty() { v } else { b.cast(crate::llvm::LLVMOpcode::LLVMBitCast, v, *t) }];
+    }
     let ctx = v.ty().context();
     let mut first = 0;
     let mut out = Vec::new();
@@ -94,8 +109,19 @@ pub fn lower<'ctx>(
     for (old, types) in body.params().into_iter().zip(&lowering.pieces) {
         let pieces = &params[next..next + types.len()];
         next += types.len();
-        let new = if types.len() == 1 { pieces[0] } else { concat(&b, pieces, old.ty()) };
+        let new = assemble(&b, pieces, old.ty());
         old.replace_all_uses_with(new);
+    }
+    if let Some(int) = lowering.int_ret.map(|_| lowering.public_type.return_type()) {
+        for block in &blocks {
+            let Some(ret) = block.terminator().filter(|t| t.opcode() == crate::llvm::LLVMOpcode::LLVMRet) else {
+                continue;
+            };
+            b.position_before(ret);
+            let bits = b.cast(crate::llvm::LLVMOpcode::LLVMBitCast, ret.operand(0), int);
+            b.ret(Some(bits));
+            ret.erase();
+        }
     }
     if let Some((ptr, align)) = sret {
         for block in &blocks {
@@ -131,7 +157,7 @@ fn call_body<'ctx>(
     for (old, types) in body.params().into_iter().zip(&lowering.pieces) {
         let p = &pieces[next..next + types.len()];
         next += types.len();
-        args.push(if types.len() == 1 { p[0] } else { concat(&b, p, old.ty()) });
+        args.push(assemble(&b, p, old.ty()));
     }
     let r = b.call(body.function_type(), body, &args);
     match sret {
@@ -141,6 +167,10 @@ fn call_body<'ctx>(
         }
         None if body.function_type().return_type().is_void() => {
             b.ret(None);
+        }
+        None if lowering.int_ret.is_some() => {
+            let bits = b.cast(crate::llvm::LLVMOpcode::LLVMBitCast, r, f.function_type().return_type());
+            b.ret(Some(bits));
         }
         None => {
             b.ret(Some(r));
@@ -167,11 +197,7 @@ pub fn call_lowered<'ctx>(
     });
     let mut lowered: Vec<Value> = buffer.iter().map(|(slot, _, _)| *slot).collect();
     for (&a, types) in args.iter().zip(&lowering.pieces) {
-        if types.len() == 1 {
-            lowered.push(a);
-        } else {
-            lowered.extend(split(b, a, types));
-        }
+        lowered.extend(split(b, a, types));
     }
     let call = b.call(lowering.public_type, callee, &lowered);
     let result = match buffer {
@@ -180,7 +206,10 @@ pub fn call_lowered<'ctx>(
             call.add_call_site_attribute(1, create_enum_attribute(ctx, "align", align as u64));
             Some(b.load(ty, slot, align))
         }
-        None => (!lowering.public_type.return_type().is_void()).then_some(call),
+        None => match lowering.int_ret {
+            Some(natural) => Some(b.cast(crate::llvm::LLVMOpcode::LLVMBitCast, call, natural)),
+            None => (!lowering.public_type.return_type().is_void()).then_some(call),
+        },
     };
     (call, result)
 }
