@@ -114,3 +114,38 @@ fn plugin_modes() {
         assert!(calling > 0, "mode {}: no binary calls a variant (are call sites annotated?)", mode.letter());
     }
 }
+
+/// All four modes with both translation units of every program built at
+/// `-march=x86-64-v2`, `-v3` and `-v4`: SSE, AVX2 and AVX-512 callers of
+/// every variant the programs declare (the `-v4` builds run where the CPU
+/// has AVX-512F; elsewhere they are built and linked, and skipped loudly).
+/// At `-v4` the loops pass 512-bit vectors to `e` variants and their
+/// adapters, whose registers must agree (`batchify_core::vector_widths`).
+#[test]
+fn every_mode_at_x86_64_v2_v3_v4() {
+    let test = "simd_suite::every_mode_at_x86_64_v2_v3_v4";
+    let plugin = std::env::var_os("BATCHIFY_PLUGIN")
+        .map(PathBuf::from)
+        .or_else(|| Some(root().join("target/debug/libbatchify_plugin.so")).filter(|p| p.is_file()));
+    let Some(plugin) = plugin else {
+        skip::skip(
+            test,
+            "plugin not built (target/debug/libbatchify_plugin.so; `cargo build -p batchify-plugin` first)",
+        );
+        return;
+    };
+    if !skip::require_tool(test, "clang-22") || !skip::require_tool(test, "gcc") || !skip::require_cpu(test, "avx2") {
+        return;
+    }
+    for level in ["x86-64-v2", "x86-64-v3", "x86-64-v4"] {
+        let mut cfg = config(plugin.clone());
+        cfg.march = Some(level.to_string());
+        let outcomes = run_modes(&format!("{test} ({level})"), &cfg, &Mode::ALL);
+        let ran = outcomes.iter().filter(|o| matches!(o.status, engine::Status::Pass(_))).count();
+        if level == "x86-64-v4" && ran == 0 {
+            skip::require_cpu(&format!("{test} ({level} runs)"), "avx512f");
+        } else {
+            assert!(ran >= outcomes.len() / 2, "{level}: only {ran} of {} builds ran and passed", outcomes.len());
+        }
+    }
+}
