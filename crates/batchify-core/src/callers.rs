@@ -111,6 +111,13 @@ pub fn annotate(module: Module) -> Vec<String> {
         }
     }
     module.append_to_compiler_used(&keep);
+    if cfg!(debug_assertions) {
+        // The adapters' calls of their variants must agree on registers as
+        // much as the loops' future calls of the adapters.
+        let adapters: Vec<Value> = keep.iter().copied().filter(|f| f.name().starts_with(ADAPTER_PREFIX)).collect();
+        let wrong = vector_widths::check_calls(module, &adapters);
+        debug_assert!(wrong.is_empty(), "caller-side adapters disagree on vector registers: {}", wrong[0]);
+    }
     notes
 }
 

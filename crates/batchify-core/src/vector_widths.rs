@@ -110,14 +110,17 @@ impl Snapshot {
         !self.names.contains(&name) || (!f.is_declaration() && !self.defined.contains(&name))
     }
 
-    /// The defined functions batchify created since the snapshot, and those
-    /// that now call a function created (or declared) since then.
+    /// The defined functions batchify created since the snapshot (or gave
+    /// the body of a declaration), and those that now call a function whose
+    /// name is new since then. A function that called a declaration before
+    /// and calls its new body now is the caller's own: batchify made no
+    /// call there (a user's hand-written call of a variant).
     pub fn changed<'ctx>(&self, module: Module<'ctx>) -> Vec<Value<'ctx>> {
         module
             .functions()
             .into_iter()
             .filter(|f| !f.is_declaration())
-            .filter(|&f| self.is_new(f) || direct_calls(f).iter().any(|&(_, g)| self.is_new(g)))
+            .filter(|&f| self.is_new(f) || direct_calls(f).iter().any(|&(_, g)| !self.names.contains(&g.name())))
             .collect()
     }
 
@@ -251,9 +254,13 @@ fn cpu_level(cpu: &str) -> Option<u8> {
 }
 
 /// The vector levels of `f`, from its `target-cpu` and `target-features`.
+/// Without a `target-features` attribute, the final compile's features
+/// (`-mattr`, the JIT's host features) apply on top of the CPU's, so the
+/// level is open upwards.
 fn levels(f: Value) -> Levels {
     use crate::shell::target::feature_level;
-    let features = f.string_attribute(FN, "target-features").unwrap_or_default();
+    let own_features = f.string_attribute(FN, "target-features");
+    let features = own_features.clone().unwrap_or_default();
     let listed: Vec<&str> = features.split(',').filter(|x| !x.is_empty()).collect();
     let added = listed.iter().filter_map(|x| x.strip_prefix('+')).map(feature_level).max().unwrap_or(0);
     // A removed feature caps the level below it.
@@ -268,13 +275,14 @@ fn levels(f: Value) -> Levels {
         })
         .min();
     let cpu = f.string_attribute(FN, "target-cpu").and_then(|c| cpu_level(&c));
-    let max = match (cpu, cap) {
-        (Some(c), cap) => Some(c.max(added).min(cap.unwrap_or(3))),
-        (None, cap) => cap,
+    let floor = cpu.unwrap_or(0).max(added).min(cap.unwrap_or(3));
+    // A named CPU with its own feature list fixes the level; otherwise the
+    // CPU and the features give a floor.
+    let max = match (cpu, own_features) {
+        (Some(_), Some(_)) => Some(floor),
+        _ => cap,
     };
-    // A named CPU fixes the level; otherwise the features give a floor.
-    let min = if cpu.is_some() { max.unwrap_or(added) } else { added.min(max.unwrap_or(3)) };
-    Levels { min, max }
+    Levels { min: floor, max }
 }
 
 /// How `f` passes a vector of `bits` bits. A declaration of a GCC-ABI x86
