@@ -743,11 +743,18 @@ impl<'ctx> Widener<'_, 'ctx> {
     /// at most one exit phi of each group, other values too), where the
     /// group has at least two incoming edges of `P`. Holding then costs one
     /// blend per trip where the exit edges cost one blend each.
+    ///
+    /// The group shares one slot, and the mixed phi's other edges write
+    /// their values into it. So no other phi of the group may be in the
+    /// mixed phi's block: a lane leaving on such an edge needs both values
+    /// (fuzz seed 553665025: `phi [P, %a], [P, %b]` and `phi [P, %a],
+    /// [0.0, %b]` in one exit block read the same slot).
     fn held_live_outs(&self, l: LoopId) -> Vec<(Value<'ctx>, Vec<Value<'ctx>>)> {
         let lp = &self.analyses.loops.loops[l.0];
         let header_phis: Vec<Value> =
             lp.header.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI).collect();
-        let mut groups: Vec<(Value, Vec<Value>, usize, bool)> = Vec::new();
+        // (P, exit phis, edges of P, block of the mixed phi if any)
+        let mut groups: Vec<(Value, Vec<Value>, usize, Option<Block>)> = Vec::new();
         for x in &lp.exits {
             let dedicated = self.analyses.cfg.preds[x].iter().all(|p| lp.blocks.contains(p));
             if !dedicated || self.analyses.loops.innermost.get(x).copied() != lp.parent {
@@ -760,13 +767,16 @@ impl<'ctx> Widener<'_, 'ctx> {
                 let incoming = q.incoming();
                 let Some(p) = incoming.iter().map(|(v, _)| *v).find(|v| header_phis.contains(v)) else { continue };
                 let p_edges = incoming.iter().filter(|(v, _)| *v == p).count();
-                let mixed = p_edges < incoming.len();
+                let mixed = (p_edges < incoming.len()).then_some(*x);
                 match groups.iter_mut().find(|g| g.0 == p) {
-                    Some(g) if mixed && g.3 => {}
+                    // A second mixed phi, or a mixed phi beside a member.
+                    Some(g) if mixed.is_some() && (g.3.is_some() || g.1.iter().any(|m| m.parent_block() == *x)) => {}
+                    // A member in the block of the group's mixed phi.
+                    Some(g) if g.3 == Some(*x) => {}
                     Some(g) => {
                         g.1.push(q);
                         g.2 += p_edges;
-                        g.3 |= mixed;
+                        g.3 = g.3.or(mixed);
                     }
                     None => groups.push((p, vec![q], p_edges, mixed)),
                 }
