@@ -23,7 +23,10 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <mutex>
 #include <string>
+#include <vector>
 
 using namespace llvm;
 
@@ -90,6 +93,33 @@ std::string clParams() {
   return s;
 }
 
+// The parameters of every `batchify<...>` named in a pipeline parsed in
+// this process (rustc's `-C passes=batchify<...>`, opt's `-passes=`).
+// Pipelines are parsed before they run, so the automatic run at the
+// optimizer's early extension point can take them: otherwise it would build
+// every variant with the default options first, and the explicit pass,
+// which rustc runs after its whole pipeline, would find nothing left to do
+// (no report, no libmvec). With several different parameter sets named,
+// the automatic run leaves the work to the explicit passes.
+std::mutex ExplicitMutex;
+std::vector<std::string> ExplicitParams;
+
+void noteExplicitParams(const std::string &Params) {
+  std::lock_guard<std::mutex> Lock(ExplicitMutex);
+  if (std::find(ExplicitParams.begin(), ExplicitParams.end(), Params) == ExplicitParams.end())
+    ExplicitParams.push_back(Params);
+}
+
+// The parameters the automatic run uses: "" (the defaults) when no pipeline
+// names the pass, the one set named, or nothing (skip) with several.
+bool automaticParams(std::string &Params) {
+  std::lock_guard<std::mutex> Lock(ExplicitMutex);
+  if (ExplicitParams.size() > 1)
+    return false;
+  Params = ExplicitParams.empty() ? std::string() : ExplicitParams.front();
+  return true;
+}
+
 struct BatchifyPass : PassInfoMixin<BatchifyPass> {
   std::string Params;
   bool Automatic;
@@ -98,7 +128,10 @@ struct BatchifyPass : PassInfoMixin<BatchifyPass> {
 
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     std::string Cl = clParams();
-    int Changed = batchify_plugin_run(wrap(&M), Params.c_str(), Cl.c_str(), Automatic ? 1 : 0);
+    std::string Use = Params;
+    if (Automatic && !automaticParams(Use))
+      return PreservedAnalyses::all();
+    int Changed = batchify_plugin_run(wrap(&M), Use.c_str(), Cl.c_str(), Automatic ? 1 : 0);
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
 
@@ -123,6 +156,7 @@ bool parseBatchifyPipeline(StringRef Name, ModulePassManager &MPM) {
     free(Error);
     return false;
   }
+  noteExplicitParams(Params);
   MPM.addPass(BatchifyPass(Params, false));
   return true;
 }

@@ -195,3 +195,56 @@ fn rustc_plugin_builds_each_variant_once_and_correctly() {
         assert!(run.status.success() && stdout.contains("mismatches: 0"), "{name}: {stdout}");
     }
 }
+
+/// Pass parameters given to rustc take effect (issue 22, item 4): with
+/// `-C 'passes=batchify<report;veclib=libmvec>'`, the automatic run at the
+/// optimizer's early extension point takes the explicit parameters (the
+/// shim records them when the pipeline is parsed), instead of building
+/// everything with the defaults before rustc's extra passes run. So the
+/// report is printed and the variant calls libmvec's `sin`/`cos`; the
+/// program's results stay within libmvec's bound of the plain build's.
+#[test]
+fn rustc_pass_parameters_take_effect() {
+    let test = "rustc_pass_parameters_take_effect";
+    let plugin = batchify_testkit::plugin::library();
+    if !plugin.exists() {
+        skip::skip(test, &format!("the plugin {} is not built (cargo build -p batchify-plugin)", plugin.display()));
+        return;
+    }
+    if !skip::require_tool(test, "rustc") || !skip::require_tool(test, "nm") || !skip::require_cpu(test, "avx2") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("kep.rs");
+    std::fs::write(
+        &src,
+        "#[no_mangle]\npub extern \"C\" fn kep(m: f64, e: f64) -> f64 {\n    let mut x = m;\n    for _ in 0..50 {\n        \
+         let d = (x - e * x.sin() - m) / (1.0 - e * x.cos());\n        x -= d;\n        if d.abs() < 1e-12 { break; }\n    \
+         }\n    x\n}\n#[inline(never)]\n#[export_name = \"__batchify_array__ZGVdN4vv_kep\"]\npub unsafe extern \"C\" fn \
+         kep_x4(out: *mut f64, m: *const f64, e: *const f64) {\n    for k in 0..4 { unsafe { *out.add(k) = \
+         kep(*m.add(k), *e.add(k)) }; }\n}\nfn main() {\n    let (m, e) = ([0.1f64, 1.0, 2.0, 3.0], [0.1f64, 0.5, 0.9, \
+         0.3]);\n    let mut o = [0f64; 4];\n    unsafe { kep_x4(o.as_mut_ptr(), m.as_ptr(), e.as_ptr()) };\n    for k in \
+         0..4 {\n        let want = kep(m[k], e[k]);\n        assert!((o[k] - want).abs() <= 1e-9 * want.abs().max(1.0), \
+         \"lane {k}: {} vs {want}\", o[k]);\n    }\n    println!(\"ok {:?}\", o);\n}\n",
+    )
+    .unwrap();
+    let exe = dir.path().join("kep");
+    let out = Command::new("rustc")
+        .env("RUSTC_BOOTSTRAP", "1")
+        .args(["--edition=2021", "-O"])
+        .arg(format!("-Zllvm-plugins={}", plugin.display()))
+        .args(["-C", "passes=batchify<report;veclib=libmvec>", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "rustc failed:\n{stderr}");
+    assert!(stderr.contains("batchify: kep -> _ZGVdN4vv_kep: 4 lanes"), "no report:\n{stderr}");
+    assert!(stderr.contains("veclib: sin -> _ZGVdN4v_sin"), "no libmvec sin in the report:\n{stderr}");
+    let symbols = run_checked(Command::new("nm").arg(&exe));
+    assert!(symbols.lines().any(|l| l.contains(" U _ZGVdN4v_sin")), "the variant does not call libmvec:\n{symbols}");
+    let run = Command::new(&exe).output().unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success() && stdout.starts_with("ok "), "{stdout}{}", String::from_utf8_lossy(&run.stderr));
+}
