@@ -87,25 +87,29 @@ fn batchify_and_gcc_callers() {
     assert!(calling >= 20, "only {calling} GCC-built binaries call batchify's variants");
 }
 
-#[test]
-fn plugin_modes() {
-    let test = "simd_suite::plugin_modes";
-    let target = root().join("target");
+/// The plugin (`$BATCHIFY_PLUGIN`, else `target/debug/libbatchify_plugin.so`)
+/// when it and every tool the plugin modes need are there; otherwise `test`
+/// is skipped loudly (a failure where tools are required). `cargo test`
+/// does not build the plugin; `cargo xtask test` (CI) builds it first.
+fn plugin_and_tools(test: &str) -> Option<PathBuf> {
     let plugin = std::env::var_os("BATCHIFY_PLUGIN")
         .map(PathBuf::from)
-        .or_else(|| Some(target.join("debug/libbatchify_plugin.so")).filter(|p| p.is_file()));
+        .or_else(|| Some(root().join("target/debug/libbatchify_plugin.so")).filter(|p| p.is_file()));
     let Some(plugin) = plugin else {
-        // `cargo test` does not build the plugin; `cargo xtask test` (CI)
-        // builds it first, so there a missing plugin is a failure.
         skip::skip(
             test,
             "plugin not built (target/debug/libbatchify_plugin.so; `cargo build -p batchify-plugin` first)",
         );
-        return;
+        return None;
     };
-    if !skip::require_tool(test, "clang-22") || !skip::require_tool(test, "gcc") || !skip::require_cpu(test, "avx2") {
-        return;
-    }
+    let tools = skip::require_tool(test, "clang-22") && skip::require_tool(test, "gcc");
+    (tools && skip::require_cpu(test, "avx2")).then_some(plugin)
+}
+
+#[test]
+fn plugin_modes() {
+    let test = "simd_suite::plugin_modes";
+    let Some(plugin) = plugin_and_tools(test) else { return };
     let outcomes = run_modes(test, &config(plugin), &[Mode::A, Mode::D]);
     // Caller side: clang + plugin callers use the variants (the plugin
     // annotates call sites with `vector-function-abi-variant`).
@@ -124,19 +128,7 @@ fn plugin_modes() {
 #[test]
 fn every_mode_at_x86_64_v2_v3_v4() {
     let test = "simd_suite::every_mode_at_x86_64_v2_v3_v4";
-    let plugin = std::env::var_os("BATCHIFY_PLUGIN")
-        .map(PathBuf::from)
-        .or_else(|| Some(root().join("target/debug/libbatchify_plugin.so")).filter(|p| p.is_file()));
-    let Some(plugin) = plugin else {
-        skip::skip(
-            test,
-            "plugin not built (target/debug/libbatchify_plugin.so; `cargo build -p batchify-plugin` first)",
-        );
-        return;
-    };
-    if !skip::require_tool(test, "clang-22") || !skip::require_tool(test, "gcc") || !skip::require_cpu(test, "avx2") {
-        return;
-    }
+    let Some(plugin) = plugin_and_tools(test) else { return };
     for level in ["x86-64-v2", "x86-64-v3", "x86-64-v4"] {
         let mut cfg = config(plugin.clone());
         cfg.march = Some(level.to_string());

@@ -148,17 +148,22 @@ fn program(kernels: &[Kernel]) -> String {
     src
 }
 
-#[test]
-fn rustc_plugin_builds_each_variant_once_and_correctly() {
-    let test = "rustc_plugin_builds_each_variant_once_and_correctly";
+/// The plugin library when it, rustc, nm and AVX2 are there; otherwise
+/// `test` is skipped loudly (a failure where tools are required).
+fn plugin_and_tools(test: &str) -> Option<std::path::PathBuf> {
     let plugin = batchify_testkit::plugin::library();
     if !plugin.exists() {
         skip::skip(test, &format!("the plugin {} is not built (cargo build -p batchify-plugin)", plugin.display()));
-        return;
+        return None;
     }
-    if !skip::require_tool(test, "rustc") || !skip::require_tool(test, "nm") || !skip::require_cpu(test, "avx2") {
-        return;
-    }
+    let tools = skip::require_tool(test, "rustc") && skip::require_tool(test, "nm");
+    (tools && skip::require_cpu(test, "avx2")).then_some(plugin)
+}
+
+#[test]
+fn rustc_plugin_builds_each_variant_once_and_correctly() {
+    let test = "rustc_plugin_builds_each_variant_once_and_correctly";
+    let Some(plugin) = plugin_and_tools(test) else { return };
     let kernels: Vec<Kernel> = (0..FUNCTIONS).map(kernel).collect();
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join("main.rs");
@@ -206,14 +211,7 @@ fn rustc_plugin_builds_each_variant_once_and_correctly() {
 #[test]
 fn rustc_pass_parameters_take_effect() {
     let test = "rustc_pass_parameters_take_effect";
-    let plugin = batchify_testkit::plugin::library();
-    if !plugin.exists() {
-        skip::skip(test, &format!("the plugin {} is not built (cargo build -p batchify-plugin)", plugin.display()));
-        return;
-    }
-    if !skip::require_tool(test, "rustc") || !skip::require_tool(test, "nm") || !skip::require_cpu(test, "avx2") {
-        return;
-    }
+    let Some(plugin) = plugin_and_tools(test) else { return };
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join("kep.rs");
     std::fs::write(
