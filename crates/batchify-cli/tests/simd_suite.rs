@@ -87,21 +87,12 @@ fn batchify_and_gcc_callers() {
     assert!(calling >= 20, "only {calling} GCC-built binaries call batchify's variants");
 }
 
-/// The plugin (`$BATCHIFY_PLUGIN`, else `target/debug/libbatchify_plugin.so`)
-/// when it and every tool the plugin modes need are there; otherwise `test`
-/// is skipped loudly (a failure where tools are required). `cargo test`
-/// does not build the plugin; `cargo xtask test` (CI) builds it first.
+/// The plugin ([`batchify_testkit::plugin::require`]) when it and every
+/// tool the plugin modes need are there; otherwise `test` is skipped loudly
+/// (a failure where tools are required). `cargo test` does not build the
+/// plugin; `cargo xtask test` (CI) builds it first.
 fn plugin_and_tools(test: &str) -> Option<PathBuf> {
-    let plugin = std::env::var_os("BATCHIFY_PLUGIN")
-        .map(PathBuf::from)
-        .or_else(|| Some(root().join("target/debug/libbatchify_plugin.so")).filter(|p| p.is_file()));
-    let Some(plugin) = plugin else {
-        skip::skip(
-            test,
-            "plugin not built (target/debug/libbatchify_plugin.so; `cargo build -p batchify-plugin` first)",
-        );
-        return None;
-    };
+    let plugin = batchify_testkit::plugin::require(test)?;
     let tools = skip::require_tool(test, "clang-22") && skip::require_tool(test, "gcc");
     (tools && skip::require_cpu(test, "avx2")).then_some(plugin)
 }

@@ -286,8 +286,8 @@ pub fn gcc_lowering<'ctx>(scalar: Value<'ctx>, natural: Type<'ctx>, spec: &Clone
     let params = natural.param_types();
     let pieces: Vec<Vec<Type>> = params.iter().map(|&t| gcc_pieces(spec.isa, t)).collect();
     let split = pieces.iter().zip(&params).any(|(p, &t)| p.as_slice() != [t]);
-    let int_ret = gcc_small_vector_int(ret).map(|_| ret);
-    if !(wide_ret || split || int_ret.is_some())
+    let ret_int = gcc_small_vector_int(ret);
+    if !(wide_ret || split || ret_int.is_some())
         || (0..spec.params.len() as u32).any(|i| scalar.has_attribute_at(i + 1, "byval"))
     {
         return None;
@@ -296,11 +296,12 @@ pub fn gcc_lowering<'ctx>(scalar: Value<'ctx>, natural: Type<'ctx>, spec: &Clone
     let sret = wide_ret.then(|| (ret, gcc_register_bits(spec.isa, ret.element()).unwrap_or(128) / 8));
     let mut params: Vec<Type> = sret.iter().map(|_| Type::ptr(ctx)).collect();
     params.extend(pieces.iter().flatten().copied());
-    let public_ret = match gcc_small_vector_int(ret) {
+    let public_ret = match ret_int {
         _ if wide_ret => Type::void(ctx),
         Some(int) => int,
         None => ret,
     };
+    let int_ret = ret_int.map(|_| ret);
     Some(GccLowering { public_type: Type::function(public_ret, &params), pieces, sret, int_ret })
 }
 
@@ -409,7 +410,7 @@ pub fn copy_attributes(scalar: Value, clone: Value, spec: &CloneSpec) {
         }
     }
     // Vector arguments must travel in full-width registers (GCC's ABI).
-    let bits = widest_vector_bits(clone.function_type());
+    let bits = crate::vector_widths::signature_bits(clone.function_type());
     let old: u64 = scalar.string_attribute(FN, "min-legal-vector-width").and_then(|s| s.parse().ok()).unwrap_or(0);
     clone.set_string_attribute(FN, "min-legal-vector-width", &bits.max(old).to_string());
 }
@@ -446,19 +447,6 @@ pub fn scalar_bits(e: Type) -> u32 {
         LLVMFP128TypeKind => 128,
         _ => 64,
     }
-}
-
-fn widest_vector_bits(fty: Type) -> u64 {
-    fn bits(t: Type) -> u64 {
-        if t.is_vector() {
-            scalar_bits(t.element()) as u64 * t.vector_len() as u64
-        } else {
-            // A struct of vectors (an aggregate result) travels in the
-            // registers of its widest vector.
-            t.members().into_iter().map(bits).max().unwrap_or(0)
-        }
-    }
-    fty.param_types().into_iter().chain([fty.return_type()]).map(bits).max().unwrap_or(0)
 }
 
 /// Element width of full-width lane masks for ISAs without mask registers

@@ -57,34 +57,34 @@ pub fn cover(f: Value, bits: u64) {
     }
 }
 
-/// The calls and invokes in `f` whose callee is a function (not an
-/// intrinsic), with that callee.
-fn direct_calls<'ctx>(f: Value<'ctx>) -> Vec<(Value<'ctx>, Value<'ctx>)> {
-    let mut out = Vec::new();
-    for b in f.blocks() {
-        for i in b.instructions() {
-            if !(i.is_call() || i.is_invoke()) {
-                continue;
-            }
+/// The calls and invokes in `f` that are calls at the machine level (not
+/// intrinsics), each with its callee when that is a function (`None`: an
+/// indirect call).
+fn machine_calls<'ctx>(f: Value<'ctx>) -> Vec<(Value<'ctx>, Option<Value<'ctx>>)> {
+    let calls = f.blocks().into_iter().flat_map(|b| b.instructions()).filter(|i| i.is_call() || i.is_invoke());
+    calls
+        .filter_map(|i| {
             let callee = i.called_value();
-            if callee.is_function() && callee.intrinsic_id() == 0 {
-                out.push((i, callee));
+            match callee.is_function() {
+                true if callee.intrinsic_id() != 0 => None,
+                true => Some((i, Some(callee))),
+                false => Some((i, None)),
             }
-        }
-    }
-    out
+        })
+        .collect()
+}
+
+/// The calls in `f` of a function, with that function.
+fn direct_calls<'ctx>(f: Value<'ctx>) -> Vec<(Value<'ctx>, Value<'ctx>)> {
+    machine_calls(f).into_iter().filter_map(|(call, callee)| Some((call, callee?))).collect()
 }
 
 /// Raises `f`'s `"min-legal-vector-width"` to cover its own signature and
-/// the vector types of every call it makes, as clang does for the
-/// functions it emits.
+/// the vector types of every call it makes (indirect ones too), as clang
+/// does for the functions it emits.
 pub fn cover_calls(f: Value) {
-    // Intrinsics are not calls at the machine level; indirect calls are.
-    let calls = f.blocks().into_iter().flat_map(|b| b.instructions()).filter(|i| {
-        (i.is_call() || i.is_invoke()) && !(i.called_value().is_function() && i.called_value().intrinsic_id() != 0)
-    });
-    let bits = calls.map(|c| signature_bits(c.called_function_type())).chain([signature_bits(f.function_type())]);
-    cover(f, bits.max().unwrap_or(0));
+    let calls = machine_calls(f).into_iter().map(|(c, _)| signature_bits(c.called_function_type()));
+    cover(f, calls.chain([signature_bits(f.function_type())]).max().unwrap_or(0));
 }
 
 /// The module's functions before batchify ran: [`Snapshot::changed`] tells
@@ -357,7 +357,8 @@ pub fn agree(caller: Value, callee: Value, bits: u64) -> bool {
 /// vector of its type in different registers on some x86 CPU (its widest
 /// vector decides). Only x86 modules are checked (an empty list otherwise).
 pub fn check_calls(module: Module, functions: &[Value]) -> Vec<Disagreement> {
-    if !module.target_triple().starts_with("x86_64") && !module.target_triple().is_empty() {
+    let triple = module.target_triple();
+    if !triple.starts_with("x86_64") && !triple.is_empty() {
         return Vec::new();
     }
     let mut out = Vec::new();

@@ -14,3 +14,18 @@ pub fn library() -> PathBuf {
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
     target.join("debug/libbatchify_plugin.so")
 }
+
+/// The plugin library if it exists; otherwise `test` is skipped loudly
+/// (a failure where tools are required, as in CI, whose build step builds
+/// the plugin).
+pub fn require(test: &str) -> Option<PathBuf> {
+    let plugin = library();
+    if !plugin.is_file() {
+        crate::skip::skip(
+            test,
+            &format!("the plugin {} is not built (cargo build -p batchify-plugin)", plugin.display()),
+        );
+        return None;
+    }
+    Some(plugin)
+}

@@ -151,11 +151,7 @@ fn program(kernels: &[Kernel]) -> String {
 /// The plugin library when it, rustc, nm and AVX2 are there; otherwise
 /// `test` is skipped loudly (a failure where tools are required).
 fn plugin_and_tools(test: &str) -> Option<std::path::PathBuf> {
-    let plugin = batchify_testkit::plugin::library();
-    if !plugin.exists() {
-        skip::skip(test, &format!("the plugin {} is not built (cargo build -p batchify-plugin)", plugin.display()));
-        return None;
-    }
+    let plugin = batchify_testkit::plugin::require(test)?;
     let tools = skip::require_tool(test, "rustc") && skip::require_tool(test, "nm");
     (tools && skip::require_cpu(test, "avx2")).then_some(plugin)
 }

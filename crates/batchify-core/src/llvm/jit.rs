@@ -46,6 +46,18 @@ impl JitTarget {
         JitTarget { cpu: if cpu == "host" { None } else { keep(cpu) }, features: keep(features) }
     }
 
+    /// This target with CPU `cpu` (`host`: the host), its features kept
+    /// (the `--cpu` flag).
+    pub fn with_cpu(self, cpu: &str) -> JitTarget {
+        JitTarget::named(cpu, self.features.unwrap_or_default())
+    }
+
+    /// This target with extra features `features`, its CPU kept (the
+    /// `--features` flag).
+    pub fn with_features(self, features: &str) -> JitTarget {
+        JitTarget::named(self.cpu.unwrap_or("host"), features)
+    }
+
     /// The target named by `BATCHIFY_JIT_CPU` and `BATCHIFY_JIT_FEATURES`
     /// (the host where they are unset); read once per process.
     pub fn from_env() -> JitTarget {

@@ -112,25 +112,24 @@ pub fn lower<'ctx>(
         let new = assemble(&b, pieces, old.ty());
         old.replace_all_uses_with(new);
     }
-    if let Some(int) = lowering.int_ret.map(|_| lowering.public_type.return_type()) {
+    // Every `ret v` returns as the symbol does: through the hidden result
+    // pointer, or as the integer a small vector travels as.
+    if sret.is_some() || lowering.int_ret.is_some() {
         for block in &blocks {
             let Some(ret) = block.terminator().filter(|t| t.opcode() == crate::llvm::LLVMOpcode::LLVMRet) else {
                 continue;
             };
             b.position_before(ret);
-            let bits = b.cast(crate::llvm::LLVMOpcode::LLVMBitCast, ret.operand(0), int);
-            b.ret(Some(bits));
-            ret.erase();
-        }
-    }
-    if let Some((ptr, align)) = sret {
-        for block in &blocks {
-            let Some(ret) = block.terminator().filter(|t| t.opcode() == crate::llvm::LLVMOpcode::LLVMRet) else {
-                continue;
-            };
-            b.position_before(ret);
-            b.store(ret.operand(0), ptr, align);
-            b.ret(None);
+            match sret {
+                Some((ptr, align)) => {
+                    b.store(ret.operand(0), ptr, align);
+                    b.ret(None);
+                }
+                None => {
+                    let int = lowering.public_type.return_type();
+                    b.ret(Some(b.cast(crate::llvm::LLVMOpcode::LLVMBitCast, ret.operand(0), int)));
+                }
+            }
             ret.erase();
         }
     }

@@ -38,14 +38,9 @@ fn main() -> ExitCode {
             "--optimized-caller" => oracle_opts.optimized_caller = true,
             "--allow-null" => oracle_opts.allow_null = true,
             "--no-fork" => oracle_opts.isolate = false,
-            "--cpu" | "--features" => {
-                let v = args.next().unwrap_or_default();
-                let t = oracle_opts.jit_target;
-                oracle_opts.jit_target = if a == "--cpu" {
-                    batchify_testkit::jit::JitTarget::named(&v, t.features.unwrap_or_default())
-                } else {
-                    batchify_testkit::jit::JitTarget::named(t.cpu.unwrap_or("host"), &v)
-                };
+            "--cpu" => oracle_opts.jit_target = oracle_opts.jit_target.with_cpu(&args.next().unwrap_or_default()),
+            "--features" => {
+                oracle_opts.jit_target = oracle_opts.jit_target.with_features(&args.next().unwrap_or_default())
             }
             "--isa" => {
                 isa = args.next().as_deref().and_then(batchify_testkit::fuzz::isa_from_flag).unwrap_or(Isa::Llvm)

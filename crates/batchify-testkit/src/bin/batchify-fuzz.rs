@@ -190,16 +190,8 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
                 opts.isa = fuzz::isa_from_flag(&v)
                     .ok_or(format!("--isa: `{v}` is not one of llvm, sse, avx, avx2, avx512"))?;
             }
-            "--cpu" | "--features" => {
-                let v: String = value(&flag, next())?;
-                let t = opts.jit_target;
-                let (cpu, features) = if flag == "--cpu" {
-                    (v.as_str(), t.features.unwrap_or_default())
-                } else {
-                    (t.cpu.unwrap_or("host"), v.as_str())
-                };
-                opts.jit_target = batchify_testkit::jit::JitTarget::named(cpu, features);
-            }
+            "--cpu" => opts.jit_target = opts.jit_target.with_cpu(&value::<String>(&flag, next())?),
+            "--features" => opts.jit_target = opts.jit_target.with_features(&value::<String>(&flag, next())?),
             "--post-opt-fraction" => opts.post_optimize_fraction = fraction(&flag, next())?,
             "--opt-fraction" => opts.optimize_fraction = fraction(&flag, next())?,
             "--trials" => opts.trials = value(&flag, next())?,
