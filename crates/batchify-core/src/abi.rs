@@ -410,7 +410,7 @@ pub fn copy_attributes(scalar: Value, clone: Value, spec: &CloneSpec) {
         }
     }
     // Vector arguments must travel in full-width registers (GCC's ABI).
-    let bits = crate::vector_widths::signature_bits(clone.function_type());
+    let bits = widest_vector_bits(clone.function_type());
     let old: u64 = scalar.string_attribute(FN, "min-legal-vector-width").and_then(|s| s.parse().ok()).unwrap_or(0);
     clone.set_string_attribute(FN, "min-legal-vector-width", &bits.max(old).to_string());
 }
@@ -447,6 +447,22 @@ pub fn scalar_bits(e: Type) -> u32 {
         LLVMFP128TypeKind => 128,
         _ => 64,
     }
+}
+
+/// Width of the widest vector among a function type's parameters and
+/// result. (`vector_widths::signature_bits` is the same measure; it sits
+/// above `abi` in the module layering, so `abi` keeps its own.)
+fn widest_vector_bits(fty: Type) -> u64 {
+    fn bits(t: Type) -> u64 {
+        if t.is_vector() {
+            scalar_bits(t.element()) as u64 * t.vector_len() as u64
+        } else {
+            // A struct of vectors (an aggregate result) travels in the
+            // registers of its widest vector.
+            t.members().into_iter().map(bits).max().unwrap_or(0)
+        }
+    }
+    fty.param_types().into_iter().chain([fty.return_type()]).map(bits).max().unwrap_or(0)
 }
 
 /// Element width of full-width lane masks for ISAs without mask registers
