@@ -285,6 +285,12 @@ fn levels(f: Value) -> Levels {
     Levels { min: floor, max }
 }
 
+/// Whether `f` may run with AVX-512 mask registers: its CPU and features
+/// allow AVX-512F, or leave it to the final compile's CPU.
+pub fn may_have_mask_registers(f: Value) -> bool {
+    levels(f).max.is_none_or(|m| m >= 3)
+}
+
 /// How `f` passes a vector of `bits` bits. A declaration of a GCC-ABI x86
 /// variant (`_ZGVe...`, `_ZGVd...`) follows its ISA, as GCC and glibc's
 /// libmvec compile it; other declarations are assumed compiled as clang or

@@ -76,3 +76,26 @@ fn the_matrix_covers_what_the_tunings_are_fuzzed_with() {
         }
     }
 }
+
+/// The program whose scatter ran under a stale mask register under znver4's
+/// tuning (LLVM 22's EVEX compression, llvm/llvm-project#198197): a
+/// `<16 x i1>` mask parameter read by a scatter and by a gather that the
+/// tuning scalarizes. Mask parameters of functions with gathers or
+/// scatters are now reloaded from a stack slot (`finish::mask_params`).
+#[test]
+fn znver4_mask_parameter_regression() {
+    let t = Tuning::named("znver4").unwrap();
+    if let Some(f) = t.missing_feature() {
+        skip::missing_cpu_feature("znver4_mask_parameter_regression", f);
+        return;
+    }
+    let gen = batchify_testkit::gen::GenConfig {
+        p_helper: 0.5,
+        p_buffers: 0.5,
+        p_record: 0.08,
+        ..batchify_testkit::gen::GenConfig::default()
+    };
+    let opts = FuzzOptions { count: 1, seed: 553_652_672, width: 16, gen, jit_target: t.target(), ..base() };
+    let s = fuzz::run(&opts);
+    assert!(!s.failed() && s.oracle_setup_errors == 0 && s.ok == 1, "{}", s.report());
+}

@@ -16,8 +16,8 @@
 ;     before: $k1 = VPMOVB2MZ128kr $xmm2 ; $eax = KMOVDrk $k1 ; VSCATTERDPSZmr ... $k1
 ;     after:  $eax = VPMOVMSKBrr $xmm2 ;                        VSCATTERDPSZmr ... $k1
 ;
-; Not run by any test: the reproducer for docs/limits.md (open: batchify does
-; not work around this path yet).
+; The reproducer for docs/limits.md; batchify now reloads such mask
+; parameters from a stack slot (finish/mask_params.rs).
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"

@@ -2,6 +2,7 @@
 //! requested `-O` level, run on the clone only (the rest of the module is
 //! left as it was). Touches the clone's body; reads the ABI.
 
+pub mod mask_params;
 pub mod masked_loads;
 pub mod masks;
 pub mod promote;
@@ -32,6 +33,7 @@ pub fn finish(module: Module, clone: Value, scalar_fn_ty: Type, spec: &CloneSpec
         masks::widen_masks(clone, bits);
         crate::llvm::run_function_passes(clone, "dce").map_err(internal)?;
     }
+    mask_params::reload_mask_params(clone);
     module.verify().map_err(internal)?;
     Ok(())
 }
