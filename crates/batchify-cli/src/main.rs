@@ -1,12 +1,18 @@
 //! `batchify`: the command-line front door.
 //!
-//! Reads a module (textual or binary IR, told apart by content), builds the
-//! requested clones, and writes the module atomically (a temporary file in
-//! the output's folder, renamed on success), so an error never leaves a
-//! half-written output. Every error is one line on stderr and exit code 1.
+//! Reads a module (textual or binary IR, told apart by content; at most
+//! `--max-input-bytes`, `input.rs`), builds the requested clones, and writes
+//! the module atomically (a temporary file in the output's folder, renamed
+//! on success), so an error never leaves a half-written output. The LLVM
+//! work runs in a worker process (`isolation.rs`), so that a crash inside
+//! LLVM's reader on a corrupt file is still reported. Every error is one
+//! line on stderr and exit code 1.
 
 // Links libLLVM-22 into the binary.
 use batchify_llvm_link as _;
+
+mod input;
+mod isolation;
 
 use batchify_core::vfabi::{Isa, VariantName};
 use batchify_core::{CloneSpec, Options, PrintAfter, VecLib};
@@ -15,6 +21,7 @@ use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
 use std::io::Write;
+use isolation::Sink;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -22,7 +29,8 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "batchify", version, about, long_about = None)]
 struct Cli {
-    /// Input module (`.bc` or `.ll`; the format is detected from the content).
+    /// Input module (`.bc` or `.ll`; the format is detected from the
+    /// content; `-` for standard input).
     input: PathBuf,
     /// Output module (`-` for standard output). Bitcode, unless `-S` is given or the name ends in `.ll`.
     #[arg(short = 'o', long = "output")]
@@ -77,6 +85,10 @@ struct Cli {
     /// that left a divergent loop hold their values, no gathers/scatters.
     #[arg(long = "for-autodiff")]
     for_autodiff: bool,
+    /// Largest input read, in bytes (a larger file, or a pipe or device
+    /// that gives more, is an error).
+    #[arg(long = "max-input-bytes", value_name = "N", default_value_t = input::DEFAULT_MAX_BYTES)]
+    max_input_bytes: u64,
 }
 
 fn parse_veclib(s: &str) -> Result<VecLib, String> {
@@ -110,7 +122,75 @@ impl From<IsaArg> for Isa {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(&cli) {
+    if std::env::var_os(isolation::WORKER_ENV).is_some() {
+        return worker_main(&cli);
+    }
+    let input = match input::read_bounded(&cli.input, cli.max_input_bytes) {
+        Ok(bytes) => bytes,
+        Err(msg) => return fail(&msg),
+    };
+    if std::env::var_os(isolation::IN_PROCESS_ENV).is_some() {
+        return in_process(&cli, &input);
+    }
+    let worker = match isolation::run_worker(input.clone()) {
+        Ok(w) => w,
+        // No process to isolate the work in: do it here.
+        Err(_) => return in_process(&cli, &input),
+    };
+    let shown = cli.input.display().to_string();
+    if let Some(msg) = isolation::crash_message(&shown, &worker) {
+        if std::env::var_os(isolation::CRASH_OUTPUT_ENV).is_some() {
+            let _ = std::io::stderr().write_all(&worker.stderr);
+        }
+        return fail(&msg);
+    }
+    if let (Some(0), Some(bytes)) = (worker.code, &worker.output) {
+        if let Err(msg) = write_output(bytes, &cli.output) {
+            return fail(&msg);
+        }
+    }
+    let _ = std::io::stderr().write_all(&worker.stderr);
+    if worker.code == Some(0) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Prints the one error line and returns the failure exit code.
+fn fail(msg: &str) -> ExitCode {
+    eprintln!("batchify: error: {msg}");
+    ExitCode::FAILURE
+}
+
+/// The worker (`isolation.rs`): the input's bytes on standard input, frames
+/// on standard output, messages on standard error.
+fn worker_main(cli: &Cli) -> ExitCode {
+    use std::io::Read;
+    let mut input = Vec::new();
+    if let Err(e) = std::io::stdin().read_to_end(&mut input) {
+        return fail(&format!("cannot read `{}`: {e}", cli.input.display()));
+    }
+    work_and_report(cli, &input, &mut isolation::Frames)
+}
+
+/// Everything in this process, writing the output itself.
+fn in_process(cli: &Cli, input: &[u8]) -> ExitCode {
+    let mut sink = isolation::Collected::default();
+    let code = work_and_report(cli, input, &mut sink);
+    match sink.output {
+        Some(bytes) if code == ExitCode::SUCCESS => match write_output(&bytes, &cli.output) {
+            Ok(()) => code,
+            Err(msg) => fail(&msg),
+        },
+        _ => code,
+    }
+}
+
+/// Runs the work, then prints its report lines (with `--report`) or its
+/// error line.
+fn work_and_report(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> ExitCode {
+    match run(cli, input, sink) {
         Ok(lines) => {
             if cli.report {
                 let mut err = std::io::stderr().lock();
@@ -120,10 +200,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Err(msg) => {
-            eprintln!("batchify: error: {msg}");
-            ExitCode::FAILURE
-        }
+        Err(msg) => fail(&msg),
     }
 }
 
@@ -132,14 +209,14 @@ fn first_line(s: &str) -> &str {
 }
 
 /// Reads a module from textual or binary IR, detected by content.
-fn read_module<'c>(ctx: &'c Context, path: &Path) -> Result<Module<'c>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+fn read_module<'c>(ctx: &'c Context, path: &Path, bytes: &[u8], sink: &mut dyn Sink) -> Result<Module<'c>, String> {
     let is_bitcode = bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B]);
-    let buf = MemoryBuffer::create_from_memory_range_copy(&bytes, &path.to_string_lossy());
+    sink.stage(if is_bitcode { "reading the bitcode" } else { "reading the textual IR" });
+    let buf = MemoryBuffer::create_from_memory_range_copy(bytes, &path.to_string_lossy());
     let parsed = if is_bitcode {
         Module::parse_bitcode_from_buffer(&buf, ctx).map_err(|e| e.to_string())
     } else {
-        if std::str::from_utf8(&bytes).is_err() {
+        if std::str::from_utf8(bytes).is_err() {
             return Err(format!("`{}` is neither LLVM bitcode nor textual IR", path.display()));
         }
         ctx.create_module_from_ir(buf).map_err(|e| e.to_string())
@@ -148,6 +225,7 @@ fn read_module<'c>(ctx: &'c Context, path: &Path) -> Result<Module<'c>, String> 
     let module = parsed.map_err(|e| format!("cannot parse `{}` as LLVM {kind}: {}", path.display(), first_line(&e)))?;
     // Reject invalid input up front, so that verifier failures later on are
     // batchify's own bugs and are reported as such.
+    sink.stage("verifying the module");
     module
         .verify()
         .map_err(|e| format!("`{}` is not valid LLVM IR: {}", path.display(), first_line(&e.to_string())))?;
@@ -198,9 +276,12 @@ fn declares_simd_variants(module: &Module<'_>) -> bool {
     })
 }
 
-fn run(cli: &Cli) -> Result<Vec<String>, String> {
+/// Reads, batches and serializes the module (sent to `sink`); returns the
+/// report lines.
+fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, String> {
     let ctx = Context::create();
-    let module = read_module(&ctx, &cli.input)?;
+    let module = read_module(&ctx, &cli.input, input, sink)?;
+    sink.stage("finding the functions to batch");
     let specs = collect_specs(cli, &module)?;
     let core = batchify_core::llvm::Module::from_inkwell(&module);
     if specs.is_empty() && !batchify_core::enzyme_batch::has_calls(core) {
@@ -219,10 +300,14 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
         for_autodiff: cli.for_autodiff,
         ..Options::default()
     };
-    let mut reports = batchify_core::batchify_inkwell(&module, &specs, &opts).map_err(|e| e.to_string())?;
+    let mut progress = |s: &CloneSpec| sink.stage(&format!("batching `{}` as `{}`", s.scalar_name, s.vector_name));
+    let mut reports =
+        batchify_core::batchify_module_observed(core, &specs, &opts, &mut progress).map_err(|e| e.to_string())?;
     if cli.functions.is_empty() && cli.variants.is_empty() {
+        sink.stage("completing the array-form requests");
         complete_array_requests(&module)?;
     }
+    sink.stage("building the `__enzyme_batch` clones");
     let batch = batchify_core::enzyme_batch::run(core, &opts).map_err(|e| e.to_string())?;
     if let (true, Some((spec, e))) = (cli.no_fallback, batch.failed.first()) {
         return Err(format!("`{}` -> `{}`: {e}", spec.scalar_name, spec.vector_name));
@@ -237,11 +322,13 @@ fn run(cli: &Cli) -> Result<Vec<String>, String> {
     let caller_notes = if cli.no_callers {
         Vec::new()
     } else {
+        sink.stage("annotating the callers");
         let notes = batchify_core::callers::annotate(batchify_core::llvm::Module::from_inkwell(&module));
         module.verify().map_err(|e| format!("internal error: the annotated callers do not verify: {e}"))?;
         notes
     };
-    write_module(&module, &cli.output, cli.text)?;
+    sink.stage("serializing the module");
+    sink.output(serialize(&module, &cli.output, cli.text));
     for r in &reports {
         if let Some(why) = &r.fallback {
             eprintln!(
@@ -265,17 +352,20 @@ fn complete_array_requests(module: &Module<'_>) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes the module atomically: to a temporary file beside the output,
-/// then renamed over it.
-fn write_module(module: &Module<'_>, out: &Path, force_text: bool) -> Result<(), String> {
-    let text = force_text || out.extension().is_some_and(|e| e == "ll");
-    let bytes: Vec<u8> = if text {
+/// The module as textual IR (`-S`, or an output named `*.ll`) or bitcode.
+fn serialize(module: &Module<'_>, out: &Path, force_text: bool) -> Vec<u8> {
+    if force_text || out.extension().is_some_and(|e| e == "ll") {
         module.print_to_string().to_bytes().to_vec()
     } else {
         module.write_bitcode_to_memory().as_slice().to_vec()
-    };
+    }
+}
+
+/// Writes the output atomically: to a temporary file beside it, then
+/// renamed over it.
+fn write_output(bytes: &[u8], out: &Path) -> Result<(), String> {
     if out.as_os_str() == "-" {
-        return std::io::stdout().lock().write_all(&bytes).map_err(|e| format!("cannot write to standard output: {e}"));
+        return std::io::stdout().lock().write_all(bytes).map_err(|e| format!("cannot write to standard output: {e}"));
     }
     // A device or pipe (`/dev/null`, a FIFO) is written in place: renaming a
     // file over it would replace the device.
@@ -283,7 +373,7 @@ fn write_module(module: &Module<'_>, out: &Path, force_text: bool) -> Result<(),
         return std::fs::OpenOptions::new()
             .write(true)
             .open(out)
-            .and_then(|mut f| f.write_all(&bytes))
+            .and_then(|mut f| f.write_all(bytes))
             .map_err(|e| format!("cannot write `{}`: {e}", out.display()));
     }
     let dir = match out.parent() {
@@ -298,7 +388,7 @@ fn write_module(module: &Module<'_>, out: &Path, force_text: bool) -> Result<(),
         .permissions(std::fs::Permissions::from_mode(0o666))
         .tempfile_in(&dir)
         .map_err(|e| fail(&e))?;
-    tmp.write_all(&bytes).map_err(|e| fail(&e))?;
+    tmp.write_all(bytes).map_err(|e| fail(&e))?;
     tmp.persist(out).map_err(|e| fail(&e.error))?;
     Ok(())
 }

@@ -250,8 +250,20 @@ impl CloneReport {
 /// wider than 256 bits in the same registers on every x86 CPU; debug
 /// builds check that they do.
 pub fn batchify_module(module: Module, specs: &[CloneSpec], opts: &Options) -> Result<Vec<CloneReport>> {
+    batchify_module_observed(module, specs, opts, &mut |_| {})
+}
+
+/// [`batchify_module`], telling `progress` about each clone (the requested
+/// ones and the callee clones they need) before it is built: a front end
+/// that names the function it was batching when something went wrong.
+pub fn batchify_module_observed(
+    module: Module,
+    specs: &[CloneSpec],
+    opts: &Options,
+    progress: &mut dyn FnMut(&CloneSpec),
+) -> Result<Vec<CloneReport>> {
     let before = vector_widths::Snapshot::take(module);
-    let built = build_clones(module, specs, opts);
+    let built = build_clones(module, specs, opts, progress);
     // Every function built or given calls of new functions covers the
     // vector types of its calls, also when a later clone failed.
     let changed = before.cover_changed(module);
@@ -266,13 +278,20 @@ pub fn batchify_module(module: Module, specs: &[CloneSpec], opts: &Options) -> R
 }
 
 /// Stages 2 to 9 for every requested clone and the callee clones they need.
-fn build_clones(module: Module, specs: &[CloneSpec], opts: &Options) -> Result<Vec<CloneReport>> {
+fn build_clones(
+    module: Module,
+    specs: &[CloneSpec],
+    opts: &Options,
+    progress: &mut dyn FnMut(&CloneSpec),
+) -> Result<Vec<CloneReport>> {
     let mut callees = emit::callee_clones::CalleeClones::new(specs);
     let helper_opts = Options { allow_fallback: true, ..*opts };
     let mut out = Vec::new();
     for s in specs {
+        progress(s);
         let mut report = batchify_one(module, s, opts, &mut callees)?;
         while let Some(h) = callees.next_pending() {
+            progress(&h);
             report.callee_clones.push(batchify_one(module, &h, &helper_opts, &mut callees)?);
         }
         out.push(report);

@@ -13,16 +13,16 @@
 //! gather in the same block reads the same mask, the scatter runs under a
 //! stale `%k`: wrong lanes written, or a fault.
 //!
-//! The workaround gives the back end no `vpmov*2m` to fold: the parameter
-//! is stored to a volatile slot at entry and every use reads the volatile
-//! reload, which the back end loads straight into a mask register
-//! (`kmovw mem, %k`). The store's own `vpmov*2m` has the store as its only
+//! The workaround gives the back end no `vpmov*2m` to fold: the parameter's
+//! bits are stored to a volatile `iN` slot at entry and every use reads the
+//! volatile reload, which reaches a mask register from a general one
+//! (`kmov %eax, %k`). The store's own `vpmov*2m` has the store as its only
 //! reader. Costs a store and a load on entry, next to at least one gather
 //! or scatter; applied only where a gather or scatter exists and the
 //! function may run with AVX-512 mask registers.
 
-use crate::llvm::LLVMOpcode::LLVMCall;
-use crate::llvm::{Builder, Value};
+use crate::llvm::LLVMOpcode::{LLVMBitCast, LLVMCall};
+use crate::llvm::{Builder, Type, Value};
 
 /// Whether `i` calls `llvm.masked.gather` or `llvm.masked.scatter`.
 fn is_gather_or_scatter(i: Value) -> bool {
@@ -58,13 +58,19 @@ pub fn reload_mask_params(f: Value) -> usize {
         None => b.position_at_end(entry),
     }
     for &mask in &masks {
-        let slot = b.alloca(mask.ty());
-        let reload = b.load(mask.ty(), slot, 0);
-        reload.set_volatile(true);
+        // As an integer: LLVM 22 drops a volatile store and load of an
+        // `<N x i1>` whose value arrived on the stack (a ninth vector
+        // argument), and reads the caller's `<N x i16>` as packed bits.
+        let bits = Type::int(mask.ty().context(), mask.ty().vector_len());
+        let slot = b.alloca(bits);
+        let loaded = b.load(bits, slot, 0);
+        loaded.set_volatile(true);
+        let reload = b.cast(LLVMBitCast, loaded, mask.ty());
         mask.replace_all_uses_with(reload);
-        // The store is built after the replacement, so it keeps the parameter.
-        b.position_before(reload);
-        b.store(mask, slot, 0).set_volatile(true);
+        // Built after the replacement, so that they keep the parameter.
+        b.position_before(loaded);
+        let packed = b.cast(LLVMBitCast, mask, bits);
+        b.store(packed, slot, 0).set_volatile(true);
         b.position_after(reload);
     }
     masks.len()
