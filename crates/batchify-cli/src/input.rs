@@ -16,9 +16,7 @@ pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
 pub fn read_bounded(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
     let shown = path.display();
     let too_large = || {
-        format!(
-            "`{shown}` is larger than {max_bytes} bytes, the most batchify reads (raise it with --max-input-bytes)"
-        )
+        format!("`{shown}` is larger than {max_bytes} bytes, the most batchify reads (raise it with --max-input-bytes)")
     };
     let mut reader: Box<dyn Read> = if path.as_os_str() == "-" {
         Box::new(std::io::stdin().lock())

@@ -20,8 +20,8 @@ use clap::{Parser, ValueEnum};
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
-use std::io::Write;
 use isolation::Sink;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

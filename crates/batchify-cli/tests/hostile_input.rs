@@ -301,7 +301,7 @@ fn base_modules(dir: &Path) -> Option<Vec<(String, Vec<u8>, String)>> {
         for (ext, flag) in [("bc", "-c"), ("ll", "-S")] {
             let path = dir.join(format!("{name}.{ext}"));
             let st = Command::new("clang-22")
-                .args(["-O1", "-fopenmp-simd", "-emit-llvm", flag, "-DSIMD_FUNCS"])
+                .args(["-O1", "-fopenmp-simd", "-emit-llvm", flag, "-DCALLEE"])
                 .arg("-I")
                 .arg(Path::new(ROOT).join("tests/simd-clone"))
                 .arg(Path::new(ROOT).join(src))
@@ -400,4 +400,64 @@ fn mutants_end_in_one_error_line_or_a_valid_output() {
     assert!(broken.is_empty(), "{} runs broke the contract:\n{}", broken.len(), broken.join("\n"));
     // The mutants reach past the reader: some are still valid modules.
     assert!(outputs > 0 && errors > 0);
+}
+
+/// The plugin never takes its host down on a module the host accepted:
+/// textual mutants that `opt-22` reads and verifies, run through
+/// `-passes=batchify`, end with exit status 0 or 1 (an error diagnostic),
+/// never a signal or a panic's abort.
+#[test]
+fn the_plugin_survives_mutants_its_host_accepts() {
+    const MUTANTS: usize = 160;
+    let dir = tempfile::tempdir().unwrap();
+    let Some(plugin) = batchify_testkit::plugin::require("hostile_input::the_plugin_survives_mutants") else {
+        return;
+    };
+    if !batchify_testkit::skip::require_tool("hostile_input::the_plugin_survives_mutants", "opt-22") {
+        return;
+    }
+    let Some(bases) = base_modules(dir.path()) else { return };
+    let texts: Vec<String> = bases
+        .iter()
+        .filter(|(name, ..)| name.ends_with(".ll"))
+        .map(|(_, bytes, _)| String::from_utf8_lossy(bytes).into_owned())
+        .collect();
+    let mut rng = Rng(0x28_9106_0000);
+    let (mut accepted, mut diagnosed) = (0, 0);
+    let mut broken = Vec::new();
+    for k in 0..MUTANTS {
+        let (mutant, kind) = mutate_text(&mut rng, &texts[k % texts.len()]);
+        let input = dir.path().join(format!("p{k}.ll"));
+        fs::write(&input, &mutant).unwrap();
+        let plain = Command::new("opt-22").arg("-passes=verify").arg(&input).arg("-o").arg("/dev/null").output();
+        if !plain.is_ok_and(|o| o.status.success()) {
+            continue;
+        }
+        accepted += 1;
+        let o = Command::new("opt-22")
+            .arg(format!("-load-pass-plugin={}", plugin.display()))
+            .arg("-passes=batchify")
+            .arg(&input)
+            .arg("-o")
+            .arg("/dev/null")
+            .output()
+            .expect("run opt-22");
+        match o.status.code() {
+            Some(0) => {}
+            Some(1) => diagnosed += 1,
+            _ => broken.push(format!(
+                "mutant {k} ({kind}): {:?} (signal {:?}): {}",
+                o.status.code(),
+                o.status.signal(),
+                String::from_utf8_lossy(&o.stderr).lines().next().unwrap_or("")
+            )),
+        }
+    }
+    eprintln!(
+        "hostile input, plugin: {MUTANTS} mutants, {accepted} accepted by opt-22, {diagnosed} of them \
+         with an error diagnostic, {} hosts taken down",
+        broken.len()
+    );
+    assert!(accepted >= MUTANTS / 4, "only {accepted} mutants were valid modules");
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
 }
