@@ -22,9 +22,6 @@ pub fn read_bounded(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
         Box::new(std::io::stdin().lock())
     } else {
         let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
-        if meta.is_dir() {
-            return Err(format!("cannot read `{shown}`: it is a directory"));
-        }
         if meta.is_file() && meta.len() > max_bytes {
             return Err(too_large());
         }

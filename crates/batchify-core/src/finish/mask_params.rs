@@ -67,6 +67,13 @@ pub fn reload_mask_params(f: Value) -> usize {
         loaded.set_volatile(true);
         let reload = b.cast(LLVMBitCast, loaded, mask.ty());
         mask.replace_all_uses_with(reload);
+        // Readers of the bits (the test for no active lane) read the load.
+        for u in reload.users() {
+            if u.opcode() == LLVMBitCast && u.ty() == bits {
+                u.replace_all_uses_with(loaded);
+                u.erase();
+            }
+        }
         // Built after the replacement, so that they keep the parameter.
         b.position_before(loaded);
         let packed = b.cast(LLVMBitCast, mask, bits);
