@@ -24,6 +24,13 @@ impl<'ctx> Value<'ctx> {
     pub fn is_invoke(self) -> bool {
         unsafe { !LLVMIsAInvokeInst(self.0).is_null() }
     }
+    /// Invoke: the block its unwinding edge goes to.
+    pub fn unwind_dest(self) -> Option<Block<'ctx>> {
+        if !self.is_invoke() {
+            return None;
+        }
+        Some(Block(unsafe { LLVMGetUnwindDest(self.0) }, PhantomData))
+    }
     /// Whether this is a `callbr` instruction.
     pub fn is_callbr(self) -> bool {
         unsafe { !LLVMIsACallBrInst(self.0).is_null() }

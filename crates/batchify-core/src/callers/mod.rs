@@ -25,8 +25,14 @@
 //!   `@llvm.compiler.used`, so that no pass deletes them before the loop
 //!   vectorizer runs.
 //!
+//! An `invoke` of such a function inside an `omp simd` loop whose
+//! exception would end the program is made a call first ([`invokes`]); any
+//! other `invoke` is left scalar, with a note.
+//!
 //! Running it twice changes nothing more. Calls inside clones and
 //! batchify's helpers are left alone.
+
+pub mod invokes;
 
 use crate::abi;
 use crate::llvm::{attribute_is_string, attribute_string_key, Builder, Module, Value, FUNCTION_INDEX as FN};
@@ -50,19 +56,39 @@ pub fn annotate(module: Module) -> Vec<String> {
     // Variant name -> its mapping entry and the function the vectorizer
     // will call (`None`: unusable), made once.
     let mut entries: HashMap<String, Option<(String, Value)>> = HashMap::new();
+    // Callers whose `invoke`s no longer unwind: `simplifycfg` makes them calls.
+    let mut made_calls: Vec<Value> = Vec::new();
     for callee in module.functions() {
         let variants = built_or_promised(module, callee, declared_variants(callee), &mut notes);
         if variants.is_empty() {
             continue;
         }
-        let calls: Vec<Value> =
-            callee.users().into_iter().filter(|u| u.is_call() && u.called_value() == callee).collect();
+        let calls: Vec<Value> = callee
+            .users()
+            .into_iter()
+            .filter(|u| (u.is_call() || u.is_invoke()) && u.called_value() == callee)
+            .collect();
         let mut annotated: Vec<String> = Vec::new();
         for call in calls {
             let caller = call.parent_block().parent();
             let caller_name = caller.name();
             if caller_name.starts_with("_ZGV") || caller_name.starts_with(crate::emit::callee_clones::HELPER_PREFIX) {
                 continue;
+            }
+            if call.is_invoke() {
+                if let Some(why) = invokes::why_not(call) {
+                    notes.push(format!(
+                        "`{caller_name}` calls `{}` with an `invoke`, left scalar: {why} (declare `{}` \
+                         `noexcept` to make it a call)",
+                        callee.name(),
+                        callee.name()
+                    ));
+                    continue;
+                }
+                invokes::no_unwind(call);
+                if !made_calls.contains(&caller) {
+                    made_calls.push(caller);
+                }
             }
             let mut list: Vec<String> = call
                 .call_string_attribute(ATTRIBUTE)
@@ -111,6 +137,15 @@ pub fn annotate(module: Module) -> Vec<String> {
         }
     }
     module.append_to_compiler_used(&keep);
+    for caller in made_calls {
+        // A pass that cannot run leaves `nounwind` invokes: still correct.
+        if crate::llvm::run_function_passes(caller, "simplifycfg").is_ok() {
+            notes.push(format!(
+                "caller `{}`: `invoke`s in `omp simd` loops, whose exception would end the program, are calls now",
+                caller.name()
+            ));
+        }
+    }
     if cfg!(debug_assertions) {
         // The adapters' calls of their variants must agree on registers as
         // much as the loops' future calls of the adapters.
