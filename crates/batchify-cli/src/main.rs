@@ -352,6 +352,24 @@ fn complete_array_requests(module: &Module<'_>) -> Result<(), String> {
     Ok(())
 }
 
+/// `path` with every symbolic link at its end followed (at most 40, as the
+/// kernel does); a dangling link gives the path it names.
+fn resolve_links(path: &Path) -> PathBuf {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::read_link(&p) {
+            Ok(next) => {
+                p = match p.parent() {
+                    Some(dir) if next.is_relative() => dir.join(next),
+                    _ => next,
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    p
+}
+
 /// The module as textual IR (`-S`, or an output named `*.ll`) or bitcode.
 fn serialize(module: &Module<'_>, out: &Path, force_text: bool) -> Vec<u8> {
     if force_text || out.extension().is_some_and(|e| e == "ll") {
@@ -376,6 +394,10 @@ fn write_output(bytes: &[u8], out: &Path) -> Result<(), String> {
             .and_then(|mut f| f.write_all(bytes))
             .map_err(|e| format!("cannot write `{}`: {e}", out.display()));
     }
+    // A symbolic link keeps pointing where it did: the file it names (which
+    // may not exist yet) is the one replaced.
+    let target = resolve_links(out);
+    let out = target.as_path();
     let dir = match out.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),

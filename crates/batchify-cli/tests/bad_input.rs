@@ -383,6 +383,23 @@ fn output_is_a_directory() {
     assert_eq!(fs::read_dir(&target).unwrap().count(), 0, "something was written into the folder");
 }
 
+/// An output that is a symbolic link stays a link: the file it names is
+/// written (created if the link dangles), atomically.
+#[test]
+fn output_symlink_keeps_the_link() {
+    let s = Scratch::new();
+    let f = s.module();
+    let real = s.path("real.ll");
+    let link = s.path("link.ll");
+    std::os::unix::fs::symlink("real.ll", &link).unwrap();
+    for _ in 0..2 {
+        let out = s.run(&[f.as_os_str(), "-o".as_ref(), link.as_os_str(), "--function".as_ref(), "two".as_ref()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link was replaced");
+        assert!(fs::read_to_string(&real).unwrap().contains("@_ZGV_LLVM_N8vv_two"));
+    }
+}
+
 // ---------------------------------------------------------------- names ---
 
 #[test]
