@@ -45,10 +45,12 @@ cargo-batchify: cargo with the batchify pass plugin loaded into rustc
 
 USAGE:
     cargo batchify <build|run|test|bench|rustc> [cargo args...]
+    cargo batchify <check|clippy|doc|...> [cargo args...]
 
 Runs `cargo <command> [cargo args...]` so that every crate is compiled with
 `-Z llvm-plugins=<plugin> -C passes=batchify`: the `f_xN` functions that
-`#[batchify::batch]` generates then run batchify's AVX2 variants.
+`#[batchify::batch]` generates then run batchify's AVX2 variants. Commands
+that generate no code (check, clippy, doc, ...) run as plain cargo.
 
 The plugin is $BATCHIFY_PLUGIN if set, else
 <batchify source>/target/release/libbatchify_plugin.so, which is built
@@ -67,6 +69,17 @@ OPTIONS:
 
 See docs/rust.md in the batchify repository.
 ";
+
+/// Runs plain `cargo <args>` for a command that generates no code
+/// (`check`, `clippy`, `doc`, `fmt`, `tree`, ...), with cargo's exit code.
+fn pass_through(args: &[OsString]) -> Fallible<i32> {
+    let cargo = std::env::var_os("CARGO").filter(|c| !c.is_empty()).unwrap_or_else(|| "cargo".into());
+    let status = Command::new(&cargo)
+        .args(args)
+        .status()
+        .map_err(|e| format!("cannot run {}: {e}", Path::new(&cargo).display()))?;
+    Ok(exit_code(status))
+}
 
 /// An error: one line for the user.
 type Fallible<T> = Result<T, String>;
@@ -153,11 +166,14 @@ fn command(mut args: Vec<OsString>) -> Fallible<i32> {
             return Ok(0);
         }
         s if SUBCOMMANDS.contains(&s) => {}
-        s => {
+        s if s.starts_with('-') => {
             return Err(format!(
-                "unknown command `{s}`: use one of build, run, test, bench, rustc (see `cargo batchify --help`)"
+                "unknown option `{s}`: options go after the command (build, run, test, bench, rustc; see \
+                 `cargo batchify --help`)"
             ))
         }
+        // `check`, `clippy`, `doc`, ...: no code generation, so no plugin.
+        _ => return pass_through(&args),
     }
 
     let rustc = std::env::var_os("RUSTC").filter(|r| !r.is_empty()).unwrap_or_else(|| "rustc".into());

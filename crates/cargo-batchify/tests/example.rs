@@ -9,7 +9,8 @@
 //!   `RUSTC_WRAPPER` still apply under cargo-batchify, and a crate first
 //!   built plainly is rebuilt with the plugin.
 //! * errors: a plugin for another LLVM, a file without the marker, an
-//!   unknown command: one line, non-zero exit.
+//!   unknown option: one line, non-zero exit; `check` and `doc` run as
+//!   plain cargo, with cargo's exit status.
 //!
 //! The plugin is `BATCHIFY_PLUGIN`, else the workspace's debug build
 //! (`cargo build --workspace --all-targets` builds it). Skipped loudly
@@ -280,9 +281,30 @@ fn errors_are_one_line() {
     assert_eq!(code, Some(101));
     assert!(stderr.starts_with("cargo-batchify: error: BATCHIFY_PLUGIN=") && stderr.lines().count() == 1, "{stderr}");
 
-    let (code, stderr) = batchify_with(&other, &["batchify", "check"]);
+    let (code, stderr) = batchify_with(&other, &["batchify", "--bogus"]);
     assert_eq!(code, Some(101));
-    assert!(stderr.contains("unknown command `check`") && stderr.lines().count() == 1, "{stderr}");
+    assert!(stderr.contains("unknown option `--bogus`") && stderr.lines().count() == 1, "{stderr}");
+
+    // Commands that generate no code run as plain cargo (no plugin needed,
+    // so the plugin of another LLVM does not matter), with cargo's status.
+    let pkg = tmp.join("check_pkg");
+    std::fs::create_dir_all(pkg.join("src")).unwrap();
+    std::fs::write(
+        pkg.join("Cargo.toml"),
+        "[package]\nname = \"check_pkg\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    )
+    .unwrap();
+    std::fs::write(pkg.join("src/lib.rs"), "pub fn f() -> u32 { 1 }\n").unwrap();
+    let manifest = pkg.join("Cargo.toml");
+    for sub in ["check", "doc"] {
+        let (code, stderr) =
+            batchify_with(&other, &["batchify", sub, "--offline", "--manifest-path", manifest.to_str().unwrap()]);
+        assert_eq!(code, Some(0), "cargo batchify {sub}: {stderr}");
+    }
+    std::fs::write(pkg.join("src/lib.rs"), "pub fn f() -> u32 { \"not a number\" }\n").unwrap();
+    let (code, _) =
+        batchify_with(&other, &["batchify", "check", "--offline", "--manifest-path", manifest.to_str().unwrap()]);
+    assert_eq!(code, Some(101), "cargo's own failure status");
 
     let help = clean(Command::new(BIN)).args(["batchify", "--help"]).output().unwrap();
     assert!(
