@@ -164,6 +164,24 @@ fn is_scalar(ty: &Type) -> bool {
 }
 
 fn unsupported(ty: &Type, what: &str) -> Error {
+    // A lone name that is not a primitive: most often a type alias, which a
+    // macro cannot resolve (it sees tokens, not what names stand for).
+    if let Type::Path(p) = ty {
+        const OTHER_PRIMITIVES: &[&str] = &["i128", "u128", "char", "str", "f16", "f128"];
+        let alias =
+            p.path.get_ident().filter(|i| p.qself.is_none() && !OTHER_PRIMITIVES.contains(&i.to_string().as_str()));
+        if let Some(name) = alias {
+            return Error::new(
+                ty.span(),
+                format!(
+                    "unsupported {what} type `{name}`; batchify supports f32, f64, i8..i64, u8..u64, isize, usize \
+                     and bool{} (a type alias of one of them cannot be used: a macro sees the name, not what it \
+                     stands for)",
+                    if what == "uniform parameter" { ", and `&T` and `&[T]` of those" } else { "" }
+                ),
+            );
+        }
+    }
     Error::new(
         ty.span(),
         format!(
@@ -223,6 +241,25 @@ fn check_signature(f: &ItemFn) -> syn::Result<()> {
 }
 
 fn parse_params(f: &ItemFn, opts: &Options) -> syn::Result<Vec<Param>> {
+    // A name in `uniform(...)` that is no parameter is a typo: say so before
+    // the parameter it meant is judged as varying.
+    let names: Vec<&Ident> = f
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|a| match a {
+            FnArg::Typed(pt) => match &*pt.pat {
+                Pat::Ident(pi) => Some(&pi.ident),
+                _ => None,
+            },
+            FnArg::Receiver(_) => None,
+        })
+        .collect();
+    for u in &opts.uniform {
+        if !names.contains(&u) {
+            return Err(Error::new(u.span(), format!("`uniform({u})`: the function has no parameter `{u}`")));
+        }
+    }
     let mut params = Vec::new();
     for arg in &f.sig.inputs {
         let pt = match arg {
@@ -244,11 +281,6 @@ fn parse_params(f: &ItemFn, opts: &Options) -> syn::Result<Vec<Param>> {
         let kind = classify(&pt.ty, uniform)?;
         params.push(Param { name, ty: (*pt.ty).clone(), kind });
     }
-    for u in &opts.uniform {
-        if !params.iter().any(|p| p.name == *u) {
-            return Err(Error::new(u.span(), format!("`uniform({u})`: the function has no parameter `{u}`")));
-        }
-    }
     Ok(params)
 }
 
@@ -260,6 +292,13 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result<TokenStream2> {
     let opts = parse_options(attr)?;
     let f: ItemFn = syn::parse2(item)?;
+    if let Some(again) = f.attrs.iter().find(|a| a.path().segments.last().is_some_and(|s| s.ident == "batch")) {
+        return Err(Error::new(
+            again.span(),
+            "a second `#[batch]` on one function: each generates the same scalar shim; batch it once, and for \
+             another width batch a wrapper function that calls it",
+        ));
+    }
     check_signature(&f)?;
     let params = parse_params(&f, &opts)?;
     let ret: Option<Type> = match &f.sig.output {

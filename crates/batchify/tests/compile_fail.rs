@@ -103,6 +103,24 @@ const CASES: &[(&str, &str, &str, usize)] = &[
         "adds a parameter `mask`",
         3,
     ),
+    (
+        "uniform_typo_on_slice",
+        "#[batchify::batch(width = 4, uniform(tabel))]\nfn f(table: &[f32], i: usize) -> f32 { table[i] }\n",
+        "`uniform(tabel)`: the function has no parameter `tabel`",
+        1,
+    ),
+    (
+        "type_alias",
+        "type Real = f64;\n#[batchify::batch(width = 4)]\nfn f(\n    x: Real,\n) -> f64 { x }\n",
+        "unsupported varying parameter type `Real`; batchify supports f32, f64, i8..i64, u8..u64, isize, usize and bool (a type alias of one of them cannot be used",
+        4,
+    ),
+    (
+        "two_attributes",
+        "#[batchify::batch(width = 4)]\n#[batchify::batch(width = 8)]\nfn f(x: f32) -> f32 { x }\n",
+        "a second `#[batch]` on one function",
+        2,
+    ),
 ];
 
 #[test]
