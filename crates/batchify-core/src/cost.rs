@@ -96,6 +96,10 @@ pub struct LoopEstimate {
     pub vector_cycles: f64,
     /// Estimated speed-up of the clone over `N` scalar calls.
     pub speedup: f64,
+    /// Functions the vector trip calls once per lane: math functions that
+    /// glibc's libmvec has (`exp`, `logf`, ...), the same that may set
+    /// `errno` (clang's default `-fmath-errno`), and the others.
+    pub per_lane_calls: PerLaneCalls,
 }
 
 impl LoopEstimate {
@@ -113,6 +117,48 @@ impl LoopEstimate {
             self.vector_weight
         )
     }
+
+    /// What would make the vector form pay, from its per-lane calls (empty
+    /// when it has none).
+    pub fn cure(&self) -> String {
+        let quoted = |v: &[String]| v.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+        let PerLaneCalls { math, errno_math, other } = &self.per_lane_calls;
+        let mut out = String::new();
+        if !math.is_empty() {
+            out += &format!(
+                "; {} run once per lane (exact): `--veclib libmvec` (plugin: `veclib=libmvec`) calls glibc's vector \
+                 versions instead (at most 4 ulp from the exact result)",
+                quoted(math)
+            );
+        }
+        if !errno_math.is_empty() {
+            out += &format!(
+                "; {} run once per lane: they may set `errno` (clang's default `-fmath-errno`); with \
+                 `-fno-math-errno` and `--veclib libmvec` (plugin: `veclib=libmvec`) glibc's vector versions are \
+                 called instead (at most 4 ulp from the exact result)",
+                quoted(errno_math)
+            );
+        }
+        if !other.is_empty() {
+            out += &format!(
+                "; {} run once per lane: a `declare simd` body in this module (or variants its declaration \
+                 promises) makes them vector calls",
+                quoted(other)
+            );
+        }
+        out
+    }
+}
+
+/// The functions a vector trip calls once per lane, by what would cure it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PerLaneCalls {
+    /// Math functions libmvec has (`--veclib libmvec` would call them).
+    pub math: Vec<String>,
+    /// The same, but the call may set `errno`, so no vector math replaces it.
+    pub errno_math: Vec<String>,
+    /// Every other function.
+    pub other: Vec<String>,
 }
 
 /// What the cost stage reads.
@@ -145,8 +191,11 @@ pub fn decide(inputs: &Inputs, act: bool) -> (Plan, Vec<LoopEstimate>) {
     let worst = estimates.iter().filter(|e| e.speedup < PER_LANE_BELOW).min_by(|a, b| a.speedup.total_cmp(&b.speedup));
     match worst {
         Some(e) if act => {
-            let why =
-                format!("cost model: the per-lane loop is faster: {} (per-lane below {PER_LANE_BELOW}x)", e.line());
+            let why = format!(
+                "cost model: the per-lane loop is faster: {} (per-lane below {PER_LANE_BELOW}x){}",
+                e.line(),
+                e.cure()
+            );
             (Plan::PerLane(why), estimates)
         }
         _ => (Plan::Vectorize, estimates),
@@ -172,6 +221,7 @@ fn estimate_loop(inputs: &Inputs, l: LoopId, bits: u32) -> LoopEstimate {
     let mut depth: HashMap<Value, f64> = HashMap::new();
     let mut splat: HashSet<Value> = HashSet::new();
     let (mut calls_s, mut calls_v) = (0.0, 0.0);
+    let mut per_lane_calls = PerLaneCalls::default();
     for b in &own {
         for i in b.instructions() {
             let op = i.opcode();
@@ -203,6 +253,20 @@ fn estimate_loop(inputs: &Inputs, l: LoopId, bits: u32) -> LoopEstimate {
                         // per trip, or once per lane per trip.
                         calls_s += CALL_CYCLES;
                         calls_v += if per_lane { CALL_CYCLES * n } else { CALL_CYCLES };
+                        if per_lane {
+                            let name = i.called_value().name();
+                            use crate::analysis::calls::{is_vecmath_name, vecmath_call};
+                            let list = if vecmath_call(i).is_some() {
+                                &mut per_lane_calls.math
+                            } else if is_vecmath_name(&name) {
+                                &mut per_lane_calls.errno_math
+                            } else {
+                                &mut per_lane_calls.other
+                            };
+                            if !name.is_empty() && !list.contains(&name) {
+                                list.push(name);
+                            }
+                        }
                         (1.0, if per_lane { 3.0 * n } else { 1.0 })
                     }
                 }
@@ -284,6 +348,7 @@ fn estimate_loop(inputs: &Inputs, l: LoopId, bits: u32) -> LoopEstimate {
         scalar_cycles,
         vector_cycles,
         speedup: n * scalar_cycles / (SPREAD * vector_cycles),
+        per_lane_calls,
     }
 }
 

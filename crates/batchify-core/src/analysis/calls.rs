@@ -331,6 +331,13 @@ const VECMATH_FAMILIES: &[(&str, u32)] = &[
     ("hypot", 2),
 ];
 
+/// Whether `name` is a libm function of a vector-math family (`exp`,
+/// `expf`, `pow`, ...), whatever its call's attributes say.
+pub fn is_vecmath_name(name: &str) -> bool {
+    let base = name.strip_suffix('f').unwrap_or(name);
+    VECMATH_FAMILIES.iter().any(|(n, _)| *n == base || *n == name)
+}
+
 /// The vector-math function a call computes, if it is one (see
 /// [`VecMathCall`]).
 pub fn vecmath_call(call: Value) -> Option<VecMathCall> {
