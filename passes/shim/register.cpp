@@ -33,6 +33,9 @@ using namespace llvm;
 extern "C" {
 // Implemented in Rust (src/lib.rs). Returns 1 if the module changed.
 int batchify_plugin_run(LLVMModuleRef module, const char *pass_params, const char *cl_params, int automatic);
+// Implemented in Rust: marks the omp simd loops' calls of declare simd
+// functions defined in the module noinline. Returns 1 if it marked one.
+int batchify_plugin_keep_simd_calls(LLVMModuleRef module);
 // Implemented in Rust: checks a parameter string; on error writes a
 // malloc'ed message to *error (freed here with free()) and returns 0.
 int batchify_plugin_check_params(const char *params, char **error);
@@ -141,6 +144,17 @@ struct BatchifyPass : PassInfoMixin<BatchifyPass> {
   static StringRef name() { return "batchify"; }
 };
 
+// At the pipeline's start, before the inliner: a declare simd function
+// defined in this module and called from an omp simd loop in it would be
+// inlined into the loop before the automatic run builds its variants, and
+// the loop (holding the body's divergent loop) would stay scalar.
+struct KeepSimdCallsPass : PassInfoMixin<KeepSimdCallsPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    return batchify_plugin_keep_simd_calls(wrap(&M)) ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+  static StringRef name() { return "batchify-keep-simd-calls"; }
+};
+
 bool parseBatchifyPipeline(StringRef Name, ModulePassManager &MPM) {
   std::string Params;
   if (Name == "batchify") {
@@ -170,6 +184,10 @@ void registerCallbacks(PassBuilder &PB) {
   // SROA, loop rotation), early enough that the loop vectorizer, which
   // runs later in the optimisation pipeline, sees the variants and the
   // annotated call sites. See docs/plugin.md.
+  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    if (!OptNoAuto && !OptNoCallers)
+      MPM.addPass(KeepSimdCallsPass());
+  });
   PB.registerOptimizerEarlyEPCallback([](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
     if (!OptNoAuto)
       MPM.addPass(BatchifyPass("", true));

@@ -156,6 +156,36 @@ pub fn annotate(module: Module) -> Vec<String> {
     notes
 }
 
+/// Keeps the calls in `omp simd` loops (calls carrying clang's
+/// `!llvm.access.group`) of `declare simd` functions defined in `module`
+/// from being inlined: a `noinline` call-site attribute. Run before the
+/// inliner (the plugin does, at the pipeline's start), so that such a call
+/// survives until [`annotate`] points it at the variants built from the
+/// same body, and the loop vectorizer calls them: inlined, a body with a
+/// lane-divergent loop leaves the `omp simd` loop scalar. Returns how many
+/// calls it marked.
+pub fn keep_simd_calls(module: Module) -> usize {
+    let mut marked = 0;
+    for callee in module.functions() {
+        if callee.is_declaration() || declared_variants(callee).is_empty() {
+            continue;
+        }
+        for call in callee.users() {
+            let direct = (call.is_call() || call.is_invoke()) && call.called_value() == callee;
+            if !direct
+                || call.metadata_operands("llvm.access.group").is_none()
+                || call.call_has_fn_attribute("noinline")
+            {
+                continue;
+            }
+            let ctx = callee.function_type().context();
+            call.add_call_site_attribute(FN, crate::llvm::create_enum_attribute(ctx, "noinline", 0));
+            marked += 1;
+        }
+    }
+    marked
+}
+
 /// The variants `f` lists as `_ZGV` string attributes that batchify can
 /// give a type (x86 and `_LLVM_`, fixed width, no reference parameters).
 ///

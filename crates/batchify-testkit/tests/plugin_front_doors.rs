@@ -1,0 +1,73 @@
+//! Callers written the way people write them, through the plugin (issue
+//! 22), each compiled by clang with `-O2 -fopenmp-simd -march=x86-64-v3
+//! -fpass-plugin=...` and otherwise default flags; the `omp simd` loop's
+//! machine code must call the AVX2 variant (relocations in `objdump -dr`),
+//! and the program's results must equal its scalar reference bit for bit:
+//!
+//! * `tests/front-doors/same_tu/`: the `declare simd` function and its
+//!   caller in one C file (the inliner would take the call away);
+//! * `tests/front-doors/cxx_invoke/`: a C++ function that is not
+//!   `noexcept`, called where a `std::vector` is live (an `invoke`).
+//!
+//! Needs clang-22, clang++-22, objdump, an AVX2 CPU and the built plugin;
+//! skipped loudly otherwise.
+
+use batchify_testkit::skip;
+use std::path::Path;
+use std::process::Command;
+
+/// The plugin, or `None` after a loud skip of `test`.
+fn setup(test: &str, compiler: &str) -> Option<std::path::PathBuf> {
+    let plugin = batchify_testkit::plugin::require(test)?;
+    let ok =
+        skip::require_tool(test, compiler) && skip::require_tool(test, "objdump") && skip::require_cpu(test, "avx2");
+    ok.then_some(plugin)
+}
+
+/// Compiles `sources` (in `tests/front-doors/<dir>`) with the plugin, checks
+/// that the first object calls `variant`, links and runs the program, which
+/// prints "0 of 1003 wrong" when every result equals its scalar reference.
+fn build_and_run(compiler: &str, plugin: &Path, dir: &str, sources: &[&str], variant: &str) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/front-doors").join(dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let objects: Vec<_> = sources
+        .iter()
+        .map(|name| {
+            let obj = tmp.path().join(format!("{name}.o"));
+            let out = Command::new(compiler)
+                .args(["-O2", "-fopenmp-simd", "-march=x86-64-v3", "-c"])
+                .arg(format!("-fpass-plugin={}", plugin.display()))
+                .arg(src.join(name))
+                .arg("-o")
+                .arg(&obj)
+                .output()
+                .expect("run the compiler");
+            assert!(out.status.success(), "{compiler} {name}: {}", String::from_utf8_lossy(&out.stderr));
+            obj
+        })
+        .collect();
+    let dump = Command::new("objdump").arg("-dr").arg(&objects[0]).output().expect("run objdump");
+    let text = String::from_utf8_lossy(&dump.stdout);
+    let calls = text.lines().filter(|l| l.contains("R_X86_64_PLT32") && l.contains(variant)).count();
+    assert!(calls > 0, "{} does not call {variant}:\n{text}", sources[0]);
+    let exe = tmp.path().join("program");
+    let st = Command::new(compiler).args(&objects).arg("-o").arg(&exe).status().unwrap();
+    assert!(st.success(), "link");
+    let run = Command::new(&exe).output().unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{stdout}");
+    assert!(stdout.contains("0 of 1003 wrong"), "{stdout}");
+}
+
+#[test]
+fn same_file_caller_calls_the_variant() {
+    let Some(plugin) = setup("plugin_front_doors::same_file_caller_calls_the_variant", "clang-22") else { return };
+    build_and_run("clang-22", &plugin, "same_tu", &["same_tu.c"], "_ZGVdN8v_f");
+}
+
+#[test]
+fn invoke_in_an_omp_simd_loop_calls_the_variant() {
+    let test = "plugin_front_doors::invoke_in_an_omp_simd_loop_calls_the_variant";
+    let Some(plugin) = setup(test, "clang++-22") else { return };
+    build_and_run("clang++-22", &plugin, "cxx_invoke", &["main.cpp", "kernel.cpp"], "_ZGVdN8v__Z15halve_below_onef");
+}
