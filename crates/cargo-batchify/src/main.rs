@@ -28,6 +28,8 @@ const SUBCOMMANDS: &[&str] = &["build", "b", "run", "r", "test", "t", "bench", "
 const ENV_PLUGIN: &str = "__CARGO_BATCHIFY_PLUGIN";
 /// Set for the wrapper: the user's own `RUSTC_WRAPPER`, to chain to.
 const ENV_INNER_WRAPPER: &str = "__CARGO_BATCHIFY_INNER_WRAPPER";
+/// Set for the wrapper: the pass parameters (`veclib=libmvec;report`), if any.
+const ENV_PARAMS: &str = "__CARGO_BATCHIFY_PARAMS";
 /// Set for the wrapper to `1` when rustc needs `RUSTC_BOOTSTRAP=1` for `-Z`.
 const ENV_BOOTSTRAP: &str = "__CARGO_BATCHIFY_BOOTSTRAP";
 
@@ -44,7 +46,7 @@ const HELP: &str = "\
 cargo-batchify: cargo with the batchify pass plugin loaded into rustc
 
 USAGE:
-    cargo batchify <build|run|test|bench|rustc> [cargo args...]
+    cargo batchify [batchify options] <build|run|test|bench|rustc> [cargo args...]
     cargo batchify <check|clippy|doc|...> [cargo args...]
 
 Runs `cargo <command> [cargo args...]` so that every crate is compiled with
@@ -63,6 +65,15 @@ from plain builds. Your RUSTFLAGS, CARGO_ENCODED_RUSTFLAGS, build.rustflags
 and RUSTC_WRAPPER still apply. `-C remark=batchify` in RUSTFLAGS lists the
 variants built.
 
+BATCHIFY OPTIONS (before the command; passed as `-C passes=batchify<...>`,
+and a change of them rebuilds every crate):
+    --veclib none|libmvec    vector math library (libmvec: glibc's, 4 ulp)
+    --isa sse|avx|avx2|avx512|generic
+                             only build variants for this ISA
+    --report                 print what was built for each clone
+    --no-callers             leave call sites alone
+    --for-autodiff           clones Enzyme can differentiate
+
 OPTIONS:
     -h, --help       this text
     -V, --version    cargo-batchify's version
@@ -79,6 +90,40 @@ fn pass_through(args: &[OsString]) -> Fallible<i32> {
         .status()
         .map_err(|e| format!("cannot run {}: {e}", Path::new(&cargo).display()))?;
     Ok(exit_code(status))
+}
+
+/// Takes batchify's own options from the front of `args` (before the cargo
+/// command) and returns them as pass parameters: `--veclib LIB`,
+/// `--isa ISA`, `--report`, `--no-callers`, `--for-autodiff`.
+fn take_batchify_options(args: &mut Vec<OsString>) -> Fallible<String> {
+    let mut params: Vec<String> = Vec::new();
+    while let Some(first) = args.first().map(|a| a.to_string_lossy().into_owned()) {
+        let (name, inline) = match first.split_once('=') {
+            Some((n, v)) => (n.to_string(), Some(v.to_string())),
+            None => (first.clone(), None),
+        };
+        let allowed: &[&str] = match name.as_str() {
+            "--veclib" => &["none", "libmvec"],
+            "--isa" => &["sse", "avx", "avx2", "avx512", "generic"],
+            "--report" | "--no-callers" | "--for-autodiff" if inline.is_none() => {
+                params.push(name[2..].to_string());
+                args.remove(0);
+                continue;
+            }
+            _ => break,
+        };
+        args.remove(0);
+        let value = match inline {
+            Some(v) => v,
+            None if !args.is_empty() => args.remove(0).to_string_lossy().into_owned(),
+            None => return Err(format!("`{name}` needs a value ({})", allowed.join(", "))),
+        };
+        if !allowed.contains(&value.as_str()) {
+            return Err(format!("`{name} {value}`: expected one of {}", allowed.join(", ")));
+        }
+        params.push(format!("{}={value}", &name[2..]));
+    }
+    Ok(params.join(";"))
 }
 
 /// An error: one line for the user.
@@ -140,7 +185,9 @@ fn wrap(plugin: &std::ffi::OsStr, args: &[OsString]) -> Fallible<i32> {
     if compiling {
         let mut flag = OsString::from("-Zllvm-plugins=");
         flag.push(plugin);
-        cmd.arg(flag).args(["-C", "passes=batchify"]);
+        let params = std::env::var(ENV_PARAMS).unwrap_or_default();
+        let pass = if params.is_empty() { "passes=batchify".to_string() } else { format!("passes=batchify<{params}>") };
+        cmd.arg(flag).arg("-C").arg(pass);
     }
     if std::env::var_os(ENV_BOOTSTRAP).is_some_and(|v| v == "1") {
         cmd.env("RUSTC_BOOTSTRAP", "1");
@@ -155,6 +202,7 @@ fn command(mut args: Vec<OsString>) -> Fallible<i32> {
     if args.first().is_some_and(|a| a == "batchify") {
         args.remove(0);
     }
+    let params = take_batchify_options(&mut args)?;
     let sub = args.first().map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
     match sub.as_str() {
         "" | "-h" | "--help" | "help" => {
@@ -214,7 +262,8 @@ fn command(mut args: Vec<OsString>) -> Fallible<i32> {
             dir
         }
     };
-    refresh_stamp(&dir, &plugin)?;
+    refresh_stamp(&dir, &plugin, &params)?;
+    cmd.env(ENV_PARAMS, &params);
 
     let me = std::env::current_exe().map_err(|e| format!("cannot find cargo-batchify's own path: {e}"))?;
     if let Some(user) = std::env::var_os("RUSTC_WRAPPER").filter(|w| !w.is_empty() && Path::new(w) != me) {
@@ -487,17 +536,23 @@ fn json_string_field(json: &str, name: &str) -> Option<String> {
 /// Makes sure `dir` holds only artifacts built with `plugin` as it is now.
 /// Cargo's fingerprints do not see the plugin, so when it changed (another
 /// file, or rebuilt), the directory is emptied and everything is rebuilt.
-fn refresh_stamp(dir: &Path, plugin: &Path) -> Fallible<()> {
+fn refresh_stamp(dir: &Path, plugin: &Path, params: &str) -> Fallible<()> {
     let meta = plugin.metadata().map_err(|e| format!("cannot read {}: {e}", plugin.display()))?;
     let time = meta.modified().ok().and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok()).unwrap_or_default();
-    let identity =
-        format!("{}\n{} bytes\nmodified {}.{:09}\n", plugin.display(), meta.len(), time.as_secs(), time.subsec_nanos());
+    let identity = format!(
+        "{}\n{} bytes\nmodified {}.{:09}\nparameters {params}\n",
+        plugin.display(),
+        meta.len(),
+        time.as_secs(),
+        time.subsec_nanos()
+    );
     let stamp = dir.join(STAMP);
     match std::fs::read_to_string(&stamp) {
         Ok(old) if old == identity => return Ok(()),
         Ok(_) => {
             eprintln!(
-                "cargo-batchify: the plugin changed since {} was built: removing it so that every crate is rebuilt",
+                "cargo-batchify: the plugin or its options changed since {} was built: removing it so that every crate is \
+                 rebuilt",
                 dir.display()
             );
             std::fs::remove_dir_all(dir).map_err(|e| format!("cannot remove {}: {e}", dir.display()))?;
@@ -514,6 +569,17 @@ mod tests {
 
     fn os(args: &[&str]) -> Vec<OsString> {
         args.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn batchify_options_become_pass_parameters() {
+        let mut args = os(&["--veclib", "libmvec", "--report", "--isa=avx2", "build", "--report"]);
+        assert_eq!(take_batchify_options(&mut args).unwrap(), "veclib=libmvec;report;isa=avx2");
+        assert_eq!(args, os(&["build", "--report"]), "cargo's own arguments are left");
+        let mut args = os(&["build"]);
+        assert_eq!(take_batchify_options(&mut args).unwrap(), "");
+        assert!(take_batchify_options(&mut os(&["--veclib"])).unwrap_err().contains("needs a value"));
+        assert!(take_batchify_options(&mut os(&["--isa", "neon", "build"])).unwrap_err().contains("expected one of"));
     }
 
     #[test]
@@ -577,12 +643,12 @@ mod tests {
         std::fs::create_dir_all(&tmp).unwrap();
         let (plugin, dir) = (tmp.join("plugin.so"), tmp.join("batchify"));
         std::fs::write(&plugin, b"one").unwrap();
-        refresh_stamp(&dir, &plugin).unwrap();
+        refresh_stamp(&dir, &plugin, "").unwrap();
         std::fs::write(dir.join("artifact"), b"x").unwrap();
-        refresh_stamp(&dir, &plugin).unwrap();
+        refresh_stamp(&dir, &plugin, "").unwrap();
         assert!(dir.join("artifact").exists(), "same plugin: artifacts kept");
         std::fs::write(&plugin, b"a longer plugin").unwrap();
-        refresh_stamp(&dir, &plugin).unwrap();
+        refresh_stamp(&dir, &plugin, "").unwrap();
         assert!(!dir.join("artifact").exists(), "changed plugin: artifacts removed");
         assert!(dir.join(STAMP).exists());
         std::fs::remove_dir_all(&tmp).unwrap();

@@ -237,6 +237,48 @@ fn user_flags_and_wrapper_still_apply() {
     assert!(rlib.exists(), "{} was not rebuilt", rlib.display());
 }
 
+/// batchify's own options before the command (`cargo batchify --veclib
+/// libmvec --report build`) become pass parameters: the report is printed
+/// and a batched `exp` calls glibc's vector `exp`; changing them rebuilds.
+#[test]
+fn batchify_options_reach_the_plugin() {
+    let Some(plugin) = ready("batchify_options_reach_the_plugin", &["cargo", "rustc", "nm"]) else {
+        return;
+    };
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("options");
+    let _ = std::fs::remove_dir_all(&tmp);
+    let (pkg, target) = (tmp.join("pkg"), tmp.join("target"));
+    tiny_package(&pkg, &[]);
+    let lib =
+        "#[batchify::batch(width = 4)]\npub fn damp(x: f64) -> f64 {\n    if x > 0.0 { (-x).exp() } else { x }\n}\n";
+    std::fs::write(pkg.join("src/lib.rs"), lib).unwrap();
+    let manifest = pkg.join("Cargo.toml");
+    let build = |options: &[&str]| {
+        let mut cmd = clean(Command::new(BIN));
+        cmd.arg("batchify").args(options).args(["build", "--release", "--offline", "--manifest-path"]);
+        cmd.arg(&manifest).arg("--target-dir").arg(&target).env("BATCHIFY_PLUGIN", &plugin);
+        let out = run(cmd, "build with options");
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{stdout}\n{stderr}");
+        stderr
+    };
+    let rlib = target.join("batchify/release/libtiny.rlib");
+    let symbols = || {
+        let out = Command::new("nm").arg(&rlib).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let stderr = build(&["--veclib", "libmvec", "--report"]);
+    assert!(stderr.contains("batchify: damp") || stderr.contains("_ZGVdN4v___batchify_s_damp_"), "{stderr}");
+    assert!(symbols().contains("U _ZGVdN4v_exp"), "no libmvec call:\n{}", symbols());
+    // Without the options: rebuilt, exact `exp` per lane again.
+    let stderr = build(&[]);
+    assert!(stderr.contains("the plugin or its options changed"), "{stderr}");
+    assert!(!symbols().contains("_ZGVdN4v_exp"), "{}", symbols());
+    let (code, stderr) = batchify_with(&plugin, &["batchify", "--veclib", "fast", "build"]);
+    assert_eq!(code, Some(101));
+    assert!(stderr.contains("`--veclib fast`: expected one of none, libmvec"), "{stderr}");
+}
+
 /// Runs cargo-batchify with `plugin` and returns its exit code and stderr.
 fn batchify_with(plugin: &Path, args: &[&str]) -> (Option<i32>, String) {
     let mut cmd = clean(Command::new(BIN));
@@ -307,10 +349,7 @@ fn errors_are_one_line() {
     assert_eq!(code, Some(101), "cargo's own failure status");
 
     let help = clean(Command::new(BIN)).args(["batchify", "--help"]).output().unwrap();
-    assert!(
-        help.status.success()
-            && String::from_utf8_lossy(&help.stdout).contains("cargo batchify <build|run|test|bench|rustc>")
-    );
+    assert!(help.status.success() && String::from_utf8_lossy(&help.stdout).contains("<build|run|test|bench|rustc>"));
 }
 
 fn tempfile_dir(name: &str) -> PathBuf {
