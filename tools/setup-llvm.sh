@@ -15,13 +15,14 @@
 # runs (otherwise it prints the command to run with sudo and exits 1):
 #   apt-get update
 #   DEBIAN_FRONTEND=noninteractive apt-get install -y llvm-22-dev clang-22 \
-#       llvm-22-tools libclang-rt-22-dev libz3-dev libzstd-dev libxml2-dev \
+#       llvm-22-tools lld-22 libclang-rt-22-dev libz3-dev libzstd-dev libxml2-dev \
 #       libffi-dev libedit-dev
-# (libclang-rt-22-dev: the UBSan runtime of the corpus self-checks.)
+# (libclang-rt-22-dev: the UBSan runtime of the corpus self-checks; lld-22:
+# the ThinLTO links of the plugin tests.)
 # The LLVM 22 packages must be available from the configured apt sources.
 set -euo pipefail
 
-PACKAGES=(llvm-22-dev clang-22 llvm-22-tools libclang-rt-22-dev libz3-dev libzstd-dev libxml2-dev libffi-dev libedit-dev)
+PACKAGES=(llvm-22-dev clang-22 llvm-22-tools lld-22 libclang-rt-22-dev libz3-dev libzstd-dev libxml2-dev libffi-dev libedit-dev)
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 say() { printf 'setup-llvm: %s\n' "$*"; }
@@ -74,6 +75,7 @@ check_all() {
         bash -c "command -v clang-22 || [[ -x $prefix/bin/clang-22 ]]"
     check "opt-22" llvm-22 \
         bash -c "command -v opt-22 || [[ -x $prefix/bin/opt ]]"
+    check "ld.lld-22" lld-22 bash -c "command -v ld.lld-22 || [[ -x $prefix/bin/ld.lld ]]"
     check "$prefix/bin/FileCheck" llvm-22-tools test -x "$prefix/bin/FileCheck"
     check "$prefix/bin/not" llvm-22-tools test -x "$prefix/bin/not"
     check "$prefix/bin/lit" llvm-22-tools test -x "$prefix/bin/lit"

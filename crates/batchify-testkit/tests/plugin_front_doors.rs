@@ -7,7 +7,10 @@
 //! * `tests/front-doors/same_tu/`: the `declare simd` function and its
 //!   caller in one C file (the inliner would take the call away);
 //! * `tests/front-doors/cxx_invoke/`: a C++ function that is not
-//!   `noexcept`, called where a `std::vector` is live (an `invoke`).
+//!   `noexcept`, called where a `std::vector` is live (an `invoke`);
+//! * `tests/front-doors/thinlto/`: the function in another file, linked
+//!   with `-flto=thin -fuse-ld=lld` (the link imports the body and would
+//!   inline it); the linked program's code must call the variant.
 //!
 //! Needs clang-22, clang++-22, objdump, an AVX2 CPU and the built plugin;
 //! skipped loudly otherwise.
@@ -28,6 +31,14 @@ fn setup(test: &str, compiler: &str) -> Option<std::path::PathBuf> {
 /// that the first object calls `variant`, links and runs the program, which
 /// prints "0 of 1003 wrong" when every result equals its scalar reference.
 fn build_and_run(compiler: &str, plugin: &Path, dir: &str, sources: &[&str], variant: &str) {
+    build_and_run_with(compiler, plugin, dir, sources, variant, &[])
+}
+
+/// [`build_and_run`] with `extra` flags for compiling and linking; with
+/// `-flto=...` the linked program (not the first object) must call
+/// `variant`.
+fn build_and_run_with(compiler: &str, plugin: &Path, dir: &str, sources: &[&str], variant: &str, extra: &[&str]) {
+    let lto = extra.iter().any(|f| f.starts_with("-flto"));
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/front-doors").join(dir);
     let tmp = tempfile::tempdir().unwrap();
     let objects: Vec<_> = sources
@@ -36,6 +47,7 @@ fn build_and_run(compiler: &str, plugin: &Path, dir: &str, sources: &[&str], var
             let obj = tmp.path().join(format!("{name}.o"));
             let out = Command::new(compiler)
                 .args(["-O2", "-fopenmp-simd", "-march=x86-64-v3", "-c"])
+                .args(extra)
                 .arg(format!("-fpass-plugin={}", plugin.display()))
                 .arg(src.join(name))
                 .arg("-o")
@@ -46,13 +58,27 @@ fn build_and_run(compiler: &str, plugin: &Path, dir: &str, sources: &[&str], var
             obj
         })
         .collect();
-    let dump = Command::new("objdump").arg("-dr").arg(&objects[0]).output().expect("run objdump");
-    let text = String::from_utf8_lossy(&dump.stdout);
-    let calls = text.lines().filter(|l| l.contains("R_X86_64_PLT32") && l.contains(variant)).count();
-    assert!(calls > 0, "{} does not call {variant}:\n{text}", sources[0]);
     let exe = tmp.path().join("program");
-    let st = Command::new(compiler).args(&objects).arg("-o").arg(&exe).status().unwrap();
+    let st = Command::new(compiler)
+        .args(["-O2", "-fopenmp-simd", "-march=x86-64-v3"])
+        .args(extra)
+        .args(&objects)
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .unwrap();
     assert!(st.success(), "link");
+    let (dumped, what) = if lto { (&exe, "the linked program") } else { (&objects[0], sources[0]) };
+    let dump = Command::new("objdump").arg("-dr").arg(dumped).output().expect("run objdump");
+    let text = String::from_utf8_lossy(&dump.stdout);
+    let calls = text
+        .lines()
+        .filter(|l| {
+            (l.contains("R_X86_64_PLT32") && l.contains(variant))
+                || (l.contains("call") && l.contains(&format!("<{variant}>")))
+        })
+        .count();
+    assert!(calls > 0, "{what} does not call {variant}:\n{text}");
     let run = Command::new(&exe).output().unwrap();
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(run.status.success(), "{stdout}");
@@ -70,4 +96,15 @@ fn invoke_in_an_omp_simd_loop_calls_the_variant() {
     let test = "plugin_front_doors::invoke_in_an_omp_simd_loop_calls_the_variant";
     let Some(plugin) = setup(test, "clang++-22") else { return };
     build_and_run("clang++-22", &plugin, "cxx_invoke", &["main.cpp", "kernel.cpp"], "_ZGVdN8v__Z15halve_below_onef");
+}
+
+#[test]
+fn thin_lto_link_calls_the_variant() {
+    let test = "plugin_front_doors::thin_lto_link_calls_the_variant";
+    let Some(plugin) = setup(test, "clang-22") else { return };
+    if !skip::require_tool(test, "ld.lld-22") {
+        return;
+    }
+    let flags = ["-flto=thin", "-fuse-ld=lld"];
+    build_and_run_with("clang-22", &plugin, "thinlto", &["main.c", "kernel.c"], "_ZGVdN8v_f", &flags);
 }

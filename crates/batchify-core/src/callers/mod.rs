@@ -63,6 +63,13 @@ pub fn annotate(module: Module) -> Vec<String> {
         if variants.is_empty() {
             continue;
         }
+        // A full LTO link internalizes a `declare simd` function and gives
+        // it `fastcc` where only calls use it (the module that calls it is
+        // merged with this one); the loop vectorizer then widens no call of
+        // it. Kept used, it keeps its convention.
+        if !callee.is_declaration() && !keep.contains(&callee) {
+            keep.push(callee);
+        }
         let calls: Vec<Value> = callee
             .users()
             .into_iter()
@@ -125,6 +132,7 @@ pub fn annotate(module: Module) -> Vec<String> {
             }
             if list.len() > before {
                 call.set_call_string_attribute(ATTRIBUTE, &list.join(","));
+
                 if !annotated.contains(&caller_name) {
                     notes.push(format!(
                         "caller `{caller_name}`: calls of `{}` may use {}",
@@ -157,17 +165,18 @@ pub fn annotate(module: Module) -> Vec<String> {
 }
 
 /// Keeps the calls in `omp simd` loops (calls carrying clang's
-/// `!llvm.access.group`) of `declare simd` functions defined in `module`
-/// from being inlined: a `noinline` call-site attribute. Run before the
-/// inliner (the plugin does, at the pipeline's start), so that such a call
-/// survives until [`annotate`] points it at the variants built from the
-/// same body, and the loop vectorizer calls them: inlined, a body with a
-/// lane-divergent loop leaves the `omp simd` loop scalar. Returns how many
-/// calls it marked.
+/// `!llvm.access.group`) of `declare simd` functions from being inlined: a
+/// `noinline` call-site attribute. Run before the inliner (the plugin does,
+/// at the pipeline's start), so that such a call survives until
+/// [`annotate`] points it at the variants, and the loop vectorizer calls
+/// them: inlined, a body with a lane-divergent loop leaves the `omp simd`
+/// loop scalar. That holds for a function defined in the module and for
+/// one only declared here, whose body a ThinLTO link imports and would
+/// inline. Returns how many calls it marked.
 pub fn keep_simd_calls(module: Module) -> usize {
     let mut marked = 0;
     for callee in module.functions() {
-        if callee.is_declaration() || declared_variants(callee).is_empty() {
+        if declared_variants(callee).is_empty() {
             continue;
         }
         for call in callee.users() {

@@ -1,0 +1,8 @@
+/* The `declare simd` function, in its own file: a ThinLTO link imports its
+ * body into main.c's module and would inline it into the `omp simd` loop. */
+#pragma omp declare simd notinbranch
+float f(float x) {
+    float y = x;
+    while (y > 1.0f) y *= 0.5f; /* lane-divergent loop */
+    return y;
+}

@@ -1,0 +1,42 @@
+/* An `omp simd` caller of a `declare simd` function defined in another
+ * file (kernel.c), linked with `-flto=thin -fuse-ld=lld`: the plugin keeps
+ * the call from being inlined when the link imports the body
+ * (callers::keep_simd_calls), so the loop calls `_ZGVdN8v_f`. The results
+ * must equal a scalar copy, bit for bit. */
+#include <stdio.h>
+#include <string.h>
+
+#pragma omp declare simd notinbranch
+float f(float x);
+
+__attribute__((noinline)) void apply(float *restrict o, const float *restrict a, int n) {
+#pragma omp simd
+    for (int i = 0; i < n; i++) o[i] = f(a[i]);
+}
+
+/* The scalar reference: the same body, never vectorized. */
+__attribute__((noinline)) static float reference(float x) {
+    float y = x;
+    while (y > 1.0f) y *= 0.5f;
+    return y;
+}
+
+#define N 1003
+static float a[N], o[N];
+
+int main(void) {
+    unsigned s = 777;
+    for (int i = 0; i < N; i++) {
+        s = s * 1103515245u + 12345u;
+        a[i] = (float)(s >> 8) / 4096.0f;
+    }
+    a[0] = 0.0f; a[1] = -2.0f; a[2] = 1.0f; a[3] = 1e30f;
+    apply(o, a, N);
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        float want = reference(a[i]);
+        if (memcmp(&want, &o[i], sizeof want) != 0 && bad++ < 5) printf("lane %d: %a, want %a\n", i, o[i], want);
+    }
+    printf("%d of %d wrong\n", bad, N);
+    return bad != 0;
+}
