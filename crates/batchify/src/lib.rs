@@ -347,6 +347,11 @@ fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result
     let mut x_params = Vec::new();
     let mut x_req_args = Vec::new(); // x-fn -> request
     let mut scalar_lane_args = Vec::new(); // x-fn lane k -> scalar function
+    let mut slice_params = Vec::new(); // the slice API's parameters
+    let mut chunk_args = Vec::new(); // slice API, a full chunk -> x-fn
+    let mut tail_args = Vec::new(); // slice API, the padded last chunk -> x-fn
+    let mut rest_args = Vec::new(); // slice API, element j -> scalar function
+    let mut varying_names = Vec::new();
     for p in &params {
         let name = &p.name;
         let ty = &p.ty;
@@ -359,6 +364,15 @@ fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result
                 x_params.push(quote!(#name: [#t; #n]));
                 x_req_args.push(quote!(#name.as_ptr()));
                 scalar_lane_args.push(quote!(#name[__batchify_k]));
+                slice_params.push(quote!(#name: &[#t]));
+                chunk_args.push(quote!(<[#t; #n]>::try_from(&#name[__batchify_i..__batchify_i + #n]).unwrap()));
+                tail_args.push(quote!({
+                    let mut __batchify_a = [<#t as ::core::default::Default>::default(); #n];
+                    __batchify_a[..__batchify_len - __batchify_i].copy_from_slice(&#name[__batchify_i..]);
+                    __batchify_a
+                }));
+                rest_args.push(quote!(#name[__batchify_j]));
+                varying_names.push(name.clone());
             }
             Kind::Uniform(t) => {
                 shim_params.push(quote!(#name: #t));
@@ -368,6 +382,10 @@ fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result
                 x_params.push(quote!(#name: #ty));
                 x_req_args.push(quote!(#name));
                 scalar_lane_args.push(quote!(#name));
+                slice_params.push(quote!(#name: #ty));
+                chunk_args.push(quote!(#name));
+                tail_args.push(quote!(#name));
+                rest_args.push(quote!(#name));
             }
             Kind::Slice(t) => {
                 let ptr = format_ident!("__batchify_{}_ptr", name);
@@ -379,6 +397,10 @@ fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result
                 x_params.push(quote!(#name: #ty));
                 x_req_args.push(quote!(#name.as_ptr(), #name.len()));
                 scalar_lane_args.push(quote!(#name));
+                slice_params.push(quote!(#name: #ty));
+                chunk_args.push(quote!(#name));
+                tail_args.push(quote!(#name));
+                rest_args.push(quote!(#name));
             }
         }
     }
@@ -410,6 +432,20 @@ fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result
             ""
         }
     );
+
+    let slice_fn = slice_api(SliceApi {
+        fname,
+        vis,
+        xname: &xname,
+        width,
+        masked: opts.masked,
+        ret: ret.as_ref(),
+        params: &slice_params,
+        chunk_args: &chunk_args,
+        tail_args: &tail_args,
+        rest_args: &rest_args,
+        varying: &varying_names,
+    });
 
     let span = Span::call_site();
     Ok(quote_spanned! {span=>
@@ -461,7 +497,100 @@ fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result
             }
             #x_result
         }
+
+        #slice_fn
     })
+}
+
+/// What [`slice_api`] needs from [`expand`].
+struct SliceApi<'a> {
+    fname: &'a Ident,
+    vis: &'a syn::Visibility,
+    xname: &'a Ident,
+    width: usize,
+    masked: bool,
+    ret: Option<&'a Type>,
+    params: &'a [TokenStream2],
+    chunk_args: &'a [TokenStream2],
+    tail_args: &'a [TokenStream2],
+    rest_args: &'a [TokenStream2],
+    varying: &'a [Ident],
+}
+
+/// `f_slice`: `f` over whole slices, `width` elements per call of `f_xN`
+/// and the rest by the masked `f_xN` (masked functions) or by scalar
+/// calls. Nothing for a function without a varying parameter or a result
+/// (no length to run over).
+fn slice_api(a: SliceApi) -> TokenStream2 {
+    let SliceApi { fname, vis, xname, width, masked, ret, params, chunk_args, tail_args, rest_args, varying } = a;
+    if varying.is_empty() && ret.is_none() {
+        return quote!();
+    }
+    let n = proc_macro2::Literal::usize_unsuffixed(width);
+    let name = format_ident!("{}_slice", fname);
+    let (out_param, len_from) = match (ret, varying.first()) {
+        (Some(r), _) => (Some(quote!(out: &mut [#r])), quote!(out.len())),
+        (None, Some(first)) => (None, quote!(#first.len())),
+        (None, None) => unreachable!(),
+    };
+    let reference = if ret.is_some() { "out" } else { "the first slice" };
+    let checks = varying.iter().map(|v| {
+        let message = format!("`{name}`: `{v}` has {{}} elements, {reference} has {{}}");
+        quote! {
+            if #v.len() != __batchify_len {
+                panic!(#message, #v.len(), __batchify_len);
+            }
+        }
+    });
+    let all = masked.then(|| quote!([true; #n]));
+    let (store_chunk, store_tail, store_rest) = if ret.is_some() {
+        (
+            quote!(out[__batchify_i..__batchify_i + #n].copy_from_slice(&__batchify_r);),
+            quote!(out[__batchify_i..].copy_from_slice(&__batchify_r[..__batchify_len - __batchify_i]);),
+            quote!(out[__batchify_j] = ),
+        )
+    } else {
+        (quote!(), quote!(), quote!())
+    };
+    let bind = if ret.is_some() { quote!(let __batchify_r = ) } else { quote!(let _ = ) };
+    let tail = if masked {
+        quote! {
+            if __batchify_i < __batchify_len {
+                let mut __batchify_m = [false; #n];
+                __batchify_m[..__batchify_len - __batchify_i].fill(true);
+                #bind #xname(#(#tail_args,)* __batchify_m);
+                #store_tail
+            }
+        }
+    } else {
+        quote! {
+            for __batchify_j in __batchify_i..__batchify_len {
+                #store_rest #fname(#(#rest_args),*);
+            }
+        }
+    };
+    let what = if ret.is_some() { "`out[i]` is" } else { "it calls" };
+    let doc = format!(
+        "[`{fname}`] over whole slices, generated by `#[batchify::batch]`: {what} `{fname}` of element `i` of \
+         each slice argument, {width} elements per call of [`{xname}`] and the last ones by {}. Panics when the \
+         slices' lengths differ.",
+        if masked { format!("one masked call of `{xname}`") } else { format!("calls of `{fname}`") }
+    );
+    quote! {
+        #[doc = #doc]
+        #[allow(clippy::too_many_arguments, clippy::needless_range_loop, unused_variables)]
+        #vis fn #name(#(#params,)* #out_param) {
+            let __batchify_len = #len_from;
+            #(#checks)*
+            let mut __batchify_i = 0;
+            while __batchify_i + #n <= __batchify_len {
+                #bind #xname(#(#chunk_args,)* #all);
+                #store_chunk
+                __batchify_i += #n;
+            }
+            #tail
+        }
+    }
 }
 
 #[cfg(test)]

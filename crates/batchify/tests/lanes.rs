@@ -143,3 +143,45 @@ fn unit_return_runs_each_lane() {
     inner::add_x2([1, 250], 10);
     assert_eq!(inner::SUM.load(Ordering::Relaxed), 11 + 4);
 }
+
+#[test]
+fn slices_match_scalar_calls() {
+    let mut r = Rng(0x51_1ce);
+    for len in (0..=20).chain([63, 64, 65, 1003]) {
+        let x: Vec<f32> = (0..len).map(|_| r.f32(8.0)).collect();
+        let y: Vec<f32> = (0..len).map(|_| r.f32(8.0)).collect();
+        let mut out = vec![f32::NAN; len];
+        branchy_slice(&x, &y, &mut out);
+        for i in 0..len {
+            assert_eq!(out[i].to_bits(), branchy(x[i], y[i]).to_bits(), "len {len}, element {i}");
+        }
+    }
+    let table: Vec<f32> = (0..9).map(|k| k as f32).collect();
+    let (scale, bias) = (0.5, 2.0);
+    let x: Vec<f32> = (0..37).map(|_| r.f32(12.0)).collect();
+    let mut out = vec![0.0; 37];
+    lookup_slice(&table, scale, &bias, &x, &mut out);
+    for i in 0..37 {
+        assert_eq!(out[i].to_bits(), lookup(&table, scale, &bias, x[i]).to_bits());
+    }
+}
+
+#[test]
+fn masked_function_slices_end_with_one_masked_call() {
+    let mut r = Rng(11);
+    for len in (0..=40).chain([1000]) {
+        let n: Vec<u64> = (0..len).map(|_| r.next()).collect();
+        let odd: Vec<bool> = (0..len).map(|_| r.next().is_multiple_of(3)).collect();
+        let mut out = vec![-1; len];
+        collatz_slice(&n, &odd, &mut out);
+        let want: Vec<i32> = (0..len).map(|i| collatz(n[i], odd[i])).collect();
+        assert_eq!(out, want, "len {len}");
+    }
+}
+
+#[test]
+#[should_panic(expected = "`branchy_slice`: `y` has 3 elements, out has 4")]
+fn slices_of_different_lengths_panic() {
+    let mut out = [0.0; 4];
+    branchy_slice(&[1.0; 4], &[2.0; 3], &mut out);
+}

@@ -96,6 +96,6 @@ fn lanes_under_the_plugin() {
         }
         let run = Command::new(&exe).output().unwrap();
         let stdout = String::from_utf8_lossy(&run.stdout);
-        assert!(run.status.success() && stdout.contains("5 passed"), "{name}:\n{stdout}");
+        assert!(run.status.success() && stdout.contains("8 passed"), "{name}:\n{stdout}");
     }
 }

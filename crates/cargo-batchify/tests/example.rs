@@ -124,7 +124,7 @@ fn example_tests_pass_plain_and_under_cargo_batchify() {
         args(&mut cmd);
         let out = run(cmd, "cargo test");
         let (stdout, stderr) = text(&out);
-        assert!(out.status.success() && stdout.contains("7 passed"), "plain cargo test ({round}):\n{stdout}\n{stderr}");
+        assert!(out.status.success() && stdout.contains("8 passed"), "plain cargo test ({round}):\n{stdout}\n{stderr}");
         let binary = lanes_binary(&stderr);
         assert!(!binary.starts_with(target.join("batchify")), "{}", binary.display());
         let found = variants_in(&binary);
@@ -137,7 +137,7 @@ fn example_tests_pass_plain_and_under_cargo_batchify() {
     cmd.env("BATCHIFY_PLUGIN", &plugin).env("RUSTFLAGS", "-C remark=batchify");
     let out = run(cmd, "cargo-batchify test");
     let (stdout, stderr) = text(&out);
-    assert!(out.status.success() && stdout.contains("7 passed"), "cargo-batchify test:\n{stdout}\n{stderr}");
+    assert!(out.status.success() && stdout.contains("8 passed"), "cargo-batchify test:\n{stdout}\n{stderr}");
     let binary = lanes_binary(&stderr);
     assert!(binary.starts_with(target.join("batchify/release")), "{}", binary.display());
     let found = variants_in(&binary);

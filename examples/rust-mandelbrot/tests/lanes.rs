@@ -177,3 +177,15 @@ fn workloads_match_scalar_calls() {
     assert!(a.iter().zip(&b).all(|(x, y)| same_f32(*x, *y)));
     assert_eq!(checksum_f32(&a), checksum_f32(&b));
 }
+
+#[test]
+fn cbrt_newton_slice_matches_cbrt_newton() {
+    // 8 elements per call of cbrt_newton_x8 (batchify's variant under
+    // `cargo batchify test`), the last 3 by scalar calls.
+    let inputs: Vec<f32> = (0..1003).map(|i| (i as f32 - 500.0) * 37.25).collect();
+    let mut out = vec![f32::NAN; inputs.len()];
+    cbrt_newton_slice(&inputs, &mut out);
+    for (i, (a, got)) in inputs.iter().zip(&out).enumerate() {
+        assert_eq!(got.to_bits(), cbrt_newton(*a).to_bits(), "element {i}: cbrt_newton({a})");
+    }
+}
