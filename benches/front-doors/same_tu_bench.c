@@ -6,12 +6,19 @@
 #include <stdlib.h>
 #include <time.h>
 
+/* With -DF_ELSEWHERE, `f` is defined in another file (tests/front-doors/thinlto/kernel.c), as in
+ * the ThinLTO test: the link imports its body and would inline it. */
+#ifdef F_ELSEWHERE
+#pragma omp declare simd notinbranch
+float f(float x);
+#else
 #pragma omp declare simd notinbranch
 float f(float x) {
     float y = x;
     while (y > 1.0f) y *= 0.5f;
     return y;
 }
+#endif
 
 __attribute__((noinline)) static float scalar_copy(float x) {
     float y = x;

@@ -8,7 +8,8 @@
 //!   caller in one C file (the inliner would take the call away);
 //! * `tests/front-doors/cxx_invoke/`: a C++ function that is not
 //!   `noexcept`, called where a `std::vector` is live (an `invoke`);
-//! * `tests/front-doors/thinlto/`: the function in another file, linked
+//! * `same_tu.c` with `-DF_ELSEWHERE` and `tests/front-doors/thinlto/`
+//!   (the function in another file), linked
 //!   with `-flto=thin -fuse-ld=lld` (the link imports the body and would
 //!   inline it); the linked program's code must call the variant.
 //!
@@ -44,7 +45,8 @@ fn build_and_run_with(compiler: &str, plugin: &Path, dir: &str, sources: &[&str]
     let objects: Vec<_> = sources
         .iter()
         .map(|name| {
-            let obj = tmp.path().join(format!("{name}.o"));
+            let file = Path::new(name).file_name().unwrap().to_string_lossy();
+            let obj = tmp.path().join(format!("{file}.o"));
             let out = Command::new(compiler)
                 .args(["-O2", "-fopenmp-simd", "-march=x86-64-v3", "-c"])
                 .args(extra)
@@ -105,6 +107,7 @@ fn thin_lto_link_calls_the_variant() {
     if !skip::require_tool(test, "ld.lld-22") {
         return;
     }
-    let flags = ["-flto=thin", "-fuse-ld=lld"];
-    build_and_run_with("clang-22", &plugin, "thinlto", &["main.c", "kernel.c"], "_ZGVdN8v_f", &flags);
+    // same_tu.c with `f` only declared; kernel.c defines it.
+    let flags = ["-flto=thin", "-fuse-ld=lld", "-DF_ELSEWHERE"];
+    build_and_run_with("clang-22", &plugin, "thinlto", &["../same_tu/same_tu.c", "kernel.c"], "_ZGVdN8v_f", &flags);
 }

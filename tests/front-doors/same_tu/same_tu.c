@@ -7,12 +7,19 @@
 #include <stdio.h>
 #include <string.h>
 
+/* With -DF_ELSEWHERE, `f` is defined in another file (thinlto/kernel.c), as in
+ * the ThinLTO test: the link imports its body and would inline it. */
+#ifdef F_ELSEWHERE
+#pragma omp declare simd notinbranch
+float f(float x);
+#else
 #pragma omp declare simd notinbranch
 float f(float x) {
     float y = x;
     while (y > 1.0f) y *= 0.5f; /* lane-divergent loop */
     return y;
 }
+#endif
 
 __attribute__((noinline)) void apply(float *restrict o, const float *restrict a, int n) {
 #pragma omp simd
