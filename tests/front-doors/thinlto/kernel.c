@@ -1,5 +1,5 @@
 /* The `declare simd` function, in its own file: a ThinLTO link imports its
- * body into main.c's module and would inline it into the `omp simd` loop. */
+ * body into same_tu.c's module (built with -DF_ELSEWHERE) and would inline it into the `omp simd` loop. */
 #pragma omp declare simd notinbranch
 float f(float x) {
     float y = x;
