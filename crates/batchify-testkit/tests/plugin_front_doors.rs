@@ -29,16 +29,16 @@ fn setup(test: &str, compiler: &str) -> Option<std::path::PathBuf> {
 }
 
 /// Compiles `sources` (in `tests/front-doors/<dir>`) with the plugin, checks
-/// that the first object calls `variant`, links and runs the program, which
+/// that the first object calls each of `variants`, links and runs the program, which
 /// prints "0 of 1003 wrong" when every result equals its scalar reference.
-fn build_and_run(compiler: &str, plugin: &Path, dir: &str, sources: &[&str], variant: &str) {
-    build_and_run_with(compiler, plugin, dir, sources, variant, &[])
+fn build_and_run(compiler: &str, plugin: &Path, dir: &str, sources: &[&str], variants: &[&str]) {
+    build_and_run_with(compiler, plugin, dir, sources, variants, &[])
 }
 
 /// [`build_and_run`] with `extra` flags for compiling and linking; with
 /// `-flto=...` the linked program (not the first object) must call
-/// `variant`.
-fn build_and_run_with(compiler: &str, plugin: &Path, dir: &str, sources: &[&str], variant: &str, extra: &[&str]) {
+/// them.
+fn build_and_run_with(compiler: &str, plugin: &Path, dir: &str, sources: &[&str], variants: &[&str], extra: &[&str]) {
     let lto = extra.iter().any(|f| f.starts_with("-flto"));
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/front-doors").join(dir);
     let tmp = tempfile::tempdir().unwrap();
@@ -65,6 +65,7 @@ fn build_and_run_with(compiler: &str, plugin: &Path, dir: &str, sources: &[&str]
         .args(["-O2", "-fopenmp-simd", "-march=x86-64-v3"])
         .args(extra)
         .args(&objects)
+        .arg("-lm")
         .arg("-o")
         .arg(&exe)
         .status()
@@ -73,14 +74,16 @@ fn build_and_run_with(compiler: &str, plugin: &Path, dir: &str, sources: &[&str]
     let (dumped, what) = if lto { (&exe, "the linked program") } else { (&objects[0], sources[0]) };
     let dump = Command::new("objdump").arg("-dr").arg(dumped).output().expect("run objdump");
     let text = String::from_utf8_lossy(&dump.stdout);
-    let calls = text
-        .lines()
-        .filter(|l| {
-            (l.contains("R_X86_64_PLT32") && l.contains(variant))
-                || (l.contains("call") && l.contains(&format!("<{variant}>")))
-        })
-        .count();
-    assert!(calls > 0, "{what} does not call {variant}:\n{text}");
+    for variant in variants {
+        let calls = text
+            .lines()
+            .filter(|l| {
+                (l.contains("R_X86_64_PLT32") && l.contains(variant))
+                    || (l.contains("call") && l.contains(&format!("<{variant}>")))
+            })
+            .count();
+        assert!(calls > 0, "{what} does not call {variant}:\n{text}");
+    }
     let run = Command::new(&exe).output().unwrap();
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(run.status.success(), "{stdout}");
@@ -90,14 +93,15 @@ fn build_and_run_with(compiler: &str, plugin: &Path, dir: &str, sources: &[&str]
 #[test]
 fn same_file_caller_calls_the_variant() {
     let Some(plugin) = setup("plugin_front_doors::same_file_caller_calls_the_variant", "clang-22") else { return };
-    build_and_run("clang-22", &plugin, "same_tu", &["same_tu.c"], "_ZGVdN8v_f");
+    // `g` calls libm under -fmath-errno.
+    build_and_run("clang-22", &plugin, "same_tu", &["same_tu.c"], &["_ZGVdN8v_f", "_ZGVdN8v_g"]);
 }
 
 #[test]
 fn invoke_in_an_omp_simd_loop_calls_the_variant() {
     let test = "plugin_front_doors::invoke_in_an_omp_simd_loop_calls_the_variant";
     let Some(plugin) = setup(test, "clang++-22") else { return };
-    build_and_run("clang++-22", &plugin, "cxx_invoke", &["main.cpp", "kernel.cpp"], "_ZGVdN8v__Z15halve_below_onef");
+    build_and_run("clang++-22", &plugin, "cxx_invoke", &["main.cpp", "kernel.cpp"], &["_ZGVdN8v__Z15halve_below_onef"]);
 }
 
 #[test]
@@ -108,6 +112,13 @@ fn thin_lto_link_calls_the_variant() {
         return;
     }
     // same_tu.c with `f` only declared; kernel.c defines it.
+    let sources = ["../same_tu/same_tu.c", "kernel.c"];
     let flags = ["-flto=thin", "-fuse-ld=lld", "-DF_ELSEWHERE"];
-    build_and_run_with("clang-22", &plugin, "thinlto", &["../same_tu/same_tu.c", "kernel.c"], "_ZGVdN8v_f", &flags);
+    build_and_run_with("clang-22", &plugin, "thinlto", &sources, &["_ZGVdN8v_f"], &flags);
+    // With the plugin in the linker too, `g`'s loop (libm under
+    // -fmath-errno, whose attribute the link infers again) calls its
+    // variant as well.
+    let in_linker = format!("-Wl,--load-pass-plugin={}", plugin.display());
+    let flags = ["-flto=thin", "-fuse-ld=lld", "-DF_ELSEWHERE", &in_linker];
+    build_and_run_with("clang-22", &plugin, "thinlto", &sources, &["_ZGVdN8v_f", "_ZGVdN8v_g"], &flags);
 }

@@ -132,7 +132,6 @@ pub fn annotate(module: Module) -> Vec<String> {
             }
             if list.len() > before {
                 call.set_call_string_attribute(ATTRIBUTE, &list.join(","));
-
                 if !annotated.contains(&caller_name) {
                     notes.push(format!(
                         "caller `{caller_name}`: calls of `{}` may use {}",
@@ -141,6 +140,11 @@ pub fn annotate(module: Module) -> Vec<String> {
                     ));
                     annotated.push(caller_name);
                 }
+            }
+            // Also where an earlier run annotated the call: a ThinLTO link
+            // infers the attribute again on the imported body.
+            if !list.is_empty() {
+                forget_write_only_memory(callee);
             }
         }
     }
@@ -193,6 +197,28 @@ pub fn keep_simd_calls(module: Module) -> usize {
         }
     }
     marked
+}
+
+/// Drops an inferred `memory(...)` attribute of defined function `f` that
+/// says it writes but never reads memory (`memory(errnomem: write)`: a
+/// `declare simd` function calling libm under clang's default
+/// `-fmath-errno`). LLVM's loop vectorizer widens a call with vector
+/// variants that may read memory, but refuses one that only writes
+/// (LoopAccessAnalysis: "instruction cannot be vectorized"), so such a
+/// loop would stay scalar. Without the attribute the call may read and
+/// write, which is less than LLVM knew and so always true; the variants
+/// write `errno` as the scalar calls would.
+fn forget_write_only_memory(f: Value) {
+    // Two bits per location (bit 0: reads, bit 1: writes).
+    const READS: u64 = 0x5555_5555_5555_5555;
+    if f.is_declaration() {
+        return;
+    }
+    if let Some(effects) = f.fn_attribute_value("memory") {
+        if effects != 0 && effects & READS == 0 {
+            f.remove_enum_attribute(FN, "memory");
+        }
+    }
 }
 
 /// The variants `f` lists as `_ZGV` string attributes that batchify can
