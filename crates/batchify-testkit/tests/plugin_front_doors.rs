@@ -11,7 +11,9 @@
 //! * `same_tu.c` with `-DF_ELSEWHERE` and `tests/front-doors/thinlto/`
 //!   (the function in another file), linked
 //!   with `-flto=thin -fuse-ld=lld` (the link imports the body and would
-//!   inline it); the linked program's code must call the variant.
+//!   inline it); the linked program's code must call the variant; with
+//!   `-flto=full` the link inlines the variant, and `apply` must hold its
+//!   AVX2 code.
 //!
 //! Needs clang-22, clang++-22, objdump, an AVX2 CPU and the built plugin;
 //! skipped loudly otherwise.
@@ -36,10 +38,11 @@ fn build_and_run(compiler: &str, plugin: &Path, dir: &str, sources: &[&str], var
 }
 
 /// [`build_and_run`] with `extra` flags for compiling and linking; with
-/// `-flto=...` the linked program (not the first object) must call
-/// them.
+/// `-flto=thin` the linked program (not the first object) must call
+/// them; with `-flto=full`, whose link inlines them, its `apply` must
+/// hold AVX2 code.
 fn build_and_run_with(compiler: &str, plugin: &Path, dir: &str, sources: &[&str], variants: &[&str], extra: &[&str]) {
-    let lto = extra.iter().any(|f| f.starts_with("-flto"));
+    let lto = extra.contains(&"-flto=thin");
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/front-doors").join(dir);
     let tmp = tempfile::tempdir().unwrap();
     let objects: Vec<_> = sources
@@ -71,6 +74,13 @@ fn build_and_run_with(compiler: &str, plugin: &Path, dir: &str, sources: &[&str]
         .status()
         .unwrap();
     assert!(st.success(), "link");
+    if extra.contains(&"-flto=full") {
+        // The link inlines the variants into the loop: `apply` holds their
+        // AVX2 code instead of calls.
+        let dump = Command::new("objdump").arg("-d").arg("--disassemble=apply").arg(&exe).output().unwrap();
+        let text = String::from_utf8_lossy(&dump.stdout);
+        assert!(text.contains("%ymm"), "`apply` has no AVX2 code after the full LTO link:\n{text}");
+    }
     let (dumped, what) = if lto { (&exe, "the linked program") } else { (&objects[0], sources[0]) };
     let dump = Command::new("objdump").arg("-dr").arg(dumped).output().expect("run objdump");
     let text = String::from_utf8_lossy(&dump.stdout);
@@ -121,4 +131,16 @@ fn thin_lto_link_calls_the_variant() {
     let in_linker = format!("-Wl,--load-pass-plugin={}", plugin.display());
     let flags = ["-flto=thin", "-fuse-ld=lld", "-DF_ELSEWHERE", &in_linker];
     build_and_run_with("clang-22", &plugin, "thinlto", &sources, &["_ZGVdN8v_f", "_ZGVdN8v_g"], &flags);
+}
+
+#[test]
+fn full_lto_link_inlines_the_variant() {
+    let test = "plugin_front_doors::full_lto_link_inlines_the_variant";
+    let Some(plugin) = setup(test, "clang-22") else { return };
+    if !skip::require_tool(test, "ld.lld-22") {
+        return;
+    }
+    let sources = ["../same_tu/same_tu.c", "kernel.c"];
+    let flags = ["-flto=full", "-fuse-ld=lld", "-DF_ELSEWHERE"];
+    build_and_run_with("clang-22", &plugin, "thinlto", &sources, &[], &flags);
 }
