@@ -169,8 +169,9 @@ pub fn annotate(module: Module) -> Vec<String> {
 }
 
 /// Keeps the calls in `omp simd` loops (calls carrying clang's
-/// `!llvm.access.group`) of `declare simd` functions from being inlined: a
-/// `noinline` call-site attribute. Run before the inliner (the plugin does,
+/// `!llvm.access.group`) of `declare simd` functions whose inlined body the
+/// loop vectorizer could not widen ([`needs_its_variants`]) from being
+/// inlined: a `noinline` call-site attribute. Run before the inliner (the plugin does,
 /// at the pipeline's start), so that such a call survives until
 /// [`annotate`] points it at the variants, and the loop vectorizer calls
 /// them: inlined, a body with a lane-divergent loop leaves the `omp simd`
@@ -180,7 +181,7 @@ pub fn annotate(module: Module) -> Vec<String> {
 pub fn keep_simd_calls(module: Module) -> usize {
     let mut marked = 0;
     for callee in module.functions() {
-        if declared_variants(callee).is_empty() {
+        if declared_variants(callee).is_empty() || !needs_its_variants(callee) {
             continue;
         }
         for call in callee.users() {
@@ -197,6 +198,28 @@ pub fn keep_simd_calls(module: Module) -> usize {
         }
     }
     marked
+}
+
+/// Whether a call of `f` inlined into an `omp simd` loop would leave the
+/// loop to LLVM's vectorizer with code it cannot widen: `f` has a loop
+/// (lanes may leave it at different trips) or calls a function that is not
+/// an intrinsic (a libm call, which it widens only with a vector library).
+/// Straight-line code inlined is widened as well as the variant would be,
+/// without the call. A function only declared here counts: a ThinLTO link
+/// may import a body of either kind.
+fn needs_its_variants(f: Value) -> bool {
+    use crate::analysis::{cfg::Cfg, dominance::Dominators, loops::Loops};
+    if f.is_declaration() {
+        return true;
+    }
+    let cfg = Cfg::new(f);
+    let has_loop = Loops::new(&cfg, &Dominators::new(&cfg)).map_or(true, |l| !l.loops.is_empty());
+    let calls = cfg
+        .rpo
+        .iter()
+        .flat_map(|b| b.instructions())
+        .any(|i| (i.is_call() || i.is_invoke()) && crate::analysis::calls::called_intrinsic(i).is_none());
+    has_loop || calls
 }
 
 /// Drops an inferred `memory(...)` attribute of defined function `f` that
