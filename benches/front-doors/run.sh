@@ -18,6 +18,6 @@ clang++-22 "${flags[@]}" cxx_invoke_bench.cpp "$root/tests/front-doors/cxx_invok
 clang-22 "${flags[@]}" -flto=thin -fuse-ld=lld -DF_ELSEWHERE same_tu_bench.c "$root/tests/front-doors/thinlto/kernel.c" -o "$out/thinlto"
 for prog in same_tu cxx_invoke thinlto; do
     for ((r = 0; r < runs; r++)); do
-        printf '%-11s run %d: %s\n' "$prog" "$r" "$("$out/$prog" | tail -1)"
+        printf '%-11s run %d: %s\n' "$prog" "$r" "$("$out/$prog" | tr -s '\n ' '  ')"
     done
 done
