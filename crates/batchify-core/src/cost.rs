@@ -21,13 +21,18 @@
 //! on the back edge). The scalar loop issues about [`SCALAR_IPC`]
 //! instructions per cycle; the vector loop, whose masks and blends form
 //! dependence chains of their own, about [`VECTOR_IPC`]. Vector weights
-//! count registers (`<8 x i64>` is two AVX2 registers), a gather or
-//! scatter as [`GATHER_PER_LANE`] per lane, a division wider than 32 bits
+//! count registers (`<8 x i64>` is two AVX2 registers), a contiguous
+//! access as one vector access, a reversed one (step `-size`, as the
+//! emitter's plan in `emit/memory.rs`) as one vector access and a shuffle,
+//! other gathers and scatters as [`GATHER_PER_LANE`] per lane, a division wider than 32 bits
 //! as one scalar division per lane, and a splat per uniform value of the
 //! trip that vector code uses. A call that is not an intrinsic adds
 //! [`CALL_CYCLES`] to a scalar trip, and `N` times that to a vector trip
-//! when the clone calls it per lane (not exact libm, not a function of the
-//! module, whose clone is called). The constants are calibrated on
+//! when the clone calls it per lane: not exact libm, not libmvec's under
+//! `--veclib libmvec`, not a function of the module whose clone is called
+//! by the emitter's own rule ([`CalleeSummaries::stays_per_lane`]: a
+//! callee that writes memory and gets a pointer the same in every lane
+//! stays per lane). The constants are calibrated on
 //! `cargo xtask bench-gcc` (`docs/benchmarks.md`, `docs/architecture.md`):
 //! `lsearch`, a search loop of one load and two compares per trip over a
 //! uniform table, measured 1.7x of scalar calls as an AVX2 clone (0.46x
@@ -43,6 +48,7 @@
 //! One cost rule is per call, in the callee summaries
 //! (`analysis::callees`): tree-recursive callees stay per lane.
 
+use crate::analysis::callees::CalleeSummaries;
 use crate::analysis::cfg::Cfg;
 use crate::analysis::divergence::ControlPlan;
 use crate::analysis::loops::{LoopId, Loops};
@@ -175,6 +181,8 @@ pub struct Inputs<'a, 'ctx> {
     pub shapes: &'a Shapes<'ctx>,
     /// The clone's width and target.
     pub spec: &'a CloneSpec,
+    /// The vector math library the emitter calls (`--veclib`).
+    pub veclib: crate::VecLib,
 }
 
 /// The plan for the prepared function the inputs describe, and the
@@ -222,6 +230,7 @@ fn estimate_loop(inputs: &Inputs, l: LoopId, bits: u32) -> LoopEstimate {
     let mut splat: HashSet<Value> = HashSet::new();
     let (mut calls_s, mut calls_v) = (0.0, 0.0);
     let mut per_lane_calls = PerLaneCalls::default();
+    let mut summaries = CalleeSummaries::default();
     for b in &own {
         for i in b.instructions() {
             let op = i.opcode();
@@ -245,7 +254,9 @@ fn estimate_loop(inputs: &Inputs, l: LoopId, bits: u32) -> LoopEstimate {
                 }
                 LLVMCall => {
                     let intrinsic = i.called_value().name().starts_with("llvm.");
-                    let per_lane = (varying || call_has_varying_args(inputs, i)) && !intrinsic && !is_vector_call(i);
+                    let per_lane = (varying || call_has_varying_args(inputs, i))
+                        && !intrinsic
+                        && !is_vector_call(inputs, &mut summaries, i);
                     if intrinsic {
                         (1.0, if varying { regs(i.ty().non_void_or(i)) } else { 1.0 })
                     } else {
@@ -286,8 +297,15 @@ fn estimate_loop(inputs: &Inputs, l: LoopId, bits: u32) -> LoopEstimate {
                         (1.0, if varying || op == LLVMStore { 2.0 } else { 1.0 })
                     } else {
                         let size = (scalar_bits(elem_of(ty)) / 8) as i64;
-                        let contiguous = inputs.shapes.stride(ptr).is_some_and(|s| s.step == size);
-                        (1.0, if contiguous { regs(ty) + 1.0 } else { GATHER_PER_LANE * n })
+                        // As the emitter's plan (emit/memory.rs): a reversed
+                        // access is one vector access and a lane shuffle.
+                        let step = inputs.shapes.stride(ptr).map(|s| s.step);
+                        let access = match step {
+                            Some(s) if s == size => regs(ty) + 1.0,
+                            Some(s) if s == -size => 2.0 * regs(ty) + 1.0,
+                            _ => GATHER_PER_LANE * n,
+                        };
+                        (1.0, access)
                     }
                 }
                 _ => (1.0, if varying { regs(i.ty().non_void_or(i)) } else { 1.0 }),
@@ -353,12 +371,19 @@ fn estimate_loop(inputs: &Inputs, l: LoopId, bits: u32) -> LoopEstimate {
 }
 
 /// Whether a call with varying arguments becomes vector code (exact libm
-/// functions, those that may set `errno`) or a call of the callee's clone
-/// (a function defined in the module), rather than one call per lane.
-fn is_vector_call(i: Value) -> bool {
-    use crate::analysis::calls::{errno_libm_call, exact_libm_call};
-    let defined = i.called_value().is_function() && !i.called_value().is_declaration();
-    defined || exact_libm_call(i).is_some() || errno_libm_call(i).is_some()
+/// functions, those that may set `errno`, libmvec's functions under
+/// `--veclib libmvec`) or a call of the callee's clone (a function defined
+/// in the module that the emitter batches, by the rule it applies:
+/// [`CalleeSummaries::stays_per_lane`]), rather than one call per lane.
+fn is_vector_call<'ctx>(inputs: &Inputs<'_, 'ctx>, summaries: &mut CalleeSummaries<'ctx>, i: Value<'ctx>) -> bool {
+    use crate::analysis::calls::{errno_libm_call, exact_libm_call, vecmath_call};
+    let callee = i.called_value();
+    let args: Vec<Value> = (0..i.num_arg_operands()).map(|k| i.operand(k)).collect();
+    let defined = callee.is_function()
+        && !callee.is_declaration()
+        && summaries.stays_per_lane(callee, &args, |a| inputs.uniformity.is_varying(a)).is_none();
+    let libmvec = inputs.veclib == crate::VecLib::Libmvec && vecmath_call(i).is_some();
+    defined || libmvec || exact_libm_call(i).is_some() || errno_libm_call(i).is_some()
 }
 
 /// Whether a call has a varying argument.

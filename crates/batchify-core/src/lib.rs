@@ -442,8 +442,15 @@ fn vectorize<'ctx>(
         ));
     }
     legality::check_body(f, &cfg, &spec.scalar_name)?;
-    let inputs =
-        cost::Inputs { cfg: &cfg, loops: &loops, uniformity: &div.uniformity, plan: &div.plan, shapes: &shapes, spec };
+    let inputs = cost::Inputs {
+        cfg: &cfg,
+        loops: &loops,
+        uniformity: &div.uniformity,
+        plan: &div.plan,
+        shapes: &shapes,
+        spec,
+        veclib: printer.opts.veclib,
+    };
     let (plan, estimates) = cost::decide(&inputs, printer.opts.allow_fallback && printer.opts.cost_model);
     if let cost::Plan::PerLane(why) = plan {
         return Err(legality::unsupported(&spec.scalar_name, why));

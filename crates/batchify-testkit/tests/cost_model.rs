@@ -91,6 +91,82 @@ exit:
 }
 "#;
 
+/// A loop whose trip is a call of a function defined here that writes
+/// through a pointer the same in every lane: the emitter keeps those calls
+/// in lane order (one call per lane per trip), and the cost stage must
+/// estimate them so (issue 23: it costed them as one call of the clone).
+const SHARED_WRITER: &str = r#"
+define internal i32 @bump(ptr %p, i32 %v) noinline {
+  %old = load i32, ptr %p, align 4
+  %new = add i32 %old, %v
+  store i32 %new, ptr %p, align 4
+  %r = mul i32 %v, 3
+  ret i32 %r
+}
+
+define i32 @shared(ptr %p, i32 %x) {
+entry:
+  br label %head
+head:
+  %v = phi i32 [ %x, %entry ], [ %v.next, %head ]
+  %k = phi i32 [ 0, %entry ], [ %k.next, %head ]
+  %v.next = call i32 @bump(ptr %p, i32 %v)
+  %k.next = add i32 %k, 1
+  %stop = icmp sgt i32 %v.next, 1000
+  br i1 %stop, label %exit, label %head
+exit:
+  ret i32 %k.next
+}
+"#;
+
+/// The same loop with a callee that writes nothing: batched, one call of its
+/// clone per trip.
+const PURE_CALLEE: &str = r#"
+define internal i32 @triple(i32 %v) noinline {
+  %r = mul i32 %v, 3
+  ret i32 %r
+}
+
+define i32 @pure(ptr %p, i32 %x) {
+entry:
+  br label %head
+head:
+  %v = phi i32 [ %x, %entry ], [ %v.next, %head ]
+  %k = phi i32 [ 0, %entry ], [ %k.next, %head ]
+  %v.next = call i32 @triple(i32 %v)
+  %k.next = add i32 %k, 1
+  %stop = icmp sgt i32 %v.next, 1000
+  br i1 %stop, label %exit, label %head
+exit:
+  ret i32 %k.next
+}
+"#;
+
+/// A loop reading `b[100 + 8k - j]` with `j` linear (step 1): lane `l`
+/// reads the element before lane `l - 1`'s, a reversed vector load in the
+/// emitter's plan (emit/memory.rs), not a gather.
+const REVERSED: &str = r#"
+define i32 @back(ptr %b, i64 %j, i32 %key) {
+entry:
+  br label %head
+head:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %head ]
+  %kk = zext i32 %k to i64
+  %base = shl i64 %kk, 3
+  %up = add i64 %base, 100
+  %idx = sub i64 %up, %j
+  %p = getelementptr inbounds i32, ptr %b, i64 %idx
+  %t = load i32, ptr %p, align 4
+  %k.next = add i32 %k, 1
+  %big = icmp sgt i32 %t, %key
+  %long = icmp sgt i32 %k.next, 20
+  %stop = or i1 %big, %long
+  br i1 %stop, label %out, label %head
+out:
+  ret i32 %k.next
+}
+"#;
+
 fn spec(variant: &str) -> CloneSpec {
     CloneSpec::from_variant(&VariantName::parse(variant).expect("valid variant name")).expect("valid spec")
 }
@@ -179,4 +255,57 @@ fn functions_without_divergent_loops_have_no_estimate() {
     let r = build(ir, "_ZGVdN8v_f", &Options::default());
     assert!(r.fallback.is_none(), "{:?}", r.lines());
     assert!(!r.lines().iter().any(|l| l.contains("cost:")), "{:?}", r.lines());
+}
+
+#[test]
+fn calls_the_emitter_keeps_per_lane_are_costed_per_lane() {
+    let opts = Options { allow_fallback: false, ..Default::default() };
+    let shared = build(SHARED_WRITER, "_ZGVdN8uv_shared", &opts);
+    let pure = build(PURE_CALLEE, "_ZGVdN8uv_pure", &opts);
+    // The emitter's decision, as the report says it.
+    assert!(shared.lines().iter().any(|l| l.contains("per-lane: call to `bump`")), "{:?}", shared.lines());
+    assert!(pure.lines().iter().any(|l| l.contains("call to `triple` ->")), "{:?}", pure.lines());
+    // The cost stage's estimate follows it: per-lane calls cost N calls.
+    let (e_shared, e_pure) = (estimate(&shared), estimate(&pure));
+    assert!(e_shared < 1.0, "{:?}", shared.lines());
+    assert!(e_pure > e_shared * 4.0, "pure {e_pure}, shared {e_shared}");
+    // With the fallback allowed, the writer's clone is the per-lane loop.
+    let r = build(SHARED_WRITER, "_ZGVdN8uv_shared", &Options::default());
+    assert!(r.fallback.as_deref().is_some_and(|w| w.starts_with("cost model:")), "{:?}", r.lines());
+}
+
+#[test]
+fn a_reversed_load_is_costed_as_one_vector_load() {
+    let opts = Options { allow_fallback: false, ..Default::default() };
+    let r = build(REVERSED, "_ZGVdN8ulv_back", &opts);
+    let shape = r.lines().into_iter().find(|l| l.contains("memory:")).unwrap_or_default();
+    assert!(shape.contains("reversed"), "the emitter's plan: {:?}", r.lines());
+    // The same loop with a gathered index (`j * j`): 8 lanes of a gather
+    // weigh 16, one reversed load of 8 `i32` weighs 3 (a load and a shuffle).
+    let gathered = build(
+        &REVERSED.replace("%idx = sub i64 %up, %j", "%jj = mul i64 %j, %j\n  %idx = add i64 %up, %jj"),
+        "_ZGVdN8ulv_back",
+        &opts,
+    );
+    let weight = |r: &CloneReport| -> f64 {
+        let line = r.lines().into_iter().find(|l| l.contains("cost: divergent loop")).expect("a cost line");
+        line.split("vector ")
+            .nth(1)
+            .unwrap()
+            .split("(weight ")
+            .nth(1)
+            .unwrap()
+            .split(')')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let (reversed, gather) = (weight(&r), weight(&gathered));
+    assert!(
+        gather - reversed >= 10.0,
+        "reversed {reversed}, gathered {gather}: {:?} {:?}",
+        r.lines(),
+        gathered.lines()
+    );
 }

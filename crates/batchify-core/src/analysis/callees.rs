@@ -59,6 +59,35 @@ pub struct CalleeSummaries<'ctx> {
 const FRAME_PARAM_ATTRIBUTES: &[&str] = &["byval", "inalloca", "preallocated", "swifterror", "nest"];
 
 impl<'ctx> CalleeSummaries<'ctx> {
+    /// Why a varying call of `callee` (defined in the module) with
+    /// arguments `args` stays one call per lane in the clone, as far as
+    /// that is known before a clone of `callee` is built; `None`: it
+    /// becomes a call of that clone. It cannot be batched ([`Self::summary`]
+    /// says why), or it writes memory and gets a pointer that is the same
+    /// in every lane, whose lanes' writes would conflict. The emitter
+    /// (`emit::callees`) applies this rule and the cost stage estimates
+    /// with it, so that both agree.
+    pub fn stays_per_lane(
+        &mut self,
+        callee: Value<'ctx>,
+        args: &[Value<'ctx>],
+        is_varying: impl Fn(Value<'ctx>) -> bool,
+    ) -> Option<String> {
+        let summary = match self.summary(callee) {
+            Ok(s) => s,
+            Err(why) => return Some(why),
+        };
+        let uniform_pointer =
+            args.iter().any(|a| a.ty().kind() == LLVMTypeKind::LLVMPointerTypeKind && !is_varying(*a));
+        (summary.writes && uniform_pointer).then(|| {
+            let name = callee.name();
+            format!(
+                "`{name}` writes memory and gets a pointer that is the same in every lane: lanes' writes would \
+                 conflict, so the calls stay in lane order"
+            )
+        })
+    }
+
     /// Whether `f` (a function defined in the module) may be batched, and
     /// its summary; or why not.
     pub fn summary(&mut self, f: Value<'ctx>) -> Result<Summary, String> {

@@ -170,7 +170,7 @@ pub fn annotate(module: Module) -> Vec<String> {
 
 /// Keeps the calls in `omp simd` loops (calls carrying clang's
 /// `!llvm.access.group`) of `declare simd` functions whose inlined body the
-/// loop vectorizer could not widen ([`needs_its_variants`]) from being
+/// loop vectorizer could not widen (`needs_its_variants`) from being
 /// inlined: a `noinline` call-site attribute. Run before the inliner (the plugin does,
 /// at the pipeline's start), so that such a call survives until
 /// [`annotate`] points it at the variants, and the loop vectorizer calls

@@ -81,22 +81,9 @@ impl<'ctx> Widener<'_, 'ctx> {
                 if callee.is_declaration() {
                     return None; // nothing to batch; the usual per-lane call
                 }
-                let summary = match self.callees.summaries.summary(callee) {
-                    Ok(s) => s,
-                    Err(why) => {
-                        self.note_call(&cname, why);
-                        return None;
-                    }
-                };
-                let is_ptr = |a: &Value| a.ty().kind() == crate::llvm::LLVMTypeKind::LLVMPointerTypeKind;
-                if summary.writes && args.iter().any(|a| is_ptr(a) && !self.analyses.uniformity.is_varying(*a)) {
-                    self.note_call(
-                        &cname,
-                        format!(
-                            "`{cname}` writes memory and gets a pointer that is the same in every lane: lanes' \
-                             writes would conflict, so the calls stay in lane order"
-                        ),
-                    );
+                let uniformity = &self.analyses.uniformity;
+                if let Some(why) = self.callees.summaries.stays_per_lane(callee, &args, |a| uniformity.is_varying(a)) {
+                    self.note_call(&cname, why);
                     return None;
                 }
                 match self.callees.requested_clone(self.module, callee, &shape) {
