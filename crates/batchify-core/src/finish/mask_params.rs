@@ -21,15 +21,9 @@
 //! or scatter; applied only where a gather or scatter exists and the
 //! function may run with AVX-512 mask registers.
 
-use crate::llvm::LLVMOpcode::{LLVMBitCast, LLVMCall};
+use super::is_gather_or_scatter;
+use crate::llvm::LLVMOpcode::LLVMBitCast;
 use crate::llvm::{Builder, Type, Value};
-
-/// Whether `i` calls `llvm.masked.gather` or `llvm.masked.scatter`.
-fn is_gather_or_scatter(i: Value) -> bool {
-    i.opcode() == LLVMCall
-        && crate::analysis::calls::called_intrinsic(i)
-            .is_some_and(|n| n == "llvm.masked.gather" || n == "llvm.masked.scatter")
-}
 
 /// Whether `f` contains a gather or scatter.
 fn has_gather_or_scatter(f: Value) -> bool {

@@ -27,6 +27,7 @@
 //! and `and`/`or`/`xor`/`select` act on each bit alone, so the sign bit of
 //! a twin is always the mask's lane.
 
+use super::is_gather_or_scatter;
 use crate::llvm::LLVMIntPredicate::{self, LLVMIntSLT};
 use crate::llvm::LLVMOpcode::{self, *};
 use crate::llvm::{constant, Block, Builder, Type, Value};
@@ -167,13 +168,6 @@ impl<'ctx> Widen<'ctx> {
         self.b.position_before(call);
         self.b.icmp(LLVMIntPredicate::LLVMIntNE, w, constant::null(w.ty()))
     }
-}
-
-/// Whether `i` calls `llvm.masked.gather` or `llvm.masked.scatter`.
-fn is_gather_or_scatter(i: Value) -> bool {
-    i.opcode() == LLVMCall
-        && crate::analysis::calls::called_intrinsic(i)
-            .is_some_and(|n| n == "llvm.masked.gather" || n == "llvm.masked.scatter")
 }
 
 /// Rewrites the masks of clone `f` as described in the module docs, with

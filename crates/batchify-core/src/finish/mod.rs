@@ -12,6 +12,14 @@ use crate::error::{Error, Result};
 use crate::llvm::{Module, Type, Value};
 use crate::spec::CloneSpec;
 
+/// Whether `i` calls `llvm.masked.gather` or `llvm.masked.scatter`, whose
+/// masks two of the workarounds here (`masks`, `mask_params`) treat apart.
+fn is_gather_or_scatter(i: Value) -> bool {
+    i.opcode() == crate::llvm::LLVMOpcode::LLVMCall
+        && crate::analysis::calls::called_intrinsic(i)
+            .is_some_and(|n| n == "llvm.masked.gather" || n == "llvm.masked.scatter")
+}
+
 /// Function pipeline applied to a clone per optimisation level.
 pub fn pipeline(opt_level: u8) -> &'static str {
     match opt_level {
