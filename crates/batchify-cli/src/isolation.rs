@@ -99,7 +99,7 @@ pub struct Finished {
 
 /// Runs the worker on `input`, with this process's arguments. An error
 /// means the worker could not be started.
-pub fn run_worker(input: Vec<u8>) -> std::io::Result<Finished> {
+pub fn run_worker(input: &[u8]) -> std::io::Result<Finished> {
     let exe = std::env::current_exe()?;
     let mut child = Command::new(exe)
         .args(std::env::args_os().skip(1))
@@ -109,28 +109,30 @@ pub fn run_worker(input: Vec<u8>) -> std::io::Result<Finished> {
         .stderr(Stdio::piped())
         .spawn()?;
     let mut stdin = child.stdin.take().expect("piped stdin");
-    // A worker that dies early closes its end: the write fails, harmlessly.
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
     let mut stderr = child.stderr.take().expect("piped stderr");
-    let collector = std::thread::spawn(move || {
-        let mut text = Vec::new();
-        let _ = stderr.read_to_end(&mut text);
-        text
-    });
     let mut stdout = child.stdout.take().expect("piped stdout");
-    let (mut stage, mut output) = (String::new(), None);
-    while let Some((tag, payload)) = read_frame(&mut stdout) {
-        match tag {
-            STAGE => stage = String::from_utf8_lossy(&payload).into_owned(),
-            OUTPUT => output = Some(payload),
-            _ => {}
+    let (stage, output, stderr) = std::thread::scope(|s| {
+        // A worker that dies early closes its end: the write fails,
+        // harmlessly. The end is closed when the thread ends.
+        s.spawn(move || {
+            let _ = stdin.write_all(input);
+        });
+        let collector = s.spawn(move || {
+            let mut text = Vec::new();
+            let _ = stderr.read_to_end(&mut text);
+            text
+        });
+        let (mut stage, mut output) = (String::new(), None);
+        while let Some((tag, payload)) = read_frame(&mut stdout) {
+            match tag {
+                STAGE => stage = String::from_utf8_lossy(&payload).into_owned(),
+                OUTPUT => output = Some(payload),
+                _ => {}
+            }
         }
-    }
+        (stage, output, collector.join().unwrap_or_default())
+    });
     let status = child.wait()?;
-    let _ = feeder.join();
-    let stderr = collector.join().unwrap_or_default();
     Ok(Finished { code: status.code(), signal: status.signal(), stage, output, stderr })
 }
 

@@ -132,7 +132,7 @@ fn main() -> ExitCode {
     if std::env::var_os(isolation::IN_PROCESS_ENV).is_some() {
         return in_process(&cli, &input);
     }
-    let worker = match isolation::run_worker(input.clone()) {
+    let worker = match isolation::run_worker(&input) {
         Ok(w) => w,
         // No process to isolate the work in: do it here.
         Err(_) => return in_process(&cli, &input),
