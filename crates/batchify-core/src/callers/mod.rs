@@ -76,6 +76,7 @@ pub fn annotate(module: Module) -> Vec<String> {
             .filter(|u| (u.is_call() || u.is_invoke()) && u.called_value() == callee)
             .collect();
         let mut annotated: Vec<String> = Vec::new();
+        let mut has_variants_in_calls = false;
         for call in calls {
             let caller = call.parent_block().parent();
             let caller_name = caller.name();
@@ -141,11 +142,12 @@ pub fn annotate(module: Module) -> Vec<String> {
                     annotated.push(caller_name);
                 }
             }
-            // Also where an earlier run annotated the call: a ThinLTO link
-            // infers the attribute again on the imported body.
-            if !list.is_empty() {
-                forget_write_only_memory(callee);
-            }
+            has_variants_in_calls |= !list.is_empty();
+        }
+        // Also where an earlier run annotated the calls: a ThinLTO link
+        // infers the attribute again on the imported body.
+        if has_variants_in_calls {
+            forget_write_only_memory(callee);
         }
     }
     module.append_to_compiler_used(&keep);
