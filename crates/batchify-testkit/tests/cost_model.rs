@@ -71,76 +71,59 @@ exit:
 }
 "#;
 
-/// A loop whose trip is a call of an external function with a varying
-/// argument: the clone would call it once per lane per trip.
-const CALLS: &str = r#"
-declare i32 @step(i32)
-
-define i32 @calls(i32 %x) {
+/// A function `name(params)` whose loop's only work is `call`, which
+/// computes `%v.next` from `%v`, after the `callees` it calls.
+fn call_loop(callees: &str, name: &str, params: &str, call: &str) -> String {
+    format!(
+        r#"
+{callees}
+define i32 @{name}({params}) {{
 entry:
   br label %head
 head:
   %v = phi i32 [ %x, %entry ], [ %v.next, %head ]
   %k = phi i32 [ 0, %entry ], [ %k.next, %head ]
-  %v.next = call i32 @step(i32 %v)
+  %v.next = {call}
   %k.next = add i32 %k, 1
   %stop = icmp sgt i32 %v.next, 1000
   br i1 %stop, label %exit, label %head
 exit:
   ret i32 %k.next
+}}
+"#
+    )
 }
-"#;
+
+/// A loop whose trip is a call of an external function with a varying
+/// argument: the clone would call it once per lane per trip.
+fn calls() -> String {
+    call_loop("declare i32 @step(i32)", "calls", "i32 %x", "call i32 @step(i32 %v)")
+}
 
 /// A loop whose trip is a call of a function defined here that writes
 /// through a pointer the same in every lane: the emitter keeps those calls
 /// in lane order (one call per lane per trip), and the cost stage must
 /// estimate them so (issue 23: it costed them as one call of the clone).
-const SHARED_WRITER: &str = r#"
-define internal i32 @bump(ptr %p, i32 %v) noinline {
+fn shared_writer() -> String {
+    let bump = "define internal i32 @bump(ptr %p, i32 %v) noinline {
   %old = load i32, ptr %p, align 4
   %new = add i32 %old, %v
   store i32 %new, ptr %p, align 4
   %r = mul i32 %v, 3
   ret i32 %r
+}";
+    call_loop(bump, "shared", "ptr %p, i32 %x", "call i32 @bump(ptr %p, i32 %v)")
 }
-
-define i32 @shared(ptr %p, i32 %x) {
-entry:
-  br label %head
-head:
-  %v = phi i32 [ %x, %entry ], [ %v.next, %head ]
-  %k = phi i32 [ 0, %entry ], [ %k.next, %head ]
-  %v.next = call i32 @bump(ptr %p, i32 %v)
-  %k.next = add i32 %k, 1
-  %stop = icmp sgt i32 %v.next, 1000
-  br i1 %stop, label %exit, label %head
-exit:
-  ret i32 %k.next
-}
-"#;
 
 /// The same loop with a callee that writes nothing: batched, one call of its
 /// clone per trip.
-const PURE_CALLEE: &str = r#"
-define internal i32 @triple(i32 %v) noinline {
+fn pure_callee() -> String {
+    let triple = "define internal i32 @triple(i32 %v) noinline {
   %r = mul i32 %v, 3
   ret i32 %r
+}";
+    call_loop(triple, "pure", "ptr %p, i32 %x", "call i32 @triple(i32 %v)")
 }
-
-define i32 @pure(ptr %p, i32 %x) {
-entry:
-  br label %head
-head:
-  %v = phi i32 [ %x, %entry ], [ %v.next, %head ]
-  %k = phi i32 [ 0, %entry ], [ %k.next, %head ]
-  %v.next = call i32 @triple(i32 %v)
-  %k.next = add i32 %k, 1
-  %stop = icmp sgt i32 %v.next, 1000
-  br i1 %stop, label %exit, label %head
-exit:
-  ret i32 %k.next
-}
-"#;
 
 /// A loop reading `b[100 + 8k - j]` with `j` linear (step 1): lane `l`
 /// reads the element before lane `l - 1`'s, a reversed vector load in the
@@ -223,7 +206,7 @@ fn dependent_float_loop_stays_vector_code() {
 
 #[test]
 fn loop_of_per_lane_calls_becomes_the_per_lane_loop() {
-    let r = build(CALLS, "_ZGVdN8v_calls", &Options::default());
+    let r = build(&calls(), "_ZGVdN8v_calls", &Options::default());
     let why = r.fallback.as_deref().expect("the per-lane loop");
     assert!(why.starts_with("cost model:"), "{why}");
 }
@@ -260,8 +243,8 @@ fn functions_without_divergent_loops_have_no_estimate() {
 #[test]
 fn calls_the_emitter_keeps_per_lane_are_costed_per_lane() {
     let opts = Options { allow_fallback: false, ..Default::default() };
-    let shared = build(SHARED_WRITER, "_ZGVdN8uv_shared", &opts);
-    let pure = build(PURE_CALLEE, "_ZGVdN8uv_pure", &opts);
+    let shared = build(&shared_writer(), "_ZGVdN8uv_shared", &opts);
+    let pure = build(&pure_callee(), "_ZGVdN8uv_pure", &opts);
     // The emitter's decision, as the report says it.
     assert!(shared.lines().iter().any(|l| l.contains("per-lane: call to `bump`")), "{:?}", shared.lines());
     assert!(pure.lines().iter().any(|l| l.contains("call to `triple` ->")), "{:?}", pure.lines());
@@ -270,7 +253,7 @@ fn calls_the_emitter_keeps_per_lane_are_costed_per_lane() {
     assert!(e_shared < 1.0, "{:?}", shared.lines());
     assert!(e_pure > e_shared * 4.0, "pure {e_pure}, shared {e_shared}");
     // With the fallback allowed, the writer's clone is the per-lane loop.
-    let r = build(SHARED_WRITER, "_ZGVdN8uv_shared", &Options::default());
+    let r = build(&shared_writer(), "_ZGVdN8uv_shared", &Options::default());
     assert!(r.fallback.as_deref().is_some_and(|w| w.starts_with("cost model:")), "{:?}", r.lines());
 }
 
