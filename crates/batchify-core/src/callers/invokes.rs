@@ -18,7 +18,7 @@
 //! no longer reaches `std::terminate`: the behaviour OpenMP leaves
 //! unspecified changes. Every other `invoke` is left as it is, with a note.
 
-use crate::llvm::LLVMOpcode::{LLVMCall, LLVMExtractValue, LLVMLandingPad, LLVMUnreachable};
+use crate::llvm::LLVMOpcode::{LLVMCall, LLVMExtractValue, LLVMLandingPad, LLVMPHI, LLVMUnreachable};
 use crate::llvm::{create_enum_attribute, Block, Value, FUNCTION_INDEX as FN};
 
 /// Functions whose call ends the program when an exception reaches a
@@ -31,10 +31,9 @@ fn is_terminate_pad(pad: Block) -> bool {
     let mut terminates = false;
     for i in pad.instructions() {
         match i.opcode() {
-            LLVMLandingPad | LLVMExtractValue => {}
+            LLVMPHI | LLVMLandingPad | LLVMExtractValue => {}
             LLVMCall if TERMINATE.contains(&i.called_value().name().as_str()) => terminates = true,
             LLVMUnreachable => return terminates,
-            crate::llvm::LLVMOpcode::LLVMPHI => {}
             _ => return false,
         }
     }
