@@ -382,10 +382,6 @@ fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result
                 x_params.push(quote!(#name: #ty));
                 x_req_args.push(quote!(#name));
                 scalar_lane_args.push(quote!(#name));
-                slice_params.push(quote!(#name: #ty));
-                chunk_args.push(quote!(#name));
-                tail_args.push(quote!(#name));
-                rest_args.push(quote!(#name));
             }
             Kind::Slice(t) => {
                 let ptr = format_ident!("__batchify_{}_ptr", name);
@@ -397,11 +393,14 @@ fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result
                 x_params.push(quote!(#name: #ty));
                 x_req_args.push(quote!(#name.as_ptr(), #name.len()));
                 scalar_lane_args.push(quote!(#name));
-                slice_params.push(quote!(#name: #ty));
-                chunk_args.push(quote!(#name));
-                tail_args.push(quote!(#name));
-                rest_args.push(quote!(#name));
             }
+        }
+        if !matches!(p.kind, Kind::Varying(_)) {
+            // The same in every call: the slice API passes it on.
+            slice_params.push(quote!(#name: #ty));
+            chunk_args.push(quote!(#name));
+            tail_args.push(quote!(#name));
+            rest_args.push(quote!(#name));
         }
     }
     let mask_param = opts.masked.then(|| quote!(__batchify_mask: *const u8));

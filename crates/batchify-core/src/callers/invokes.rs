@@ -18,7 +18,7 @@
 //! no longer reaches `std::terminate`: the behaviour OpenMP leaves
 //! unspecified changes. Every other `invoke` is left as it is, with a note.
 
-use crate::llvm::LLVMOpcode::{LLVMCall, LLVMExtractValue, LLVMLandingPad, LLVMPHI, LLVMUnreachable};
+use crate::llvm::LLVMOpcode::{LLVMCall, LLVMExtractValue, LLVMLandingPad, LLVMUnreachable, LLVMPHI};
 use crate::llvm::{create_enum_attribute, Block, Value, FUNCTION_INDEX as FN};
 
 /// Functions whose call ends the program when an exception reaches a
