@@ -40,7 +40,16 @@ pub fn run(module: &Module<'_>, pass_params: &str, cl_params: &str, automatic: b
         changed = true;
     }
     if !opts.no_callers {
-        let notes = batchify_core::callers::annotate(batchify_core::llvm::Module::from_inkwell(module));
+        let core_module = batchify_core::llvm::Module::from_inkwell(module);
+        let core_opts =
+            Options { veclib: opts.veclib.unwrap_or_default(), for_autodiff: opts.for_autodiff, ..Options::default() };
+        let loops = batchify_core::callers::loops::vectorize_loops(core_module, &core_opts);
+        tell(module, &opts, &loops.reports);
+        for (function, note) in &loops.left_alone {
+            diagnostics::missed(module, function, "CallerLoopLeftScalar", note);
+        }
+        let mut notes = loops.notes;
+        notes.extend(batchify_core::callers::annotate(core_module));
         if opts.report {
             for note in &notes {
                 eprintln!("batchify: {note}");

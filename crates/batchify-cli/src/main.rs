@@ -322,8 +322,13 @@ fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, Stri
     let caller_notes = if cli.no_callers {
         Vec::new()
     } else {
+        sink.stage("batching the caller loops LLVM's vectorizer refuses");
+        let loops = batchify_core::callers::loops::vectorize_loops(core, &opts);
+        module.verify().map_err(|e| format!("internal error: the batched caller loops do not verify: {e}"))?;
+        reports.extend(loops.reports);
         sink.stage("annotating the callers");
-        let notes = batchify_core::callers::annotate(batchify_core::llvm::Module::from_inkwell(&module));
+        let mut notes = loops.notes;
+        notes.extend(batchify_core::callers::annotate(core));
         module.verify().map_err(|e| format!("internal error: the annotated callers do not verify: {e}"))?;
         notes
     };

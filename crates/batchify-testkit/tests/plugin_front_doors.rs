@@ -15,6 +15,11 @@
 //!   `-flto=full` the link inlines the variant, and `apply` must hold its
 //!   AVX2 code.
 //!
+//! * `tests/front-doors/refused_loops/`: `omp simd` loops that LLVM's
+//!   loop vectorizer refuses (a call with a uniform pointer argument, a
+//!   `void` writer), which batchify batches itself; with the kernels in
+//!   another file and in the same one.
+//!
 //! Needs clang-22, clang++-22, objdump, an AVX2 CPU and the built plugin;
 //! skipped loudly otherwise.
 
@@ -112,6 +117,17 @@ fn invoke_in_an_omp_simd_loop_calls_the_variant() {
     let test = "plugin_front_doors::invoke_in_an_omp_simd_loop_calls_the_variant";
     let Some(plugin) = setup(test, "clang++-22") else { return };
     build_and_run("clang++-22", &plugin, "cxx_invoke", &["main.cpp", "kernel.cpp"], &["_ZGVdN8v__Z15halve_below_onef"]);
+}
+
+#[test]
+fn refused_caller_loops_call_the_variants() {
+    let test = "plugin_front_doors::refused_caller_loops_call_the_variants";
+    let Some(plugin) = setup(test, "clang-22") else { return };
+    let variants = ["_ZGVdN4uuv_horner", "_ZGVdN4ulv_put"];
+    build_and_run("clang-22", &plugin, "refused_loops", &["main.c", "kernels.c"], &variants);
+    // In one file, `put` is inlined into the loop (a store); `horner`,
+    // which has a loop, is called.
+    build_and_run_with("clang-22", &plugin, "refused_loops", &["main.c"], &["_ZGVdN4uuv_horner"], &["-DSAME_FILE"]);
 }
 
 #[test]

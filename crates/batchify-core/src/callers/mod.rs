@@ -33,6 +33,7 @@
 //! batchify's helpers are left alone.
 
 pub mod invokes;
+pub mod loops;
 
 use crate::abi;
 use crate::llvm::{attribute_is_string, attribute_string_key, Builder, Module, Value, FUNCTION_INDEX as FN};

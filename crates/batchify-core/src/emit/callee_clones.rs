@@ -126,6 +126,13 @@ impl<'ctx> CalleeClones<'ctx> {
             None if self.requested.contains(&spec) && !module.has_global_named(&spec.vector_name) => {
                 module.add_function(&spec.vector_name, fty)
             }
+            // A `declare simd` function defined elsewhere: its own module
+            // defines the variants it lists (as the caller side assumes).
+            None if callee.is_declaration() && !module.has_global_named(&spec.vector_name) => {
+                let f = module.add_function(&spec.vector_name, fty);
+                crate::shell::target::apply(callee, f, spec.isa);
+                f
+            }
             None => return None,
         };
         Some((f, spec))
@@ -134,16 +141,19 @@ impl<'ctx> CalleeClones<'ctx> {
 
 /// Whether variant `spec` serves a call of `shape`: same width and ISA,
 /// masked if the call needs a mask (a masked variant also serves a full
-/// mask), `v` where the argument varies and `v` or `u` where it is uniform,
-/// no alignment promises.
+/// mask), no alignment promises, and per argument: `v` always, `u` where
+/// the argument is uniform, `l<step>` where it is linear with that step
+/// (`shape` says `l<step>` for such an argument).
 fn fits(spec: &CloneSpec, shape: &CloneSpec) -> bool {
     spec.width == shape.width
         && spec.isa == shape.isa
         && (spec.mask.is_some() || shape.mask.is_none())
         && spec.aligns.iter().all(Option::is_none)
         && spec.params.len() == shape.params.len()
-        && spec.params.iter().zip(&shape.params).all(|(have, need)| {
-            *have == ParamKind::Vector || (*have == ParamKind::Uniform && *need == ParamKind::Uniform)
+        && spec.params.iter().zip(&shape.params).all(|(have, need)| match (have, need) {
+            (ParamKind::Vector, _) | (ParamKind::Uniform, ParamKind::Uniform) => true,
+            (ParamKind::Linear { step: a }, ParamKind::Linear { step: b }) => a == b,
+            _ => false,
         })
 }
 

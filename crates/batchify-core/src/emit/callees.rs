@@ -75,7 +75,15 @@ impl<'ctx> Widener<'_, 'ctx> {
             mask: masked.then(|| mask_abi_for(isa)),
             isa,
         };
-        let found = match self.callees.declared_variant(self.module, callee, &shape) {
+        // Where an argument is linear, a variant taking it as `l<step>`
+        // serves the call as well as one taking a vector.
+        let mut linear_shape = shape.clone();
+        for (k, a) in args.iter().enumerate() {
+            if let Some(step) = self.exact_step(*a) {
+                linear_shape.params[k] = ParamKind::Linear { step };
+            }
+        }
+        let found = match self.callees.declared_variant(self.module, callee, &linear_shape) {
             Some(found) => found,
             None => {
                 if callee.is_declaration() {
@@ -86,7 +94,7 @@ impl<'ctx> Widener<'_, 'ctx> {
                     self.note_call(&cname, why);
                     return None;
                 }
-                match self.callees.requested_clone(self.module, callee, &shape) {
+                match self.callees.requested_clone(self.module, callee, &linear_shape) {
                     Some(found) => found,
                     None => match self.callees.helper(self.module, callee, &shape) {
                         Ok(f) => (f, shape),
@@ -101,7 +109,11 @@ impl<'ctx> Widener<'_, 'ctx> {
         let (target, spec) = found;
         let mut vargs = Vec::new();
         for (a, kind) in args.iter().zip(&spec.params) {
-            vargs.push(if *kind == ParamKind::Vector { self.varying_value(*a) } else { self.uniform_value(*a) });
+            vargs.push(match kind {
+                ParamKind::Vector => self.varying_value(*a),
+                ParamKind::Linear { step } => self.linear_base(*a, *step),
+                _ => self.uniform_value(*a),
+            });
         }
         let fty = target.function_type();
         if let Some(mabi) = spec.mask {
@@ -117,6 +129,33 @@ impl<'ctx> Widener<'_, 'ctx> {
             self.stats.batched_calls.push(line);
         }
         Some(r)
+    }
+
+    /// The step of varying integer or pointer `a` if lane `k` is lane 0
+    /// plus `k·step` without a run-time check (bytes for a pointer, as in
+    /// a `linear` parameter).
+    fn exact_step(&self, a: Value<'ctx>) -> Option<i64> {
+        if !self.analyses.uniformity.is_varying(a) || !(a.ty().int_width() > 0 || a.ty().is_pointer()) {
+            return None;
+        }
+        self.analyses.shapes.stride(a).filter(|s| !s.checked() && s.step != 0).map(|s| s.step)
+    }
+
+    /// What a linear parameter of step `step` receives for linear `a`:
+    /// lane 0's value, computed from the first active lane's.
+    fn linear_base(&mut self, a: Value<'ctx>, step: i64) -> Value<'ctx> {
+        let vector = self.varying_value(a);
+        let lanes = super::memory::active_lanes(self);
+        let first = super::memory::known_lane(self, a, vector, lanes.first);
+        if lanes.first.const_int_value() == Some(0) {
+            return first;
+        }
+        let i64t = crate::llvm::Type::int(self.ctx(), 64);
+        let zero = crate::llvm::constant::int(i64t, 0);
+        let back = self.b.binop(crate::llvm::LLVMOpcode::LLVMSub, zero, lanes.first);
+        let offset =
+            self.b.binop(crate::llvm::LLVMOpcode::LLVMMul, back, crate::llvm::constant::int(i64t, step as u64));
+        abi::linear_lane(&self.b, first, a.ty(), offset)
     }
 
     fn note_call(&mut self, callee: &str, why: String) {

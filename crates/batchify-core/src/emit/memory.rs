@@ -203,12 +203,12 @@ fn vector_align(scalar: u32, step: i64) -> u32 {
 
 /// The first and last active lanes, as `i64` (lane 0 and N-1 under a full
 /// mask; both clamped into range when no lane is active).
-struct ActiveLanes<'ctx> {
-    first: Value<'ctx>,
-    last: Value<'ctx>,
+pub(super) struct ActiveLanes<'ctx> {
+    pub(super) first: Value<'ctx>,
+    pub(super) last: Value<'ctx>,
 }
 
-fn active_lanes<'ctx>(w: &mut Widener<'_, 'ctx>) -> ActiveLanes<'ctx> {
+pub(super) fn active_lanes<'ctx>(w: &mut Widener<'_, 'ctx>) -> ActiveLanes<'ctx> {
     let i64t = Type::int(w.ctx(), 64);
     if w.flow.full {
         return ActiveLanes { first: constant::int(i64t, 0), last: constant::int(i64t, (w.n - 1) as u64) };
@@ -248,7 +248,7 @@ fn lane<'ctx>(w: &Widener<'_, 'ctx>, v: Value<'ctx>, lane: Value<'ctx>) -> Value
 /// Lane `lane` (an `i64`) of `vector`, the clone's value of the scalar
 /// code's `v`: recomputed in scalar code where the lane is a constant and
 /// `v` is linear arithmetic ([`lane_scalar`]), else extracted.
-fn known_lane<'ctx>(
+pub(super) fn known_lane<'ctx>(
     w: &Widener<'_, 'ctx>,
     v: Value<'ctx>,
     vector: Value<'ctx>,

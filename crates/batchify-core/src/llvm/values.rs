@@ -127,6 +127,47 @@ impl<'ctx> Value<'ctx> {
             Some(ops.into_iter().map(value).collect())
         }
     }
+    /// Instruction: the source line of its debug location, if it has one.
+    pub fn debug_line(self) -> Option<u32> {
+        let line = unsafe { LLVMGetDebugLocLine(self.0) };
+        (line != 0).then_some(line)
+    }
+    /// Whether this is a function argument.
+    pub fn is_argument(self) -> bool {
+        unsafe { !LLVMIsAArgument(self.0).is_null() }
+    }
+    /// Branch closing a loop: the names of the properties of its
+    /// `!llvm.loop` node (`llvm.loop.parallel_accesses`, ...), in order;
+    /// empty without one.
+    pub fn loop_properties(self) -> Vec<String> {
+        let Some(ops) = self.metadata_operands("llvm.loop") else { return Vec::new() };
+        ops.into_iter()
+            .flatten()
+            .filter_map(|node| {
+                // SAFETY: `node` is metadata wrapped as a value; a node that
+                // is not an `MDNode` (the self reference is one) has operands.
+                let kind = unsafe { LLVMGetValueKind(node.0) };
+                if kind != llvm_sys::LLVMValueKind::LLVMMetadataAsValueValueKind {
+                    return None;
+                }
+                let md = unsafe { LLVMValueAsMetadata(node.0) };
+                let tuple = matches!(
+                    unsafe { llvm_sys::debuginfo::LLVMGetMetadataKind(md) },
+                    llvm_sys::debuginfo::LLVMMetadataKind::LLVMMDTupleMetadataKind
+                );
+                if !tuple {
+                    return None;
+                }
+                let n = unsafe { LLVMGetMDNodeNumOperands(node.0) } as usize;
+                if n == 0 {
+                    return None;
+                }
+                let mut first = vec![std::ptr::null_mut(); n];
+                unsafe { LLVMGetMDNodeOperands(node.0, first.as_mut_ptr()) };
+                value(first[0]).and_then(|v| v.metadata_string())
+            })
+            .collect()
+    }
     /// Branch: marks the loop it closes `llvm.loop.unroll.disable` (a
     /// distinct, self-referential `!llvm.loop` node).
     pub fn set_loop_unroll_disable(self) {
@@ -268,6 +309,10 @@ impl<'ctx> Value<'ctx> {
 }
 
 impl<'ctx> Type<'ctx> {
+    /// Whether this is a pointer type (not a vector of pointers).
+    pub fn is_pointer(self) -> bool {
+        self.kind() == llvm_sys::LLVMTypeKind::LLVMPointerTypeKind
+    }
     /// Pointer type: its address space.
     pub fn address_space(self) -> u32 {
         unsafe { LLVMGetPointerAddressSpace(self.0) }
