@@ -16,7 +16,8 @@ flags=(-O2 -fopenmp-simd -march=x86-64-v3 -fpass-plugin="$plugin")
 clang-22 "${flags[@]}" same_tu_bench.c -o "$out/same_tu"
 clang++-22 "${flags[@]}" cxx_invoke_bench.cpp "$root/tests/front-doors/cxx_invoke/kernel.cpp" -o "$out/cxx_invoke"
 clang-22 "${flags[@]}" -flto=thin -fuse-ld=lld -DF_ELSEWHERE same_tu_bench.c "$root/tests/front-doors/thinlto/kernel.c" -o "$out/thinlto"
-for prog in same_tu cxx_invoke thinlto; do
+clang-22 "${flags[@]}" refused_loop_bench.c "$root/tests/front-doors/refused_loops/kernels.c" -o "$out/refused_loop"
+for prog in same_tu cxx_invoke thinlto refused_loop; do
     for ((r = 0; r < runs; r++)); do
         printf '%-11s run %d: %s\n' "$prog" "$r" "$("$out/$prog" | tr -s '\n ' '  ')"
     done

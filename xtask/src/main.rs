@@ -8,6 +8,7 @@ mod bench_autodiff;
 mod bench_gcc;
 mod compile_time;
 mod demo;
+mod doc_commands;
 mod fuzz;
 mod setup;
 mod simd_suite;
@@ -47,6 +48,13 @@ const COMMANDS: &[Command] = &[
         about: "setup, then build, cargo test, lit suite, rustfmt check and clippy, stopping at \
                 the first failure; --quick skips rustfmt and clippy",
         run: test::run,
+    },
+    Command {
+        name: "doc-commands",
+        usage: "",
+        about: "run every command of the sh blocks in README.md, docs/rust.md, docs/plugin.md and \
+                docs/enzyme-batch.md as written (builds the release CLI and plugin first)",
+        run: doc_commands::run,
     },
     Command {
         name: "fuzz",

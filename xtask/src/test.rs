@@ -1,6 +1,7 @@
 //! `cargo xtask test [--quick]`: everything CI checks, in order, stopping at
 //! the first failure: build, cargo test, the lit suite, the corpora's
-//! self-checks, the bounded real-code sweep, rustfmt, clippy.
+//! self-checks, the bounded real-code sweep, the documented commands,
+//! rustfmt, clippy.
 
 use crate::setup::{self, Env};
 use crate::util::{self, bold, green, header, red, yellow};
@@ -51,6 +52,12 @@ const STEPS: &[Step] = &[
             let out = util::target_dir().join("sweep-quick").to_string_lossy().into_owned();
             crate::sweep::run(&["--quick".into(), "--jobs".into(), "2".into(), "--out".into(), out]).map(|_| None)
         },
+        slow_lint: false,
+    },
+    Step {
+        name: "docs",
+        what: "cargo xtask doc-commands (every sh command of README.md, docs/{rust,plugin,enzyme-batch}.md)",
+        run: crate::doc_commands::check,
         slow_lint: false,
     },
     Step {

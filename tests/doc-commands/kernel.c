@@ -1,0 +1,1 @@
+../front-doors/thinlto/kernel.c
