@@ -17,11 +17,11 @@
 ; CHECK: bitcast <4 x i1> %{{.*}} to i4
 ; CHECK: br i1 %{{.*}}, label %batchify.loop.all, label %batchify.loop.last
 ; CHECK: batchify.loop.all:
-; CHECK-NEXT: call void @_ZGVdN4luuuu___batchify.loop.apply.0(i64 %[[I:.*]], ptr %in, ptr %coef, i32 %deg, ptr %out)
+; CHECK-NEXT: call void @__batchify._ZGVdN4luuuu___batchify.loop.apply.0(i64 %[[I:.*]], ptr %in, ptr %coef, i32 %deg, ptr %out)
 ; CHECK-NEXT: add i64 %[[I]], 4
 ; CHECK: batchify.loop.last:
 ; CHECK: call i4 @llvm.cttz.i4
-; CHECK: call void @_ZGVdM4luuuu___batchify.loop.apply.0(i64 %[[I]], ptr %in, ptr %coef, i32 %deg, ptr %out, <4 x i32>
+; CHECK: call void @__batchify._ZGVdM4luuuu___batchify.loop.apply.0(i64 %[[I]], ptr %in, ptr %coef, i32 %deg, ptr %out, <4 x i32>
 ; CHECK-NEXT: br label %exit
 
 ; CHECK-LABEL: define double @sum(
@@ -29,12 +29,12 @@
 ; CHECK-LABEL: define void @plain(
 ; CHECK: call double @horner(
 
-; CHECK-LABEL: define internal void @_ZGVdN4luuuu___batchify.loop.apply.0(
+; CHECK-LABEL: define internal void @__batchify._ZGVdN4luuuu___batchify.loop.apply.0(
 ; CHECK: load <4 x double>
 ; CHECK: call <4 x double> @_ZGVdN4uuv_horner(ptr %coef, i32 %deg, <4 x double>
 ; CHECK: call void @_ZGVdN4ulv_put(ptr %out, i32 %{{.*}}, <4 x double>
 
-; REPORT-DAG: the `omp simd` loop `body` in `apply` calls `_ZGVdN4luuuu___batchify.loop.apply.0` for 4 iterations at a time and `_ZGVdM4luuuu___batchify.loop.apply.0` for the last ones
+; REPORT-DAG: the `omp simd` loop `body` in `apply` calls `__batchify._ZGVdN4luuuu___batchify.loop.apply.0` for 4 iterations at a time and `__batchify._ZGVdM4luuuu___batchify.loop.apply.0` for the last ones
 ; REPORT-DAG: the `omp simd` loop `body` in `sum` stays scalar (LLVM's loop vectorizer refuses its call of `horner`, and batchify does not batch it: it carries 2 values from trip to trip
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

@@ -16,7 +16,8 @@
 //!    variable stepping by 1 and compared with a loop-invariant bound, no
 //!    value of the loop used after it;
 //! 2. copies the body into an internal function `__batchify.loop.F.K(iv,
-//!    invariants...)` and builds its clones, unmasked and masked, with the
+//!    invariants...)` and builds its clones (internal, named
+//!    `__batchify._ZGV...`), unmasked and masked, with the
 //!    ISA and width of the refused callee's variant that the caller would
 //!    use (`l` for the induction variable, `u` for each invariant);
 //! 3. only if both clones are vector code (not the per-lane fallback),
@@ -370,7 +371,13 @@ fn body_spec(body: Value, isa: crate::vfabi::Isa, width: u32, invariants: usize,
     let ps: Vec<Param> = params.iter().map(|&kind| Param { kind, align: None }).collect();
     let name = body.name();
     CloneSpec {
-        vector_name: VariantName::mangle(isa, masked, width, &ps, &name),
+        // Internal, so named as helpers are: no `_ZGV` symbol that tools
+        // would take for a variant of the module's interface.
+        vector_name: format!(
+            "{}{}",
+            crate::emit::callee_clones::HELPER_PREFIX,
+            VariantName::mangle(isa, masked, width, &ps, &name)
+        ),
         scalar_name: name,
         width,
         aligns: vec![None; params.len()],
