@@ -57,6 +57,14 @@ pub fn run(module: &Module<'_>, pass_params: &str, cl_params: &str, automatic: b
         }
         changed = true;
     }
+    // The core verifies each clone it builds; the module as a whole once,
+    // here, so that no front end (rustc verifies nothing by default) takes
+    // invalid IR further.
+    if changed {
+        if let Err(e) = batchify_core::llvm::Module::from_inkwell(module).verify() {
+            diagnostics::error(module, &format!("internal error: the module does not verify after batchify: {e}"));
+        }
+    }
     changed
 }
 

@@ -332,6 +332,8 @@ fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, Stri
         module.verify().map_err(|e| format!("internal error: the annotated callers do not verify: {e}"))?;
         notes
     };
+    // The core verifies each clone it builds; the whole module once here.
+    module.verify().map_err(|e| format!("internal error: the output module does not verify: {e}"))?;
     sink.stage("serializing the module");
     sink.output(serialize(&module, &cli.output, cli.text));
     for r in &reports {

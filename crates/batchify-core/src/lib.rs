@@ -379,7 +379,7 @@ fn batchify_one<'ctx>(
     let clone = match &lowering {
         Some(l) => {
             let f = shell::gcc_adapter::lower(module, scalar, clone, spec_in, l);
-            finish::finish_lowered(module, spec_in)?;
+            finish::finish_lowered(module, f, spec_in)?;
             f
         }
         None => clone,

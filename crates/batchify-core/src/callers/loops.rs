@@ -58,7 +58,12 @@ pub struct LoopsOutcome {
 /// library and the autodiff mode of the body clones.
 pub fn vectorize_loops(module: Module, opts: &Options) -> LoopsOutcome {
     let mut out = LoopsOutcome::default();
-    let functions: Vec<Value> = module.functions().into_iter().filter(|f| is_user_code(*f)).collect();
+    // Only functions with a call LLVM would refuse need the loop analysis.
+    let functions: Vec<Value> = module
+        .functions()
+        .into_iter()
+        .filter(|f| is_user_code(*f) && f.blocks().iter().flat_map(|b| b.instructions()).any(refused_variant_call))
+        .collect();
     for f in functions {
         let mut seen: HashSet<Block> = HashSet::new();
         while let Some((header, refused, found)) = next_loop(f, &seen) {

@@ -1,6 +1,7 @@
 //! Stage 9, finish: verification and the optimisation pipeline for the
 //! requested `-O` level, run on the clone only (the rest of the module is
-//! left as it was). Touches the clone's body; reads the ABI.
+//! left as it was, and only the clone is verified; debug builds verify the
+//! whole module). Touches the clone's body; reads the ABI.
 
 pub mod mask_params;
 pub mod masked_loads;
@@ -30,10 +31,19 @@ pub fn pipeline(opt_level: u8) -> &'static str {
     }
 }
 
-/// Verifies the module and optimises the clone.
+/// Verifies the clone (debug builds: the module) before and after.
+fn verify(module: Module, f: Value) -> std::result::Result<(), String> {
+    if cfg!(debug_assertions) {
+        module.verify()
+    } else {
+        module.verify_function(f)
+    }
+}
+
+/// Verifies and optimises the clone.
 pub fn finish(module: Module, clone: Value, scalar_fn_ty: Type, spec: &CloneSpec, opts: &crate::Options) -> Result<()> {
     let internal = |message: String| Error::Internal { function: spec.scalar_name.clone(), message };
-    module.verify().map_err(internal)?;
+    verify(module, clone).map_err(internal)?;
     promote::promote_slots(clone);
     masked_loads::pin_masked_loads(clone);
     crate::llvm::run_function_passes(clone, pipeline(opts.opt_level)).map_err(internal)?;
@@ -42,15 +52,15 @@ pub fn finish(module: Module, clone: Value, scalar_fn_ty: Type, spec: &CloneSpec
         crate::llvm::run_function_passes(clone, "dce").map_err(internal)?;
     }
     mask_params::reload_mask_params(clone);
-    module.verify().map_err(internal)?;
+    verify(module, clone).map_err(internal)?;
     Ok(())
 }
 
-/// Verifies the module after a clone moved into its exported function of
-/// GCC's lowered type (`shell::gcc_adapter`). No pass runs again: the
-/// reassembly of the pieces (lane moves) is folded by the backend, and an
-/// `instcombine` would undo part of [`masks::widen_masks`].
-pub fn finish_lowered(module: Module, spec: &CloneSpec) -> Result<()> {
+/// Verifies `exported`, the function of GCC's lowered type a clone moved
+/// into (`shell::gcc_adapter`). No pass runs again: the reassembly of the
+/// pieces (lane moves) is folded by the backend, and an `instcombine`
+/// would undo part of [`masks::widen_masks`].
+pub fn finish_lowered(module: Module, exported: Value, spec: &CloneSpec) -> Result<()> {
     let internal = |message: String| Error::Internal { function: spec.scalar_name.clone(), message };
-    module.verify().map_err(internal)
+    verify(module, exported).map_err(internal)
 }

@@ -35,6 +35,7 @@ pub fn promote_slots(f: Value) -> usize {
     let cfg = Cfg::new(f);
     let dom = Dominators::new(&cfg);
     let reachable: HashSet<Block> = cfg.rpo.iter().copied().collect();
+    let rpo_index: HashMap<Block, usize> = cfg.rpo.iter().enumerate().map(|(k, b)| (*b, k)).collect();
     let b = Builder::new(f.function_type().context());
     let index: HashMap<Value, usize> = slots.iter().enumerate().map(|(k, s)| (*s, k)).collect();
 
@@ -60,7 +61,10 @@ pub fn promote_slots(f: Value) -> usize {
     for (k, slot) in slots.iter().enumerate() {
         let defs = &accesses.defs[k];
         let live_in = accesses.live_in(&cfg, k);
+        // In reverse post-order (popped from the end), so that the phis and
+        // their names come out the same in every run.
         let mut work: Vec<Block> = defs.iter().copied().collect();
+        work.sort_by_key(|b| std::cmp::Reverse(rpo_index[b]));
         let mut has_phi: HashSet<Block> = HashSet::new();
         while let Some(d) = work.pop() {
             for &join in frontiers.get(&d).into_iter().flatten() {

@@ -206,6 +206,26 @@ impl<'ctx> Module<'ctx> {
             Ok(())
         }
     }
+    /// Verifies function `f` of this module (its body and its calls, not
+    /// the rest of the module: linear in the clones built, where verifying
+    /// the whole module after each would not be); `Err` holds LLVM's
+    /// message, which comes from verifying the whole module once `f` is
+    /// found broken.
+    pub fn verify_function(self, f: Value<'ctx>) -> Result<(), String> {
+        let broken = unsafe {
+            llvm_sys::analysis::LLVMVerifyFunction(
+                f.0,
+                llvm_sys::analysis::LLVMVerifierFailureAction::LLVMReturnStatusAction,
+            )
+        };
+        if broken == 0 {
+            return Ok(());
+        }
+        match self.verify() {
+            Err(message) => Err(message),
+            Ok(()) => Err(format!("`{}` does not verify", f.name())),
+        }
+    }
     /// Declaration of an overloaded (or plain) intrinsic.
     pub fn intrinsic(self, name: &str, overloads: &[Type<'ctx>]) -> Option<Value<'ctx>> {
         let id = intrinsic_id(name)?;
