@@ -11,7 +11,13 @@
 //!   divergent if/else in its body (so `size / 5` branches);
 //! * `nested-loops`: `size / 10` divergent loops nested inside each other,
 //!   each with a divergent if/else whose one side holds the next loop (so
-//!   `size / 5` branches).
+//!   `size / 5` branches);
+//! * `switch`: one divergent `switch` with `size` cases meeting in one phi;
+//! * `callees`: `size / 32` small functions (a divergent if/else and a
+//!   chain of arithmetic each), called one after another by `f`, so that
+//!   the clone of `f` needs a callee clone of each;
+//! * `irreducible`: one state machine of `size / 4` states whose cycle is
+//!   entered at two states (batchify splits nodes or falls back).
 //!
 //! Each measurement is the median wall time of `--runs` runs of
 //! `batchify IN -o /dev/null --function f --isa avx2 -n 8` (release build)
@@ -23,7 +29,8 @@ use std::fmt::Write as _;
 use std::process::Command;
 use std::time::Instant;
 
-const FAMILIES: &[&str] = &["straight", "diamonds", "nested-ifs", "loops", "nested-loops"];
+const FAMILIES: &[&str] =
+    &["straight", "diamonds", "nested-ifs", "loops", "nested-loops", "switch", "callees", "irreducible"];
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut sizes = vec![100usize, 1000, 10000];
@@ -216,6 +223,66 @@ fn generate(family: &str, size: usize) -> String {
                 );
             }
             let _ = writeln!(o, "done:\n  ret i32 %out0");
+        }
+        "switch" => {
+            let _ = write!(o, "  %s = urem i32 %x, {size}\n  switch i32 %s, label %d [");
+            for i in 0..size {
+                let _ = write!(o, " i32 {i}, label %c{i}");
+            }
+            let _ = writeln!(o, " ]");
+            let mut phi = String::from("[ 0, %d ]");
+            for i in 0..size {
+                let _ = writeln!(o, "c{i}:\n  %v{i} = add i32 %x, {}\n  br label %j", i * 7 + 1);
+                let _ = write!(phi, ", [ %v{i}, %c{i} ]");
+            }
+            let _ = writeln!(o, "d:\n  br label %j\nj:\n  %r = phi i32 {phi}\n  ret i32 %r");
+        }
+        "callees" => {
+            let n = (size / 32).max(1);
+            let _ = writeln!(o, "  %v0 = call i32 @g0(i32 %x)");
+            for k in 1..n {
+                let _ = writeln!(o, "  %v{k} = call i32 @g{k}(i32 %v{})", k - 1);
+            }
+            let _ = writeln!(o, "  ret i32 %v{}\n}}", n - 1);
+            for k in 0..n {
+                let _ = write!(
+                    o,
+                    "define internal i32 @g{k}(i32 %y) {{\nentry:\n  %c = icmp sgt i32 %y, {k}\n  br i1 %c, label %t, label %e\n\
+                     t:\n  %a = add i32 %y, 3\n  br label %j\ne:\n  %b = mul i32 %y, 5\n  br label %j\n\
+                     j:\n  %p = phi i32 [ %a, %t ], [ %b, %e ]\n  %q0 = xor i32 %p, {k}\n"
+                );
+                for i in 1..24 {
+                    let op = ["add", "mul", "xor", "sub"][i % 4];
+                    let _ = writeln!(o, "  %q{i} = {op} i32 %q{}, {}", i - 1, i % 7 + 1);
+                }
+                let _ = writeln!(o, "  ret i32 %q23\n}}");
+            }
+            return o;
+        }
+        "irreducible" => {
+            // The state lives in memory; `prepare` promotes it. The cycle
+            // s0 -> s1 -> ... -> s(n-1) -> s0 is entered at s0 and at s1.
+            let n = (size / 4).max(3);
+            let _ = writeln!(
+                o,
+                "  %acc = alloca i32\n  store i32 %x, ptr %acc\n  %c = icmp sgt i32 %x, 0\n  br i1 %c, label %s0, label %s1"
+            );
+            for i in 0..n {
+                let next = if i + 1 < n { format!("%s{}", i + 1) } else { "%back".to_string() };
+                let skip = if i + 2 < n { format!("%s{}", i + 2) } else { "%back".to_string() };
+                let _ = writeln!(
+                    o,
+                    "s{i}:\n  %a{i} = load i32, ptr %acc\n  %b{i} = add i32 %a{i}, {}\n  store i32 %b{i}, ptr %acc\n\
+                     \x20 %t{i} = icmp sgt i32 %b{i}, {}\n  br i1 %t{i}, label {next}, label {skip}",
+                    i + 1,
+                    i * 3
+                );
+            }
+            let _ = writeln!(
+                o,
+                "back:\n  %z = load i32, ptr %acc\n  %more = icmp ult i32 %z, 100000\n  br i1 %more, label %s0, label %out\n\
+                 out:\n  ret i32 %z"
+            );
         }
         _ => unreachable!("unknown family {family}"),
     }
