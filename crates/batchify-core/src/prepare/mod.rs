@@ -21,6 +21,7 @@ use crate::llvm::LLVMOpcode;
 use crate::llvm::{Block, Builder, Module, Value};
 use std::collections::HashMap;
 
+pub mod demote;
 pub mod live_outs;
 pub mod node_split;
 pub mod reductions;
@@ -49,8 +50,11 @@ pub fn prepare<'ctx>(module: Module<'ctx>, f: Value<'ctx>, name: &str) -> Result
     copy.remove_enum_attribute(crate::llvm::FUNCTION_INDEX, "optnone");
     copy.remove_enum_attribute(crate::llvm::FUNCTION_INDEX, "noinline");
     if node_split::is_irreducible(copy) {
-        crate::llvm::run_function_passes(copy, "reg2mem")
-            .map_err(|message| Error::Internal { function: name.to_string(), message })?;
+        // Node splitting copies blocks that use no value of another block.
+        if !demote::demote(copy) {
+            crate::llvm::run_function_passes(copy, "reg2mem")
+                .map_err(|message| Error::Internal { function: name.to_string(), message })?;
+        }
         // Past the growth bound the copy stays irreducible (and valid); the
         // loop analysis then reports it and the clone is the fallback.
         let _ = node_split::make_reducible(copy);

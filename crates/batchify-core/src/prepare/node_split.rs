@@ -15,8 +15,9 @@
 //! lane runs the same instructions in the same order as before, only from
 //! other blocks: the scalar semantics are unchanged.
 //!
-//! The function is first demoted to memory (LLVM's `reg2mem`: no phis, no
-//! value used outside its block except through a stack slot), so a block
+//! The function is first demoted to memory ([`super::demote`], or LLVM's
+//! `reg2mem` where that does not apply: no phis, no value used outside its
+//! block except through a stack slot), so a block
 //! copy only remaps operands within the block; the preparation pipeline's
 //! `mem2reg` rebuilds SSA afterwards. Growth is bounded ([`budget`]):
 //! past it the function stays irreducible and gets the fallback, which the
@@ -323,7 +324,7 @@ fn retarget<'ctx>(from: Block<'ctx>, old: Block<'ctx>, new: Block<'ctx>) {
 }
 
 /// Deletes the blocks that the entry does not reach (their values are used
-/// only by each other: after `reg2mem`, values cross blocks through memory).
+/// only by each other: after demotion, values cross blocks through memory).
 fn remove_unreachable(f: Value) {
     let reachable: std::collections::HashSet<Block> = Graph::of(f).blocks.into_iter().collect();
     let dead: Vec<Block> = f.blocks().into_iter().filter(|b| !reachable.contains(b)).collect();
