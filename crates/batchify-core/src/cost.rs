@@ -316,7 +316,7 @@ fn estimate_loop(inputs: &Inputs, l: LoopId, bits: u32) -> LoopEstimate {
             // once per trip.
             if varying && op != LLVMPHI {
                 for o in i.operands() {
-                    let in_loop = o.is_instruction() && lp.blocks.contains(&o.parent_block());
+                    let in_loop = o.is_instruction() && inputs.loops.contains(l, o.parent_block());
                     if in_loop && !inputs.uniformity.is_varying(o) && splat.insert(o) {
                         wv += 1.0;
                     }
@@ -333,7 +333,7 @@ fn estimate_loop(inputs: &Inputs, l: LoopId, bits: u32) -> LoopEstimate {
         }
         // Edges out of the loop: exit mask, and a blend per varying phi there.
         for s in &inputs.cfg.succs[b] {
-            if lp.blocks.contains(s) {
+            if inputs.loops.contains(l, *s) {
                 continue;
             }
             wv += 1.0;
@@ -351,7 +351,7 @@ fn estimate_loop(inputs: &Inputs, l: LoopId, bits: u32) -> LoopEstimate {
         .instructions()
         .into_iter()
         .take_while(|i| i.opcode() == LLVMPHI)
-        .flat_map(|p| p.incoming().into_iter().filter(|(_, from)| lp.blocks.contains(from)).map(|(v, _)| v))
+        .flat_map(|p| p.incoming().into_iter().filter(|(_, from)| inputs.loops.contains(l, *from)).map(|(v, _)| v))
         .collect();
     let chain = latch_values.iter().filter_map(|v| depth.get(v)).fold(1.0, |a: f64, d| a.max(*d));
     let scalar_cycles = (ws / SCALAR_IPC).max(chain) + calls_s;

@@ -59,13 +59,8 @@ pub fn render(
     for (k, l) in loops.loops.iter().enumerate() {
         let parent = l.parent.map(loop_name).unwrap_or_else(|| "function".into());
         let kind = if plan.is_divergent(LoopId(k)) { "divergent" } else { "uniform" };
-        let _ = writeln!(
-            out,
-            "  {}: {kind}, depth {}, in {parent}, {} block(s)",
-            loop_name(LoopId(k)),
-            l.depth,
-            l.blocks.len()
-        );
+        let _ =
+            writeln!(out, "  {}: {kind}, depth {}, in {parent}, {} block(s)", loop_name(LoopId(k)), l.depth, l.size);
     }
     let _ = writeln!(out, "plan:");
     let mut levels: Vec<Option<LoopId>> = plan.levels.keys().copied().collect();

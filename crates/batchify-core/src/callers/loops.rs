@@ -117,12 +117,13 @@ fn next_loop<'ctx>(
 ) -> Option<(Block<'ctx>, Value<'ctx>, Result<Canonical<'ctx>, String>)> {
     let cfg = Cfg::new(f);
     let loops = Loops::new(&cfg, &Dominators::new(&cfg)).ok()?;
-    for l in &loops.loops {
+    for (k, l) in loops.loops.iter().enumerate() {
         if seen.contains(&l.header) {
             continue;
         }
-        let blocks: Vec<Block> = cfg.rpo.iter().copied().filter(|b| l.blocks.contains(b)).collect();
-        let latches: Vec<Block> = cfg.preds[&l.header].iter().copied().filter(|p| l.blocks.contains(p)).collect();
+        let id = crate::analysis::loops::LoopId(k);
+        let blocks = loops.blocks_of(&cfg, id);
+        let latches: Vec<Block> = cfg.preds[&l.header].iter().copied().filter(|p| loops.contains(id, *p)).collect();
         let parallel = latches.iter().any(|b| {
             b.terminator().is_some_and(|t| t.loop_properties().iter().any(|p| p == "llvm.loop.parallel_accesses"))
         });

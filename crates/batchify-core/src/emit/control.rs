@@ -719,7 +719,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             lp.header.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI).collect();
         let mut out = Vec::new();
         for x in &lp.exits {
-            let dedicated = self.analyses.cfg.preds[x].iter().all(|p| lp.blocks.contains(p));
+            let dedicated = self.analyses.cfg.preds[x].iter().all(|p| self.analyses.loops.contains(l, *p));
             if !dedicated || self.analyses.loops.innermost.get(x).copied() != lp.parent {
                 continue;
             }
@@ -756,7 +756,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         // (P, exit phis, edges of P, block of the mixed phi if any)
         let mut groups: Vec<(Value, Vec<Value>, usize, Option<Block>)> = Vec::new();
         for x in &lp.exits {
-            let dedicated = self.analyses.cfg.preds[x].iter().all(|p| lp.blocks.contains(p));
+            let dedicated = self.analyses.cfg.preds[x].iter().all(|p| self.analyses.loops.contains(l, *p));
             if !dedicated || self.analyses.loops.innermost.get(x).copied() != lp.parent {
                 continue;
             }
