@@ -6,9 +6,7 @@
  * function per element. Both call the functions of
  * tests/front-doors/refused_loops/kernels.c, in one process. See
  * docs/benchmarks.md for the commands. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
+#include "timing.h"
 
 #pragma omp declare simd uniform(coef, deg) notinbranch
 double horner(const double *coef, int deg, double x);
@@ -26,29 +24,16 @@ __attribute__((noinline)) void scalar_calls(double *restrict o, const double *re
     for (int i = 0; i < n; i++) put(o, i, horner(coef, 8, a[i]));
 }
 
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 typedef void (*kernel)(double *restrict, const double *restrict, int);
 
 static double median_ms(kernel k, double *o, const double *a, int n) {
-    double t[11];
-    for (int r = 0; r < 11; r++) {
+    double t[REPETITIONS];
+    for (int r = 0; r < REPETITIONS; r++) {
         double t0 = now_ms();
         k(o, a, n);
         t[r] = now_ms() - t0;
     }
-    qsort(t, 11, sizeof t[0], cmp);
-    printf("  (min %.3f max %.3f) ", t[0], t[10]);
-    return t[5];
+    return median_of(t);
 }
 
 int main(void) {

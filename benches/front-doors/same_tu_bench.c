@@ -2,9 +2,7 @@
  * (tests/front-doors/same_tu): the loop calling the variants the plugin
  * keeps it calling, against the same loop over a scalar copy, in one
  * process. See docs/benchmarks.md for the commands. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
+#include "timing.h"
 
 /* With -DF_ELSEWHERE, `f` is defined in another file (tests/front-doors/thinlto/kernel.c), as in
  * the ThinLTO test: the link imports its body and would inline it. */
@@ -35,29 +33,16 @@ __attribute__((noinline)) void scalar_calls(float *restrict o, const float *rest
     for (int i = 0; i < n; i++) o[i] = scalar_copy(a[i]);
 }
 
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 typedef void (*kernel)(float *restrict, const float *restrict, int);
 
 static double median_ms(kernel k, float *o, const float *a, int n) {
-    double t[11];
-    for (int r = 0; r < 11; r++) {
+    double t[REPETITIONS];
+    for (int r = 0; r < REPETITIONS; r++) {
         double t0 = now_ms();
         k(o, a, n);
         t[r] = now_ms() - t0;
     }
-    qsort(t, 11, sizeof t[0], cmp);
-    printf("  (min %.3f max %.3f) ", t[0], t[10]);
-    return t[5];
+    return median_of(t);
 }
 
 int main(void) {
