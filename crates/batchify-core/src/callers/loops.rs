@@ -218,6 +218,7 @@ fn canonical<'ctx>(
     if back.opcode() != LLVMBr || !back.is_conditional() {
         return Err("its latch does not end with a conditional branch".into());
     }
+    let groups = back.loop_property_operands("llvm.loop.parallel_accesses").unwrap_or_default();
     let succ = back.successors();
     let continue_on_true = succ[0] == header;
     let exit = if continue_on_true { succ[1] } else { succ[0] };
@@ -265,7 +266,7 @@ fn canonical<'ctx>(
             if i.users().iter().any(|u| !u.is_instruction() || !inside.contains(&u.parent_block())) {
                 return Err(format!("`{}` is used after the loop", i.name()));
             }
-            if let Some(why) = unordered_memory(i) {
+            if let Some(why) = unordered_memory(i, &groups) {
                 return Err(why);
             }
         }
@@ -290,9 +291,9 @@ fn canonical<'ctx>(
 }
 
 /// Why `i` keeps its loop from being one whose iterations may run as
-/// lanes: a memory access outside the loop's access groups (the `omp
-/// simd` promise does not cover it).
-fn unordered_memory(i: Value) -> Option<String> {
+/// lanes: a memory access in none of `groups`, the access groups the loop
+/// lists as parallel (the `omp simd` promise does not cover it).
+fn unordered_memory(i: Value, groups: &[Value]) -> Option<String> {
     let touches = match i.opcode() {
         LLVMLoad | LLVMStore | LLVMAtomicRMW | LLVMAtomicCmpXchg | LLVMFence | LLVMVAArg => true,
         LLVMCall | LLVMInvoke => {
@@ -301,8 +302,16 @@ fn unordered_memory(i: Value) -> Option<String> {
         }
         _ => false,
     };
-    (touches && i.metadata_operands("llvm.access.group").is_none())
-        .then(|| format!("`{}` accesses memory outside the `omp simd` promise", i.print().trim()))
+    // An access group is a node without operands, or a list of them.
+    let in_a_group = i.metadata_node("llvm.access.group").is_some_and(|node| {
+        let list = node.node_operands();
+        if list.is_empty() {
+            groups.contains(&node)
+        } else {
+            list.into_iter().flatten().any(|g| groups.contains(&g))
+        }
+    });
+    (touches && !in_a_group).then(|| format!("`{}` accesses memory outside the `omp simd` promise", i.print().trim()))
 }
 
 /// Builds the body clones of loop `c` of `f` and replaces the loop;

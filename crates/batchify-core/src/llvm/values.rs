@@ -132,6 +132,44 @@ impl<'ctx> Value<'ctx> {
         let line = unsafe { LLVMGetDebugLocLine(self.0) };
         (line != 0).then_some(line)
     }
+    /// Instruction: its `!kind` metadata node, as a value (`None` if it
+    /// has none). The same node gives the same value.
+    pub fn metadata_node(self, kind: &str) -> Option<Value<'ctx>> {
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(self.0));
+            let id = LLVMGetMDKindIDInContext(ctx, kind.as_ptr() as *const _, kind.len() as u32);
+            value(LLVMGetMetadata(self.0, id))
+        }
+    }
+    /// Branch closing a loop: the operands after the name of its
+    /// `!llvm.loop` property `name` (the access groups of
+    /// `llvm.loop.parallel_accesses`), if it has that property.
+    pub fn loop_property_operands(self, name: &str) -> Option<Vec<Value<'ctx>>> {
+        let ops = self.metadata_operands("llvm.loop")?;
+        ops.into_iter().flatten().find_map(|node| {
+            if unsafe { LLVMGetValueKind(node.0) } != llvm_sys::LLVMValueKind::LLVMMetadataAsValueValueKind {
+                return None;
+            }
+            let inner = node.node_operands();
+            let first = inner.first().copied().flatten()?;
+            (first.metadata_string().as_deref() == Some(name)).then(|| inner.into_iter().skip(1).flatten().collect())
+        })
+    }
+    /// Metadata node used as a value: its operands (`None` for one that is
+    /// no value); empty for metadata that is not a node.
+    pub fn node_operands(self) -> Vec<Option<Value<'ctx>>> {
+        unsafe {
+            let md = LLVMValueAsMetadata(self.0);
+            let kind = llvm_sys::debuginfo::LLVMGetMetadataKind(md);
+            let tuple = matches!(kind, llvm_sys::debuginfo::LLVMMetadataKind::LLVMMDTupleMetadataKind);
+            if !tuple {
+                return Vec::new();
+            }
+            let mut ops = vec![std::ptr::null_mut(); LLVMGetMDNodeNumOperands(self.0) as usize];
+            LLVMGetMDNodeOperands(self.0, ops.as_mut_ptr());
+            ops.into_iter().map(value).collect()
+        }
+    }
     /// Whether this is a function argument.
     pub fn is_argument(self) -> bool {
         unsafe { !LLVMIsAArgument(self.0).is_null() }
