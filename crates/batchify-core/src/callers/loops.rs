@@ -150,21 +150,18 @@ fn refused_variant_call(i: Value) -> bool {
 /// attribute does not count: [`super::annotate`] drops it, and the loop
 /// vectorizer then widens the call.
 pub fn llvm_refuses(call: Value) -> bool {
-    // Two bits per location (bit 0: reads, bit 1: writes); no attribute:
-    // anything.
-    const READS: u64 = 0x5555_5555_5555_5555;
     let callee = call.called_value();
+    // No attribute: anything.
     let effects = callee.fn_attribute_value("memory").unwrap_or(u64::MAX);
     if effects == 0 {
         return false;
     }
     let pointer_argument = (0..call.num_arg_operands()).any(|k| call.operand(k).ty().is_pointer());
-    pointer_argument || (effects & READS == 0 && callee.is_declaration())
+    pointer_argument || (super::only_writes(effects) && callee.is_declaration())
 }
 
 /// A loop in the form [`batch`] rewrites.
 struct Canonical<'ctx> {
-    header: Block<'ctx>,
     latch: Block<'ctx>,
     preheader: Block<'ctx>,
     exit: Block<'ctx>,
@@ -272,7 +269,6 @@ fn canonical<'ctx>(
         }
     }
     Ok(Canonical {
-        header,
         latch,
         preheader,
         exit,
@@ -342,10 +338,17 @@ fn batch<'ctx>(
         body.delete_function();
     };
     for s in &specs {
-        let natural = abi::clone_type(body, s).map_err(|e| e.to_string())?;
-        if abi::gcc_lowering(body, natural, s).is_some() {
-            discard(&[]);
-            return Err("its body's clone would need GCC's register lowering".into());
+        let lowered = abi::clone_type(body, s).map(|natural| abi::gcc_lowering(body, natural, s).is_some());
+        match lowered {
+            Ok(false) => {}
+            Ok(true) => {
+                discard(&[]);
+                return Err("its body's clone would need GCC's register lowering".into());
+            }
+            Err(e) => {
+                discard(&[]);
+                return Err(e.to_string());
+            }
         }
     }
     let body_opts =
@@ -594,7 +597,6 @@ fn replace_loop<'ctx>(
         phi.erase();
     }
     delete_blocks(&c.blocks);
-    let _ = c.header;
 }
 
 /// Deletes blocks that nothing outside them uses any more.

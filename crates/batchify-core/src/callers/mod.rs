@@ -235,16 +235,19 @@ fn needs_its_variants(f: Value) -> bool {
 /// write, which is less than LLVM knew and so always true; the variants
 /// write `errno` as the scalar calls would.
 fn forget_write_only_memory(f: Value) {
-    // Two bits per location (bit 0: reads, bit 1: writes).
-    const READS: u64 = 0x5555_5555_5555_5555;
     if f.is_declaration() {
         return;
     }
-    if let Some(effects) = f.fn_attribute_value("memory") {
-        if effects != 0 && effects & READS == 0 {
-            f.remove_enum_attribute(FN, "memory");
-        }
+    if f.fn_attribute_value("memory").is_some_and(only_writes) {
+        f.remove_enum_attribute(FN, "memory");
     }
+}
+
+/// Whether a `memory(...)` attribute's value (two bits per location: bit
+/// 0 reads, bit 1 writes) says the function writes memory and reads none.
+fn only_writes(effects: u64) -> bool {
+    const READS: u64 = 0x5555_5555_5555_5555;
+    effects != 0 && effects & READS == 0
 }
 
 /// The variants `f` lists as `_ZGV` string attributes that batchify can
