@@ -85,6 +85,10 @@ pub struct Options {
     /// nothing new while other lanes iterate (`docs/semantics.md`);
     /// implied by `for_autodiff`.
     pub hold_finished_lanes: bool,
+    /// Build every requested clone as the per-lane loop, without trying the
+    /// vector form: the baseline the cost model's choice is judged against
+    /// (`batchify-fuzz --judge-cost`).
+    pub force_per_lane: bool,
 }
 
 /// A vector math library the clones may call (`--veclib`).
@@ -120,6 +124,7 @@ impl Default for Options {
             cost_model: true,
             for_autodiff: false,
             hold_finished_lanes: false,
+            force_per_lane: false,
         }
     }
 }
@@ -348,7 +353,12 @@ fn batchify_one<'ctx>(
     };
     let clone = create(callees);
     let mut printer = Printer { opts: *opts, texts: Vec::new() };
-    let (stats, fallback) = match vectorize(module, scalar, clone, spec, &mut printer, callees) {
+    let attempt = if opts.force_per_lane && !helper {
+        Err(legality::unsupported(&spec.scalar_name, "the per-lane loop was requested"))
+    } else {
+        vectorize(module, scalar, clone, spec, &mut printer, callees)
+    };
+    let (stats, fallback) = match attempt {
         Ok(stats) => (stats, None),
         Err(Error::Unsupported { what, .. }) if opts.allow_fallback || helper => {
             discard_clone(module, clone);
