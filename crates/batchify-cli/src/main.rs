@@ -64,6 +64,10 @@ struct Cli {
     /// the loops, and the control plan of each level.
     #[arg(long = "print-analysis")]
     print_analysis: bool,
+    /// Print each clone's plan on stderr: every instruction's recipe (the
+    /// form it takes in the clone) and every block's mask.
+    #[arg(long = "print-plan")]
+    print_plan: bool,
     /// Print the IR after a stage on stderr: `prepare` (the normalised copy
     /// of the scalar function), `emit` (the clone as built), `finish` (the
     /// optimised clone) or `all`.
@@ -294,6 +298,7 @@ fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, Stri
         opt_level: cli.opt_level,
         allow_fallback: !cli.no_fallback,
         print_analysis: cli.print_analysis,
+        print_plan: cli.print_plan,
         print_after: cli.print_after,
         veclib: cli.veclib,
         cost_model: true,

@@ -48,20 +48,19 @@
 //! One cost rule is per call, in the callee summaries
 //! (`analysis::callees`): tree-recursive callees stay per lane.
 
-use crate::analysis::callees::CalleeSummaries;
 use crate::analysis::cfg::Cfg;
 use crate::analysis::divergence::ControlPlan;
 use crate::analysis::loops::{LoopId, Loops};
-use crate::analysis::shape::Shapes;
 use crate::analysis::uniformity::Uniformity;
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{Block, Type, Value};
+use crate::plan::{Access, Plan, Recipe, Widen};
 use crate::spec::CloneSpec;
 use std::collections::{HashMap, HashSet};
 
 /// What to build for a legal function.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Plan {
+pub enum Choice {
     /// The vector form.
     Vectorize,
     /// The per-lane loop, for the reason given (reported like a fallback).
@@ -177,20 +176,18 @@ pub struct Inputs<'a, 'ctx> {
     pub uniformity: &'a Uniformity<'ctx>,
     /// Control plan (which loops are divergent).
     pub plan: &'a ControlPlan<'ctx>,
-    /// Strides (contiguous accesses against gathers).
-    pub shapes: &'a Shapes<'ctx>,
+    /// Each instruction's recipe: the form emission gives it.
+    pub recipes: &'a Plan<'ctx>,
     /// The clone's width and target.
     pub spec: &'a CloneSpec,
-    /// The vector math library the emitter calls (`--veclib`).
-    pub veclib: crate::VecLib,
 }
 
 /// The plan for the prepared function the inputs describe, and the
 /// estimates behind it (one per divergent loop; none for targets without a
 /// table). With `act` false (no fallback allowed, or the cost model off)
-/// the plan is always [`Plan::Vectorize`].
-pub fn decide(inputs: &Inputs, act: bool) -> (Plan, Vec<LoopEstimate>) {
-    let Some(bits) = inputs.spec.isa.vector_bits() else { return (Plan::Vectorize, Vec::new()) };
+/// the plan is always [`Choice::Vectorize`].
+pub fn decide(inputs: &Inputs, act: bool) -> (Choice, Vec<LoopEstimate>) {
+    let Some(bits) = inputs.spec.isa.vector_bits() else { return (Choice::Vectorize, Vec::new()) };
     let estimates: Vec<LoopEstimate> = (0..inputs.loops.loops.len())
         .map(LoopId)
         .filter(|l| inputs.plan.is_divergent(*l))
@@ -204,9 +201,9 @@ pub fn decide(inputs: &Inputs, act: bool) -> (Plan, Vec<LoopEstimate>) {
                 e.line(),
                 e.cure()
             );
-            (Plan::PerLane(why), estimates)
+            (Choice::PerLane(why), estimates)
         }
-        _ => (Plan::Vectorize, estimates),
+        _ => (Choice::Vectorize, estimates),
     }
 }
 
@@ -230,7 +227,6 @@ fn estimate_loop(inputs: &Inputs, l: LoopId, bits: u32) -> LoopEstimate {
     let mut splat: HashSet<Value> = HashSet::new();
     let (mut calls_s, mut calls_v) = (0.0, 0.0);
     let mut per_lane_calls = PerLaneCalls::default();
-    let mut summaries = CalleeSummaries::default();
     for b in &own {
         for i in b.instructions() {
             let op = i.opcode();
@@ -252,63 +248,20 @@ fn estimate_loop(inputs: &Inputs, l: LoopId, bits: u32) -> LoopEstimate {
                         },
                     )
                 }
-                LLVMCall => {
-                    let intrinsic = i.called_value().name().starts_with("llvm.");
-                    let per_lane = (varying || call_has_varying_args(inputs, i))
-                        && !intrinsic
-                        && !is_vector_call(inputs, &mut summaries, i);
-                    if intrinsic {
-                        (1.0, if varying { regs(i.ty().non_void_or(i)) } else { 1.0 })
-                    } else {
+                _ => {
+                    let recipe = inputs.recipes.recipe(i);
+                    if op == LLVMCall && !is_intrinsic(i) {
                         // The call itself takes as long in both forms: once
                         // per trip, or once per lane per trip.
+                        let per_lane = matches!(recipe, Recipe::PerLane(_) | Recipe::Deferred);
                         calls_s += CALL_CYCLES;
                         calls_v += if per_lane { CALL_CYCLES * n } else { CALL_CYCLES };
                         if per_lane {
-                            let name = i.called_value().name();
-                            use crate::analysis::calls::{is_vecmath_name, vecmath_call};
-                            let list = if vecmath_call(i).is_some() {
-                                &mut per_lane_calls.math
-                            } else if is_vecmath_name(&name) {
-                                &mut per_lane_calls.errno_math
-                            } else {
-                                &mut per_lane_calls.other
-                            };
-                            if !name.is_empty() && !list.contains(&name) {
-                                list.push(name);
-                            }
+                            note_per_lane_call(&mut per_lane_calls, i);
                         }
-                        (1.0, if per_lane { 3.0 * n } else { 1.0 })
                     }
+                    (scalar_weight(i), vector_weight(recipe, i, n, &regs))
                 }
-                LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem => {
-                    let wide = scalar_bits(elem_of(i.ty())) > 32;
-                    match (varying, wide) {
-                        (false, _) => (10.0, 10.0),
-                        (true, false) => (10.0, 6.0 * regs(i.ty())),
-                        (true, true) => (10.0, 10.0 * n),
-                    }
-                }
-                LLVMFDiv | LLVMFRem => (3.0, if varying { 3.0 * regs(i.ty()) } else { 3.0 }),
-                LLVMLoad | LLVMStore => {
-                    let (ptr, ty) =
-                        if op == LLVMLoad { (i.operand(0), i.ty()) } else { (i.operand(1), i.operand(0).ty()) };
-                    if !inputs.uniformity.is_varying(ptr) {
-                        (1.0, if varying || op == LLVMStore { 2.0 } else { 1.0 })
-                    } else {
-                        let size = (scalar_bits(elem_of(ty)) / 8) as i64;
-                        // As the emitter's plan (emit/memory.rs): a reversed
-                        // access is one vector access and a lane shuffle.
-                        let step = inputs.shapes.stride(ptr).map(|s| s.step);
-                        let access = match step {
-                            Some(s) if s == size => regs(ty) + 1.0,
-                            Some(s) if s == -size => 2.0 * regs(ty) + 1.0,
-                            _ => GATHER_PER_LANE * n,
-                        };
-                        (1.0, access)
-                    }
-                }
-                _ => (1.0, if varying { regs(i.ty().non_void_or(i)) } else { 1.0 }),
             };
             ws += s;
             wv += v;
@@ -370,25 +323,70 @@ fn estimate_loop(inputs: &Inputs, l: LoopId, bits: u32) -> LoopEstimate {
     }
 }
 
-/// Whether a call with varying arguments becomes vector code (exact libm
-/// functions, those that may set `errno`, libmvec's functions under
-/// `--veclib libmvec`) or a call of the callee's clone (a function defined
-/// in the module that the emitter batches, by the rule it applies:
-/// [`CalleeSummaries::stays_per_lane`]), rather than one call per lane.
-fn is_vector_call<'ctx>(inputs: &Inputs<'_, 'ctx>, summaries: &mut CalleeSummaries<'ctx>, i: Value<'ctx>) -> bool {
-    use crate::analysis::calls::{errno_libm_call, exact_libm_call, vecmath_call};
-    let callee = i.called_value();
-    let args: Vec<Value> = (0..i.num_arg_operands()).map(|k| i.operand(k)).collect();
-    let defined = callee.is_function()
-        && !callee.is_declaration()
-        && summaries.stays_per_lane(callee, &args, |a| inputs.uniformity.is_varying(a)).is_none();
-    let libmvec = inputs.veclib == crate::VecLib::Libmvec && vecmath_call(i).is_some();
-    defined || libmvec || exact_libm_call(i).is_some() || errno_libm_call(i).is_some()
+/// Weight of instruction `i` in a scalar trip.
+fn scalar_weight(i: Value) -> f64 {
+    match i.opcode() {
+        LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem => 10.0,
+        LLVMFDiv | LLVMFRem => 3.0,
+        _ => 1.0,
+    }
 }
 
-/// Whether a call has a varying argument.
-fn call_has_varying_args(inputs: &Inputs, i: Value) -> bool {
-    (0..i.num_arg_operands()).any(|k| inputs.uniformity.is_varying(i.operand(k)))
+/// Weight of instruction `i` in a vector trip of `n` lanes, from its
+/// recipe (`regs` counts the registers of a type's vector).
+fn vector_weight(recipe: &Recipe, i: Value, n: f64, regs: &dyn Fn(Type) -> f64) -> f64 {
+    let op = i.opcode();
+    let wide = || scalar_bits(elem_of(i.ty())) > 32;
+    match recipe {
+        Recipe::Uniform => match op {
+            LLVMStore => 2.0,
+            _ => scalar_weight(i),
+        },
+        // Extract the lanes' operands, run, insert the result.
+        Recipe::PerLane(_) | Recipe::Deferred => 3.0 * n,
+        Recipe::Dropped | Recipe::Control => 0.0,
+        Recipe::Call(_) => 1.0,
+        Recipe::Memory { load, recipe } => {
+            let ty = if *load { i.ty() } else { i.operand(0).ty() };
+            let access = match recipe.access {
+                Access::Contiguous { reverse: false } => regs(ty) + 1.0,
+                // One vector access and a lane shuffle.
+                Access::Contiguous { reverse: true } => 2.0 * regs(ty) + 1.0,
+                // One wide access over `m` registers and a shuffle.
+                Access::Strided { m } => (m as f64 + 1.0) * regs(ty),
+                Access::TablePermute { .. } => regs(ty) + 1.0,
+                Access::Gather(_) => GATHER_PER_LANE * n,
+                Access::LastLane => 2.0,
+            };
+            // The check: first and last active lanes, a compare, a branch.
+            access + if recipe.checked { 4.0 } else { 0.0 }
+        }
+        Recipe::Widened(Widen::GuardedDivision) if wide() => 10.0 * n,
+        Recipe::Widened(Widen::GuardedDivision | Widen::NarrowDivision) => 6.0 * regs(i.ty()),
+        Recipe::Widened(_) if matches!(op, LLVMFDiv | LLVMFRem) => 3.0 * regs(i.ty()),
+        Recipe::Widened(_) => regs(i.ty().non_void_or(i)),
+    }
+}
+
+/// Whether `i` calls an intrinsic.
+fn is_intrinsic(i: Value) -> bool {
+    i.called_value().name().starts_with("llvm.")
+}
+
+/// Files a per-lane call under what would cure it.
+fn note_per_lane_call(calls: &mut PerLaneCalls, i: Value) {
+    use crate::analysis::calls::{is_vecmath_name, vecmath_call};
+    let name = i.called_value().name();
+    let list = if vecmath_call(i).is_some() {
+        &mut calls.math
+    } else if is_vecmath_name(&name) {
+        &mut calls.errno_math
+    } else {
+        &mut calls.other
+    };
+    if !name.is_empty() && !list.contains(&name) {
+        list.push(name);
+    }
 }
 
 /// Latency (cycles) of an instruction on the loop-carried chain.

@@ -39,6 +39,7 @@ pub mod fallback;
 pub mod finish;
 pub mod legality;
 pub mod llvm;
+pub mod plan;
 pub mod prepare;
 pub mod select;
 pub mod shell;
@@ -63,6 +64,9 @@ pub struct Options {
     pub allow_fallback: bool,
     /// Record the analyses of each clone ([`CloneReport::printed`]).
     pub print_analysis: bool,
+    /// Record the plan of each clone, every instruction's recipe
+    /// ([`CloneReport::printed`], `--print-plan`).
+    pub print_plan: bool,
     /// Record the IR after this stage (or every stage) of each clone.
     pub print_after: Option<PrintAfter>,
     /// Vector math library for the functions that are not correctly
@@ -119,6 +123,7 @@ impl Default for Options {
             opt_level: 2,
             allow_fallback: true,
             print_analysis: false,
+            print_plan: false,
             print_after: None,
             veclib: VecLib::None,
             cost_model: true,
@@ -452,17 +457,36 @@ fn vectorize<'ctx>(
         ));
     }
     legality::check_body(f, &cfg, &spec.scalar_name)?;
+    let plan_inputs = plan::Inputs {
+        module,
+        spec,
+        cfg: &cfg,
+        loops: &loops,
+        uniformity: &div.uniformity,
+        control: &div.plan,
+        shapes: &shapes,
+        private: &private,
+        veclib: printer.opts.veclib,
+    };
+    let recipes = plan::Plan::build(&plan_inputs, callees);
+    if printer.opts.print_plan {
+        printer.texts.push(format!(
+            "; *** plan of `{}` for `{}` ***\n{}",
+            spec.scalar_name,
+            spec.vector_name,
+            recipes.render(&cfg).trim_end()
+        ));
+    }
     let inputs = cost::Inputs {
         cfg: &cfg,
         loops: &loops,
         uniformity: &div.uniformity,
         plan: &div.plan,
-        shapes: &shapes,
+        recipes: &recipes,
         spec,
-        veclib: printer.opts.veclib,
     };
-    let (plan, estimates) = cost::decide(&inputs, printer.opts.allow_fallback && printer.opts.cost_model);
-    if let cost::Plan::PerLane(why) = plan {
+    let (choice, estimates) = cost::decide(&inputs, printer.opts.allow_fallback && printer.opts.cost_model);
+    if let cost::Choice::PerLane(why) = choice {
         return Err(legality::unsupported(&spec.scalar_name, why));
     }
     let analyses = emit::Analyses {
@@ -472,6 +496,7 @@ fn vectorize<'ctx>(
         plan: &div.plan,
         shapes: &shapes,
         private: &private,
+        recipes: &recipes,
     };
     let mut stats = emit::emit(module, f, clone, spec, &analyses, callees, &printer.opts)?;
     stats.cost_notes = estimates.iter().map(cost::LoopEstimate::line).collect();

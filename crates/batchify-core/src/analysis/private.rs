@@ -105,6 +105,22 @@ impl<'ctx> PrivateMemory<'ctx> {
         }
         self.addresses.get(&p).copied()
     }
+
+    /// Whether instruction `i` depends on the interleaved layout
+    /// (`emit/private.rs` builds it): an address into interleaved memory
+    /// other than the allocation itself, a vector load or store there, or a
+    /// `memset` of it.
+    pub fn has_interleaved_form(&self, i: Value<'ctx>) -> bool {
+        match i.opcode() {
+            LLVMGetElementPtr => self.interleaved_address(i).is_some_and(|(a, _)| a != i),
+            LLVMLoad if i.ty().is_vector() => self.interleaved_address(i.operand(0)).is_some(),
+            LLVMStore if i.operand(0).ty().is_vector() => self.interleaved_address(i.operand(1)).is_some(),
+            LLVMCall if crate::analysis::calls::called_intrinsic(i).as_deref() == Some("llvm.memset") => {
+                self.interleaved_address(i.operand(0)).is_some()
+            }
+            _ => false,
+        }
+    }
 }
 
 /// Whether an `alloca` allocates a fixed amount (a constant element count).

@@ -72,6 +72,22 @@ impl<'ctx> CalleeClones<'ctx> {
         Ok(f)
     }
 
+    /// Whether a helper of `shape` can serve a call of `callee`: the plan's
+    /// question before it chooses one ([`Self::helper`] declares it).
+    pub(crate) fn helper_for(
+        &self,
+        module: Module<'ctx>,
+        callee: Value<'ctx>,
+        shape: &CloneSpec,
+    ) -> Result<(), String> {
+        if let Some(name) = self.helpers.get(&shape.vector_name) {
+            if module.function(name).is_some() {
+                return Ok(());
+            }
+        }
+        abi::clone_type(callee, shape).map(|_| ()).map_err(|e| e.to_string())
+    }
+
     /// A vector variant that `callee` declares (`vector-function-abi-variant`,
     /// `_ZGV` attributes) and that serves a call of this shape (see
     /// [`fits`]). Its declaration is a promise, as in OpenMP `declare simd`,
@@ -83,7 +99,7 @@ impl<'ctx> CalleeClones<'ctx> {
         module: Module<'ctx>,
         callee: Value<'ctx>,
         shape: &CloneSpec,
-    ) -> Option<(Value<'ctx>, CloneSpec)> {
+    ) -> Option<Resolved> {
         let name = callee.name();
         let declared = declared_variants(callee).into_iter().filter_map(|n| {
             let v = VariantName::parse(&n).ok()?;
@@ -91,7 +107,7 @@ impl<'ctx> CalleeClones<'ctx> {
                 .then(|| CloneSpec::from_variant(&v).ok())
                 .flatten()
         });
-        declared.filter(|spec| fits(spec, shape)).find_map(|spec| self.target(module, callee, spec))
+        declared.filter(|spec| fits(spec, shape)).find_map(|spec| self.resolve(module, callee, spec, false))
     }
 
     /// A clone of `callee` that this run was asked for and that serves a
@@ -102,41 +118,72 @@ impl<'ctx> CalleeClones<'ctx> {
         module: Module<'ctx>,
         callee: Value<'ctx>,
         shape: &CloneSpec,
-    ) -> Option<(Value<'ctx>, CloneSpec)> {
+    ) -> Option<Resolved> {
         let name = callee.name();
         self.requested
             .iter()
             .filter(|r| r.scalar_name == name && fits(r, shape))
-            .find_map(|spec| self.target(module, callee, spec.clone()))
+            .find_map(|spec| self.resolve(module, callee, spec.clone(), true))
     }
 
-    /// The function of variant `spec`: in the module with batchify's clone
-    /// type for it, or declared now if this run builds it later (the build
-    /// replaces the declaration).
-    fn target(&self, module: Module<'ctx>, callee: Value<'ctx>, spec: CloneSpec) -> Option<(Value<'ctx>, CloneSpec)> {
+    /// Whether variant `spec` can be called: in the module with batchify's
+    /// clone type for it, or to be declared (this run builds it later, or a
+    /// `declare simd` function's own module defines it).
+    fn resolve(&self, module: Module<'ctx>, callee: Value<'ctx>, spec: CloneSpec, requested: bool) -> Option<Resolved> {
         let fty = abi::clone_type(callee, &spec).ok()?;
         if abi::gcc_lowering(callee, fty, &spec).is_some() {
             // Its symbol has GCC's lowered type (`shell::gcc_adapter`); a
             // helper of the natural type serves the call instead.
             return None;
         }
-        let f = match module.function(&spec.vector_name) {
-            Some(f) if f.function_type() == fty => f,
+        let declare = match module.function(&spec.vector_name) {
+            Some(f) if f.function_type() == fty => None,
             Some(_) => return None,
             None if self.requested.contains(&spec) && !module.has_global_named(&spec.vector_name) => {
-                module.add_function(&spec.vector_name, fty)
+                Some(Declare::Clone)
             }
             // A `declare simd` function defined elsewhere: its own module
             // defines the variants it lists (as the caller side assumes).
-            None if callee.is_declaration() && !module.has_global_named(&spec.vector_name) => {
-                let f = module.add_function(&spec.vector_name, fty);
-                crate::shell::target::apply(callee, f, spec.isa);
-                f
-            }
+            None if callee.is_declaration() && !module.has_global_named(&spec.vector_name) => Some(Declare::External),
             None => return None,
         };
-        Some((f, spec))
+        Some(Resolved { spec, requested, declare })
     }
+
+    /// The function of a resolved variant, declared now if it is not in the
+    /// module yet (the build of a requested clone replaces the declaration).
+    pub(crate) fn materialize(module: Module<'ctx>, callee: Value<'ctx>, r: &Resolved) -> Value<'ctx> {
+        if let Some(f) = module.function(&r.spec.vector_name) {
+            return f;
+        }
+        let fty = abi::clone_type(callee, &r.spec).expect("the plan resolved this variant's type");
+        let f = module.add_function(&r.spec.vector_name, fty);
+        if r.declare == Some(Declare::External) {
+            crate::shell::target::apply(callee, f, r.spec.isa);
+        }
+        f
+    }
+}
+
+/// A variant that serves a call, as the plan found it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resolved {
+    /// The variant.
+    pub spec: CloneSpec,
+    /// One of the clones this run was asked for (else a declared variant).
+    pub requested: bool,
+    /// How emission declares it where the module does not have it yet.
+    pub declare: Option<Declare>,
+}
+
+/// How a variant that is not in the module yet is declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Declare {
+    /// A clone this run builds later.
+    Clone,
+    /// A variant of a `declare simd` function defined elsewhere, with its
+    /// ISA's target features.
+    External,
 }
 
 /// Whether variant `spec` serves a call of `shape`: same width and ISA,

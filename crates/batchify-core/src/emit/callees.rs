@@ -25,88 +25,28 @@
 //!   [`crate::analysis::callees`]; every call that stays per lane is
 //!   reported with the reason.
 
+use super::callee_clones::CalleeClones;
 use super::state::Widener;
 use crate::abi;
 use crate::llvm::Value;
-use crate::spec::{mask_abi_for, CloneSpec};
-use crate::vfabi::{Param, ParamKind, VariantName};
+use crate::plan::{BatchedCall, CallTarget};
+use crate::vfabi::ParamKind;
 
 impl<'ctx> Widener<'_, 'ctx> {
-    /// A call of the callee's clone (or declared variant) standing for the
-    /// varying call `i`, or `None` if `i` stays per lane (the reason is
-    /// recorded for the report where `i` calls a module function).
-    pub(crate) fn batched_call(&mut self, i: Value<'ctx>) -> Option<Value<'ctx>> {
+    /// The call of the callee's clone (or declared variant) that the plan
+    /// chose for the varying call `i`.
+    pub(crate) fn batched_call(&mut self, i: Value<'ctx>, call: &BatchedCall) -> Value<'ctx> {
         let callee = i.called_value();
-        if !callee.is_function() || callee.intrinsic_id() != 0 || i.is_musttail() {
-            return None;
-        }
-        if i.num_operands() != i.num_arg_operands() + 1 {
-            return None; // operand bundles: they belong to the scalar call
-        }
-        if callee.function_type() != i.called_function_type() {
-            return None; // called with another prototype: keep the scalar call
-        }
         let cname = callee.name();
-        let nargs = i.num_arg_operands();
-        let args: Vec<Value> = (0..nargs).map(|k| i.operand(k)).collect();
-        let mut params = Vec::new();
-        for (k, a) in args.iter().enumerate() {
-            if !self.analyses.uniformity.is_varying(*a) {
-                params.push(ParamKind::Uniform);
-            } else if a.ty().is_vector_element() {
-                params.push(ParamKind::Vector);
-            } else {
-                self.note_call(
-                    &cname,
-                    format!("argument {k} is a varying `{}`, which has no vector form", a.ty().print()),
-                );
-                return None;
-            }
-        }
-        let masked = !self.flow.full;
-        let isa = self.spec.isa;
-        let ps: Vec<Param> = params.iter().map(|&kind| Param { kind, align: None }).collect();
-        let shape = CloneSpec {
-            scalar_name: cname.clone(),
-            vector_name: VariantName::mangle(isa, masked, self.n, &ps, &cname),
-            width: self.n,
-            aligns: vec![None; params.len()],
-            params: params.clone(),
-            mask: masked.then(|| mask_abi_for(isa)),
-            isa,
-        };
-        // Where an argument is linear, a variant taking it as `l<step>`
-        // serves the call as well as one taking a vector.
-        let mut linear_shape = shape.clone();
-        for (k, a) in args.iter().enumerate() {
-            if let Some(step) = self.exact_step(*a) {
-                linear_shape.params[k] = ParamKind::Linear { step };
-            }
-        }
-        let found = match self.callees.declared_variant(self.module, callee, &linear_shape) {
-            Some(found) => found,
-            None => {
-                if callee.is_declaration() {
-                    return None; // nothing to batch; the usual per-lane call
-                }
-                let uniformity = &self.analyses.uniformity;
-                if let Some(why) = self.callees.summaries.stays_per_lane(callee, &args, |a| uniformity.is_varying(a)) {
-                    self.note_call(&cname, why);
-                    return None;
-                }
-                match self.callees.requested_clone(self.module, callee, &linear_shape) {
-                    Some(found) => found,
-                    None => match self.callees.helper(self.module, callee, &shape) {
-                        Ok(f) => (f, shape),
-                        Err(why) => {
-                            self.note_call(&cname, why);
-                            return None;
-                        }
-                    },
-                }
+        let args: Vec<Value> = (0..i.num_arg_operands()).map(|k| i.operand(k)).collect();
+        let (target, spec) = match &call.target {
+            CallTarget::Named(r) => (CalleeClones::materialize(self.module, callee, r), &r.spec),
+            CallTarget::Helper => {
+                let f =
+                    self.callees.helper(self.module, callee, &call.spec).expect("the plan checked the helper's type");
+                (f, &call.spec)
             }
         };
-        let (target, spec) = found;
         let mut vargs = Vec::new();
         for (a, kind) in args.iter().zip(&spec.params) {
             vargs.push(match kind {
@@ -128,17 +68,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         if !self.stats.batched_calls.contains(&line) {
             self.stats.batched_calls.push(line);
         }
-        Some(r)
-    }
-
-    /// The step of varying integer or pointer `a` if lane `k` is lane 0
-    /// plus `k·step` without a run-time check (bytes for a pointer, as in
-    /// a `linear` parameter).
-    fn exact_step(&self, a: Value<'ctx>) -> Option<i64> {
-        if !self.analyses.uniformity.is_varying(a) || !(a.ty().int_width() > 0 || a.ty().is_pointer()) {
-            return None;
-        }
-        self.analyses.shapes.stride(a).filter(|s| !s.checked() && s.step != 0).map(|s| s.step)
+        r
     }
 
     /// What a linear parameter of step `step` receives for linear `a`:
@@ -158,7 +88,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         abi::linear_lane(&self.b, first, a.ty(), offset)
     }
 
-    fn note_call(&mut self, callee: &str, why: String) {
+    pub(crate) fn note_call(&mut self, callee: &str, why: String) {
         let line = format!("call to `{callee}`: {why}");
         if !self.stats.per_lane_calls.contains(&line) {
             self.stats.per_lane_calls.push(line);

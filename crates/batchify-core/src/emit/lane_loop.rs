@@ -35,17 +35,17 @@
 //! slower there (`powf_k`: 0.77x-0.91x against 1.02x-1.05x; the loop's
 //! exit is mispredicted and the result vector is loaded from 8 scalar
 //! stores). Used for calls of functions (not intrinsics) whose varying
-//! arguments and result are plain elements (`memory::is_plain_element`:
+//! arguments and result are plain elements (`plan::memory::is_plain_element`:
 //! laid out in an `<N x T>` slot like an array), outside `--for-autodiff`
 //! clones (whose inactive lanes must hold zeros, and whose Enzyme pass is
 //! given straight-line per-lane code).
 
-use super::memory::is_plain_element;
 use super::state::Widener;
 use crate::analysis::calls;
 use crate::llvm::LLVMIntPredicate;
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{constant, Type, Value};
+use crate::plan::memory::is_plain_element;
 
 impl<'ctx> Widener<'_, 'ctx> {
     /// Whether the varying call `i`, which runs per lane with a guard on

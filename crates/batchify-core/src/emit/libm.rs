@@ -21,50 +21,30 @@
 //! `llvm.minnum` leaves the order of ±0 open and quietens NaNs differently,
 //! so glibc's `fmin`/`fmax` are spelled out instead.
 
+use super::recipes::Rule;
 use super::state::Widener;
 use crate::analysis::calls::{self, ExactLibm, LaneWise, Overload};
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::LLVMRealPredicate::*;
 use crate::llvm::{constant, Type, Value};
+use crate::plan::Widen;
 
-/// A rule that builds the vector form of one varying instruction (the
-/// same type as `recipes::Recipe`, spelled out here so that this module
-/// does not import `recipes`, which imports it).
-pub(crate) type Recipe<'ctx> = for<'a> fn(&mut Widener<'a, 'ctx>, Value<'ctx>) -> Option<Value<'ctx>>;
-
-/// The exact-math recipe for a varying instruction, if one applies. Checked
-/// before the generic recipes; the recipe it returns always succeeds.
-pub(crate) fn recipe_for<'ctx>(i: Value<'ctx>) -> Option<Recipe<'ctx>> {
-    let ty = i.ty();
-    if !ty.is_vector_element() {
-        return None;
-    }
-    match i.opcode() {
-        LLVMFRem if is_float_or_double(ty) => Some(frem as Recipe<'ctx>),
-        LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem
-            if (2..=32).contains(&ty.int_width()) && i.operand(1).const_int_value().is_none() =>
-        {
-            Some(super::division::float_division as Recipe<'ctx>)
-        }
-        LLVMCall => {
-            let scalar_args = (0..i.num_arg_operands()).all(|k| i.operand(k).ty().is_vector_element());
-            if !scalar_args {
-                return None;
-            }
-            match calls::exact_libm_call(i) {
-                Some(ExactLibm::Fmod) => Some(libm_fmod as Recipe<'ctx>),
-                Some(_) => Some(exact_call as Recipe<'ctx>),
-                None if calls::errno_libm_call(i).is_some() => Some(errno_call as Recipe<'ctx>),
-                None => calls::vecmath_call(i).map(|_| super::veclib::vecmath_call as Recipe<'ctx>),
-            }
-        }
-        _ => None,
+/// The rule for one of the exact-math forms the plan chose.
+pub(crate) fn rule<'ctx>(w: Widen) -> Rule<'ctx> {
+    match w {
+        Widen::Frem => frem as Rule<'ctx>,
+        Widen::NarrowDivision => super::division::float_division as Rule<'ctx>,
+        Widen::ExactMath => exact_or_fmod as Rule<'ctx>,
+        Widen::ErrnoMath => errno_call as Rule<'ctx>,
+        _ => super::veclib::vecmath_call as Rule<'ctx>,
     }
 }
 
-fn is_float_or_double(t: Type) -> bool {
-    use crate::llvm::LLVMTypeKind::*;
-    matches!(t.kind(), LLVMFloatTypeKind | LLVMDoubleTypeKind)
+fn exact_or_fmod<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
+    match calls::exact_libm_call(i) {
+        Some(ExactLibm::Fmod) => libm_fmod(w, i),
+        _ => exact_call(w, i),
+    }
 }
 
 fn frem<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {

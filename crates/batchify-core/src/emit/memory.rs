@@ -1,13 +1,5 @@
-//! Memory by shape: the recipes for varying loads and stores, chosen from
-//! the stride of the address ([`crate::analysis::shape`]).
-//!
-//! | address | load | store |
-//! | --- | --- | --- |
-//! | uniform | (the load is uniform: one scalar load) | the last active lane's value, one scalar store |
-//! | contiguous (step = element size) | one vector load | one vector store |
-//! | reversed (step = -element size) | one vector load, reversed | reversed, one vector store |
-//! | strided (step = 2 elements of 4 or 8 bytes) | one wide load of the span, shuffled | shuffled, one wide store |
-//! | anything else | masked gather | masked scatter |
+//! Memory by shape: builds the varying loads and stores in the form the
+//! plan chose for them ([`crate::plan::memory`], which has the table).
 //!
 //! `--for-autodiff` clones access memory without masked intrinsics
 //! ([`super::lanewise`]): a plain vector access under a full mask, else one
@@ -24,44 +16,28 @@
 
 use super::lane_scalar::lane_scalar;
 use super::state::Widener;
-use crate::analysis::shape::{Check, Stride};
+use crate::analysis::shape::Check;
 use crate::llvm::LLVMOpcode::*;
-use crate::llvm::{constant, LLVMIntPredicate, LLVMTypeKind, Type, Value};
+use crate::llvm::{constant, LLVMIntPredicate, Type, Value};
+use crate::plan::{Access, MemoryRecipe};
 
-/// How a varying access is made.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Access {
-    /// One vector access; `reverse` for a negative unit stride.
-    Contiguous { reverse: bool },
-    /// One wide access over `N·m` elements, of which every `m`-th is a lane's.
-    Strided { m: u32 },
-    /// A gather or scatter, for the reason given.
-    Gather(&'static str),
-}
-
-/// The largest stride, in elements, that is read as one wide access. At 4
-/// elements (`aos_norm` in `cargo xtask bench-gcc`, AVX2 on znver1) the four
-/// masked loads and shuffles per access were slower than a gather.
-const MAX_STRIDE_ELEMENTS: i64 = 2;
-
-/// Recipe for a varying `load`.
-pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
+/// A varying `load` in the form the plan chose.
+pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: MemoryRecipe) -> Value<'ctx> {
     let ptr = i.operand(0);
-    if !w.analyses.uniformity.is_varying(ptr) {
-        return None;
-    }
-    let stride = w.analyses.shapes.stride(ptr);
-    let access = plan(w, stride, i.ty());
+    let access = recipe.access;
     let vty = i.ty().vector_of(w.n);
-    let Some(stride) = stride.filter(|_| !matches!(access, Access::Gather(_))) else {
-        let Access::Gather(why) = access else { unreachable!("filtered above") };
-        if let Some(v) = super::tables::table_load(w, i) {
+    match access {
+        Access::TablePermute { intrinsic } => {
             w.stats.memory_what.push(format!("table permute: `{}`", short(i)));
-            return Some(v);
+            return super::tables::table_load(w, i, intrinsic);
         }
-        w.stats.memory_what.push(format!("gather: `{}` ({why})", short(i)));
-        return Some(gather(w, i));
-    };
+        Access::Gather(why) => {
+            w.stats.memory_what.push(format!("gather: `{}` ({why})", short(i)));
+            return gather(w, i);
+        }
+        _ => {}
+    }
+    let stride = w.analyses.shapes.stride(ptr).expect("the plan chose a vector access by the stride");
     let ptrs = w.varying_value(ptr);
     let fast = |w: &mut Widener<'_, 'ctx>| -> Value<'ctx> {
         let lanes = active_lanes(w);
@@ -84,32 +60,31 @@ pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Va
                 let picks: Vec<Value> = (0..w.n).map(|k| constant::i32(w.ctx(), k * m)).collect();
                 w.b.shuffle(v, constant::poison(wide), constant::vector(&picks))
             }
-            Access::Gather(_) => unreachable!("filtered above"),
+            _ => unreachable!("handled above"),
         }
     };
-    w.stats.memory_what.push(format!("{}: `{}`", describe(access, stride), short(i)));
-    let Some(check) = stride.check else { return Some(fast(w)) };
+    w.stats.memory_what.push(format!("{}: `{}`", describe(recipe), short(i)));
+    let Some(check) = stride.check else { return fast(w) };
     let ok = no_wrap_between_lanes(w, check);
-    Some(w.if_else(ok, fast, |w| gather(w, i)))
+    w.if_else(ok, fast, |w| gather(w, i))
 }
 
-/// Recipe for a varying `store`.
-pub(super) fn store<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
+/// A varying `store` in the form the plan chose.
+pub(super) fn store<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: MemoryRecipe) -> Value<'ctx> {
     let (val, ptr) = (i.operand(0), i.operand(1));
-    if !val.ty().is_vector_element() {
-        return None;
+    let access = recipe.access;
+    match access {
+        Access::LastLane => {
+            w.stats.memory_what.push(format!("last active lane's value: `{}`", short(i)));
+            return store_last_lane(w, i);
+        }
+        Access::Gather(why) => {
+            w.stats.memory_what.push(format!("scatter: `{}` ({why})", short(i)));
+            return scatter(w, i);
+        }
+        _ => {}
     }
-    if !w.analyses.uniformity.is_varying(ptr) {
-        w.stats.memory_what.push(format!("last active lane's value: `{}`", short(i)));
-        return Some(store_last_lane(w, i));
-    }
-    let stride = w.analyses.shapes.stride(ptr);
-    let access = plan(w, stride, val.ty());
-    let Some(stride) = stride.filter(|_| !matches!(access, Access::Gather(_))) else {
-        let Access::Gather(why) = access else { unreachable!("filtered above") };
-        w.stats.memory_what.push(format!("scatter: `{}` ({why})", short(i)));
-        return Some(scatter(w, i));
-    };
+    let stride = w.analyses.shapes.stride(ptr).expect("the plan chose a vector access by the stride");
     let vals = w.varying_value(val);
     let ptrs = w.varying_value(ptr);
     let fast = |w: &mut Widener<'_, 'ctx>| -> Value<'ctx> {
@@ -138,55 +113,19 @@ pub(super) fn store<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<V
                 let mask = spread_mask(w, m);
                 masked_store(w, spread, base, Some(mask), align)
             }
-            Access::Gather(_) => unreachable!("filtered above"),
+            _ => unreachable!("handled above"),
         }
     };
-    w.stats.memory_what.push(format!("{}: `{}`", describe(access, stride), short(i)));
-    let Some(check) = stride.check else { return Some(fast(w)) };
+    w.stats.memory_what.push(format!("{}: `{}`", describe(recipe), short(i)));
+    let Some(check) = stride.check else { return fast(w) };
     let ok = no_wrap_between_lanes(w, check);
-    Some(w.if_else(ok, fast, |w| scatter(w, i)))
+    w.if_else(ok, fast, |w| scatter(w, i))
 }
 
-/// How to access elements of type `ty` at addresses with this stride.
-fn plan(w: &Widener, stride: Option<Stride>, ty: Type) -> Access {
-    let Some(stride) = stride else { return Access::Gather("the address has no constant stride") };
-    if !is_plain_element(ty) {
-        return Access::Gather("the element type has no plain vector layout");
-    }
-    let size = w.module.abi_size_of(ty) as i64;
-    let step = stride.step;
-    if step == size {
-        Access::Contiguous { reverse: false }
-    } else if step == -size {
-        Access::Contiguous { reverse: true }
-    } else if step > 0 && step % size == 0 && (size == 4 || size == 8) && step / size <= MAX_STRIDE_ELEMENTS {
-        Access::Strided { m: (step / size) as u32 }
-    } else {
-        Access::Gather("the stride is not 1 or 2 elements")
-    }
-}
-
-/// Integers of 8 to 64 bits, `half`, `float`, `double` and pointers: types
-/// whose vectors are laid out in memory like arrays.
-pub(super) fn is_plain_element(t: Type) -> bool {
-    match t.kind() {
-        LLVMTypeKind::LLVMIntegerTypeKind => matches!(t.int_width(), 8 | 16 | 32 | 64),
-        LLVMTypeKind::LLVMHalfTypeKind
-        | LLVMTypeKind::LLVMFloatTypeKind
-        | LLVMTypeKind::LLVMDoubleTypeKind
-        | LLVMTypeKind::LLVMPointerTypeKind => true,
-        _ => false,
-    }
-}
-
-fn describe(access: Access, stride: Stride) -> String {
-    let checked = if stride.checked() { ", checked at run time" } else { "" };
-    match access {
-        Access::Contiguous { reverse: false } => format!("vector access{checked}"),
-        Access::Contiguous { reverse: true } => format!("reversed vector access{checked}"),
-        Access::Strided { m } => format!("wide access, stride {m} elements{checked}"),
-        Access::Gather(_) => unreachable!("gathers are described where they are made"),
-    }
+/// The report's name of a vector or wide access.
+fn describe(recipe: MemoryRecipe) -> String {
+    let checked = if recipe.checked { ", checked at run time" } else { "" };
+    format!("{}{checked}", recipe.access.name(true))
 }
 
 /// An instruction's text for the report.

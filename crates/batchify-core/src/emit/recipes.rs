@@ -1,9 +1,8 @@
-//! Vector recipes: one small rule per kind of varying instruction, in the
-//! spirit of VPlan's recipes. [`recipe_for`] picks the rule from the opcode
-//! and the types; the rule builds the vector form under the current
-//! execution mask, or declines (`None`), and the instruction is then
-//! serialized ([`super::widen`]). Reads the analyses; touches only the
-//! clone's body.
+//! Vector rules: one small rule per kind of varying instruction, in the
+//! spirit of VPlan's recipes. The plan ([`crate::plan`]) chose the rule
+//! ([`Widen`]) from the opcode and the types; [`rule`] names the function
+//! that builds the vector form under the current execution mask. Reads
+//! the analyses; touches only the clone's body.
 //!
 //! | rule | instructions |
 //! | --- | --- |
@@ -25,49 +24,33 @@ use super::state::Widener;
 use crate::analysis::calls;
 use crate::llvm::LLVMOpcode::{self, *};
 use crate::llvm::{constant, copy_flags, Type, Value};
+use crate::plan::Widen;
 
 /// A rule that builds the vector form of one varying instruction.
-pub(crate) type Recipe<'ctx> = for<'a> fn(&mut Widener<'a, 'ctx>, Value<'ctx>) -> Option<Value<'ctx>>;
+pub(crate) type Rule<'ctx> = for<'a> fn(&mut Widener<'a, 'ctx>, Value<'ctx>) -> Option<Value<'ctx>>;
 
-/// The recipe for a varying instruction, if it has one.
-pub(crate) fn recipe_for<'ctx>(i: Value<'ctx>) -> Option<Recipe<'ctx>> {
-    if super::aggregates::involves_split(i) {
-        return Some(super::aggregates::recipe as Recipe<'ctx>);
-    }
-    if super::vector_input::involves_plain_vectors(i) {
-        return Some(super::vector_input::recipe as Recipe<'ctx>);
-    }
-    if let Some(exact_math) = super::libm::recipe_for(i) {
-        return Some(exact_math); // libm calls, frem, narrow division
-    }
-    let lane_result = i.ty().is_vector_element();
-    let lane_operand = || i.num_operands() > 0 && i.operand(0).ty().is_vector_element();
-    let recipe: Recipe<'ctx> = match i.opcode() {
-        LLVMAdd | LLVMFAdd | LLVMSub | LLVMFSub | LLVMMul | LLVMFMul | LLVMFDiv | LLVMFRem | LLVMShl | LLVMLShr
-        | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor
-            if lane_result =>
-        {
-            lane_wise_binop as Recipe<'ctx>
+/// The rule that builds what the plan's [`Widen`] says. A rule declines
+/// (`None`) only where the plan was wrong, which emission reports as an
+/// internal error.
+pub(crate) fn rule<'ctx>(w: Widen) -> Rule<'ctx> {
+    match w {
+        Widen::Aggregate => super::aggregates::recipe as Rule<'ctx>,
+        Widen::PlainVector => super::vector_input::recipe as Rule<'ctx>,
+        Widen::Private => super::private::interleaved_form as Rule<'ctx>,
+        Widen::Frem | Widen::NarrowDivision | Widen::ExactMath | Widen::ErrnoMath | Widen::VecMath => {
+            super::libm::rule(w)
         }
-        LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem if lane_result => guarded_division as Recipe<'ctx>,
-        LLVMFNeg if lane_result => float_negation as Recipe<'ctx>,
-        LLVMICmp | LLVMFCmp if lane_operand() => comparison as Recipe<'ctx>,
-        LLVMTrunc | LLVMZExt | LLVMSExt | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP | LLVMFPTrunc
-        | LLVMFPExt | LLVMPtrToInt | LLVMIntToPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMPtrToAddr
-            if lane_result && lane_operand() =>
-        {
-            conversion as Recipe<'ctx>
-        }
-        LLVMSelect if lane_result => selection as Recipe<'ctx>,
-        LLVMFreeze if lane_result => freeze as Recipe<'ctx>,
-        LLVMGetElementPtr if lane_result => address as Recipe<'ctx>,
-        LLVMLoad if lane_result => super::memory::load as Recipe<'ctx>,
-        LLVMStore => super::memory::store as Recipe<'ctx>,
-        LLVMCall => lane_wise_intrinsic as Recipe<'ctx>,
-        LLVMAlloca => super::private::alloca as Recipe<'ctx>,
-        _ => return None,
-    };
-    Some(recipe)
+        Widen::Arithmetic => lane_wise_binop as Rule<'ctx>,
+        Widen::GuardedDivision => guarded_division as Rule<'ctx>,
+        Widen::Negation => float_negation as Rule<'ctx>,
+        Widen::Comparison => comparison as Rule<'ctx>,
+        Widen::Conversion => conversion as Rule<'ctx>,
+        Widen::Selection => selection as Rule<'ctx>,
+        Widen::Freeze => freeze as Rule<'ctx>,
+        Widen::Address => address as Rule<'ctx>,
+        Widen::Intrinsic => lane_wise_intrinsic as Rule<'ctx>,
+        Widen::Alloca => super::private::alloca as Rule<'ctx>,
+    }
 }
 
 fn lane_wise_binop<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {

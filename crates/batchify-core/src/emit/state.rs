@@ -65,6 +65,8 @@ pub struct Analyses<'a, 'ctx> {
     pub shapes: &'a Shapes<'ctx>,
     /// Layout of private memory (allocas).
     pub private: &'a PrivateMemory<'ctx>,
+    /// Each instruction's recipe.
+    pub recipes: &'a crate::plan::Plan<'ctx>,
 }
 
 /// The emitter: what every rule reads (the module, the spec, the analyses,

@@ -25,89 +25,14 @@
 //! and AVX-512 clones of 16, the ISAs whose permutes these are.
 
 use super::state::Widener;
-use crate::analysis::callees::is_interposable;
 use crate::llvm::LLVMOpcode::*;
-use crate::llvm::{constant, LLVMTypeKind, Type, Value};
-use crate::vfabi::Isa;
+use crate::llvm::{constant, Type, Value};
+use crate::plan::memory::table_and_index;
 
-/// The table a load reads and the index it reads at: `(elements, index)`.
-fn table_and_index<'ctx>(i: Value<'ctx>) -> Option<(Vec<Value<'ctx>>, Value<'ctx>)> {
-    let gep = i.operand(0);
-    if !gep.is_instruction() || !gep.is_gep_instruction() {
-        return None;
-    }
-    let g = gep.operand(0);
-    if !g.is_global_variable() || !g.is_global_constant() || g.is_thread_local() || is_interposable(g) {
-        return None;
-    }
-    let init = g.initializer()?;
-    let table_ty = g.global_value_type();
-    if table_ty.kind() != LLVMTypeKind::LLVMArrayTypeKind {
-        return None;
-    }
-    let source = gep.gep_source_type();
-    let index = match gep.num_operands() {
-        // getelementptr T, ptr @g, idx
-        2 if source == i.ty() => gep.operand(1),
-        // getelementptr [K x T], ptr @g, 0, idx
-        3 if source == table_ty && gep.operand(1).const_int_value() == Some(0) => gep.operand(2),
-        _ => return None,
-    };
-    let len = table_ty.members().len() as u32;
-    if table_ty.element() == i.ty() {
-        let elements: Option<Vec<Value>> = (0..len).map(|k| init.aggregate_element(k)).collect();
-        return Some((elements?, index));
-    }
-    // Rust's statics are byte arrays: `[32 x i8]` read as 8 `float`s.
-    let byte = table_ty.element().kind() == LLVMTypeKind::LLVMIntegerTypeKind && table_ty.element().int_width() == 8;
-    if !byte || !len.is_multiple_of(4) {
-        return None;
-    }
-    let bytes: Option<Vec<u64>> = (0..len).map(|k| init.aggregate_element(k)?.const_int_value()).collect();
-    let bytes = bytes?;
-    let elements: Option<Vec<Value>> = bytes
-        .chunks(4)
-        .map(|b| {
-            // Little-endian: the ISAs of the permutes are x86's.
-            let bits = (b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24) as u32;
-            match i.ty().kind() {
-                LLVMTypeKind::LLVMFloatTypeKind => {
-                    let x = f32::from_bits(bits);
-                    // A NaN's payload might not survive the trip through `double`.
-                    (!x.is_nan()).then(|| constant::real(i.ty(), x as f64))
-                }
-                _ => Some(constant::int(i.ty(), bits as u64)),
-            }
-        })
-        .collect();
-    Some((elements?, index))
-}
-
-/// The permute for `N` lanes of `ty` on `isa`, if it has one.
-fn permute_intrinsic(isa: Isa, n: u32, ty: Type) -> Option<&'static str> {
-    let float = ty.kind() == LLVMTypeKind::LLVMFloatTypeKind;
-    let int32 = ty.kind() == LLVMTypeKind::LLVMIntegerTypeKind && ty.int_width() == 32;
-    match (isa, n, float, int32) {
-        (Isa::Avx2, 8, true, _) => Some("llvm.x86.avx2.permps"),
-        (Isa::Avx2, 8, _, true) => Some("llvm.x86.avx2.permd"),
-        (Isa::Avx512, 16, true, _) => Some("llvm.x86.avx512.permvar.sf.512"),
-        (Isa::Avx512, 16, _, true) => Some("llvm.x86.avx512.permvar.si.512"),
-        _ => None,
-    }
-}
-
-/// A varying load from a small constant table as a permute of the table's
-/// register by the lanes' indices, or `None` where it is not one (the
-/// caller then gathers).
-pub(super) fn table_load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
-    if i.is_volatile() || i.is_atomic() {
-        return None;
-    }
-    let name = permute_intrinsic(w.spec.isa, w.n, i.ty())?;
-    let (elements, index) = table_and_index(i)?;
-    if elements.is_empty() || elements.len() > w.n as usize {
-        return None;
-    }
+/// A varying load from a small constant table as a permute (`intrinsic`,
+/// which the plan chose) of the table's register by the lanes' indices.
+pub(super) fn table_load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, intrinsic: &str) -> Value<'ctx> {
+    let (elements, index) = table_and_index(i).expect("the plan found the table");
     let mut lanes = elements;
     lanes.resize(w.n as usize, constant::null(i.ty()));
     let table = constant::vector(&lanes);
@@ -118,6 +43,6 @@ pub(super) fn table_load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Opt
         bits if bits > 32 => w.b.cast(LLVMTrunc, idx, i32v),
         _ => w.b.cast(LLVMSExt, idx, i32v),
     };
-    let f = w.module.intrinsic(name, &[])?;
-    Some(w.b.call(f.function_type(), f, &[table, idx]))
+    let f = w.module.intrinsic(intrinsic, &[]).expect("the permute intrinsics exist");
+    w.b.call(f.function_type(), f, &[table, idx])
 }

@@ -60,15 +60,25 @@ fn libmvec_isa(isa: Isa) -> Option<(char, u32)> {
     }
 }
 
-fn libmvec_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
+/// The libmvec function for math call `i` on `isa` and its type, if
+/// libmvec has one.
+pub(crate) fn libmvec_symbol<'ctx>(isa: Isa, i: Value<'ctx>) -> Option<(String, Type<'ctx>)> {
     let f = calls::vecmath_call(i)?;
     let elem = i.ty();
     let double = elem.kind() == crate::llvm::LLVMTypeKind::LLVMDoubleTypeKind;
-    let (letter, float_lanes) = libmvec_isa(w.spec.isa)?;
+    let (letter, float_lanes) = libmvec_isa(isa)?;
     let vlen = if double { float_lanes / 2 } else { float_lanes };
     let symbol = format!("_ZGV{letter}N{vlen}{}_{}", "v".repeat(f.arity as usize), f.name);
     let chunk_ty = elem.vector_of(vlen);
-    let fn_ty = Type::function(chunk_ty, &vec![chunk_ty; f.arity as usize]);
+    Some((symbol, Type::function(chunk_ty, &vec![chunk_ty; f.arity as usize])))
+}
+
+fn libmvec_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
+    let f = calls::vecmath_call(i)?;
+    let elem = i.ty();
+    let (symbol, fn_ty) = libmvec_symbol(w.spec.isa, i)?;
+    let chunk_ty = fn_ty.return_type();
+    let vlen = chunk_ty.vector_len();
     let decl = match w.module.function(&symbol) {
         Some(d) if d.function_type() == fn_ty => d,
         Some(_) => return None, // the module has its own function of that name

@@ -409,7 +409,7 @@ fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> 
     let n = w.n;
     let ty = i.ty();
     let elem = ty.element();
-    if !super::memory::is_plain_element(elem) {
+    if !crate::plan::memory::is_plain_element(elem) {
         return None;
     }
     let size = w.module.abi_size_of(elem);

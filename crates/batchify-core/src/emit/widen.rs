@@ -26,6 +26,7 @@ use crate::analysis::calls;
 use crate::error::{Error, Result};
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{constant, Type, Value};
+use crate::plan::{Recipe, Widen};
 
 impl<'ctx> Widener<'_, 'ctx> {
     /// An error for what [`crate::legality`] should have rejected.
@@ -151,36 +152,65 @@ impl<'ctx> Widener<'_, 'ctx> {
         self.b.call(f.function_type(), f, &[m])
     }
 
-    /// Emits a non-terminator instruction under the current mask.
+    /// Emits a non-terminator instruction under the current mask, by its
+    /// recipe ([`crate::plan`]).
     pub(crate) fn emit_instruction(&mut self, i: Value<'ctx>) -> Result<()> {
-        let op = i.opcode();
-        if !self.analyses.uniformity.is_varying(i) {
-            let c = self.emit_uniform(i);
-            self.stats.uniform += 1;
-            self.values.vmap.insert(i, c);
-            return Ok(());
-        }
-        if op == LLVMCall {
-            if let Some(base) = calls::called_intrinsic(i) {
-                if calls::is_droppable_hint(&base) {
-                    return Ok(()); // a hint on varying values: drop it
-                }
+        debug_assert_eq!(
+            self.analyses.recipes.full(i.parent_block()),
+            self.flow.full,
+            "the plan and the control rules disagree on a full mask"
+        );
+        let analyses = self.analyses;
+        let recipe = analyses.recipes.recipe(i);
+        let v = match recipe {
+            Recipe::Uniform => {
+                let c = self.emit_uniform(i);
+                self.stats.uniform += 1;
+                self.values.vmap.insert(i, c);
+                return Ok(());
             }
-        }
-        let batched = if op == LLVMCall && !is_deferrable(i) { self.batched_call(i) } else { None };
-        let v = match batched.or_else(|| self.vector_form(i)) {
-            Some(v) => {
+            Recipe::Dropped => return Ok(()), // a hint on varying values
+            Recipe::Control => return Err(self.missed_by_legality("a phi or terminator as an instruction")),
+            Recipe::Call(call) => {
                 self.stats.vectorized += 1;
-                v
+                self.batched_call(i, call)
             }
-            None => {
-                self.stats.serialized += 1;
-                let what = describe(i);
-                if !self.stats.serialized_what.contains(&what) {
-                    self.stats.serialized_what.push(what);
+            Recipe::Memory { load, recipe } => {
+                self.stats.vectorized += 1;
+                if *load {
+                    super::memory::load(self, i, *recipe)
+                } else {
+                    super::memory::store(self, i, *recipe)
                 }
-                self.serialize(i)
             }
+            Recipe::Widened(rule) => match super::recipes::rule(*rule)(self, i) {
+                Some(v) => {
+                    self.stats.vectorized += 1;
+                    v
+                }
+                // The vector-input and aggregate rules still decide part of
+                // their form here; a decline runs the instruction per lane.
+                None if matches!(rule, Widen::PlainVector | Widen::Aggregate) || !cfg!(debug_assertions) => {
+                    self.per_lane(i)
+                }
+                None => {
+                    return Err(Error::Internal {
+                        function: self.function_name.clone(),
+                        message: format!(
+                            "the plan chose `{}` for `{}`, whose rule declined",
+                            rule.name(),
+                            i.print().trim()
+                        ),
+                    })
+                }
+            },
+            Recipe::PerLane(note) => {
+                if let Some(why) = note {
+                    self.note_call(&i.called_value().name(), why.clone());
+                }
+                self.per_lane(i)
+            }
+            Recipe::Deferred => self.per_lane(i),
         };
         if !i.ty().is_void() {
             v.set_name(&i.name());
@@ -265,13 +295,14 @@ impl<'ctx> Widener<'_, 'ctx> {
         Some(p)
     }
 
-    /// The vector form of a varying instruction ([`super::recipes`]), or
-    /// `None` if it must be serialized.
-    fn vector_form(&mut self, i: Value<'ctx>) -> Option<Value<'ctx>> {
-        if let Some(v) = super::private::interleaved_form(self, i) {
-            return Some(v);
+    /// Runs `i` once per active lane and counts it for the report.
+    fn per_lane(&mut self, i: Value<'ctx>) -> Value<'ctx> {
+        self.stats.serialized += 1;
+        let what = describe(i);
+        if !self.stats.serialized_what.contains(&what) {
+            self.stats.serialized_what.push(what);
         }
-        super::recipes::recipe_for(i).and_then(|recipe| recipe(self, i))
+        self.serialize(i)
     }
 
     /// Runs `i` once per lane, in lane order, and gathers the results.

@@ -1,0 +1,353 @@
+//! Stage 6, plan: decides once, for every instruction of the prepared
+//! function, the form it takes in the clone, its [`Recipe`]. The cost
+//! model (`cost.rs`) sums the recipes' costs, `--print-plan` and `--report`
+//! print them, and emission (`emit/`) builds what they say. Reads the
+//! prepared function and its analyses; changes nothing (the callee registry
+//! is asked, not told: declarations are made by emission).
+//!
+//! | recipe | what the clone does |
+//! | --- | --- |
+//! | [`Recipe::Uniform`] | one scalar copy (guarded where it may trap or write and no lane may be active) |
+//! | [`Recipe::Widened`] | one lane-wise vector instruction (or a short sequence), [`Widen`] says which rule |
+//! | [`Recipe::Memory`] | a varying load or store by its address's shape ([`memory::Access`]) |
+//! | [`Recipe::Call`] | one call of the callee's clone or declared variant ([`calls::BatchedCall`]) |
+//! | [`Recipe::PerLane`] | once per active lane, in lane order (a call: one loop over the active lanes) |
+//! | [`Recipe::Deferred`] | a `noreturn` call, deferred to the lowest lane that reaches it |
+//! | [`Recipe::Dropped`] | a hint on varying values (`llvm.assume`, lifetime markers), dropped |
+//! | [`Recipe::Control`] | phis and terminators: the control rules (`emit/control.rs`) |
+//!
+//! A block runs under a *full* mask (every lane known active) only in an
+//! unmasked clone, where neither the function body nor any loop around the
+//! block is linearized ([`Plan::full`]); everywhere else the mask may be
+//! partial, and calls of callee clones pass it.
+
+pub mod calls;
+pub mod memory;
+pub mod print;
+
+use crate::analysis::calls as call_facts;
+use crate::analysis::cfg::Cfg;
+use crate::analysis::divergence::ControlPlan;
+use crate::analysis::loops::Loops;
+use crate::analysis::private::PrivateMemory;
+use crate::analysis::shape::Shapes;
+use crate::analysis::uniformity::Uniformity;
+use crate::emit::callee_clones::CalleeClones;
+use crate::legality::is_terminator;
+use crate::llvm::LLVMOpcode::*;
+use crate::llvm::{Block, Module, Value};
+use crate::spec::CloneSpec;
+use std::collections::{HashMap, HashSet};
+
+pub use calls::{BatchedCall, CallTarget};
+pub use memory::{Access, MemoryRecipe};
+
+/// The lane-wise rule a widened instruction is built by (`emit/recipes.rs`
+/// and the modules it names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Widen {
+    /// Structs and arrays held as structs of vectors, overflow intrinsics.
+    Aggregate,
+    /// Values that are vectors already (`<k x T>`).
+    PlainVector,
+    /// The lanes' copies of private memory (interleaved allocas).
+    Private,
+    /// `frem` as exact vector code.
+    Frem,
+    /// Integer division of at most 32 bits through `double`.
+    NarrowDivision,
+    /// A correctly rounded libm function (`sqrt`, `fabs`, `fmod`, ...).
+    ExactMath,
+    /// A libm function that may set `errno`, as vector code where no lane
+    /// sets it.
+    ErrnoMath,
+    /// A math function with a vector form: libmvec's (`--veclib libmvec`)
+    /// or its intrinsic's.
+    VecMath,
+    /// Integer and float arithmetic, shifts, bitwise logic.
+    Arithmetic,
+    /// `udiv`, `sdiv`, `urem`, `srem` (divisor 1 in inactive lanes).
+    GuardedDivision,
+    /// `fneg`.
+    Negation,
+    /// `icmp`, `fcmp`.
+    Comparison,
+    /// Casts.
+    Conversion,
+    /// `select` on a scalar condition.
+    Selection,
+    /// `freeze`.
+    Freeze,
+    /// `getelementptr`: a vector of addresses.
+    Address,
+    /// A lane-wise intrinsic (`llvm.fma`, `llvm.smax`, ...).
+    Intrinsic,
+    /// `alloca`: the lanes' private copies.
+    Alloca,
+}
+
+impl Widen {
+    /// The rule's name in `--print-plan`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Widen::Aggregate => "aggregate",
+            Widen::PlainVector => "vector input",
+            Widen::Private => "private (interleaved)",
+            Widen::Frem => "frem (exact)",
+            Widen::NarrowDivision => "division through double",
+            Widen::ExactMath => "exact math",
+            Widen::ErrnoMath => "errno math",
+            Widen::VecMath => "vector math",
+            Widen::Arithmetic => "arithmetic",
+            Widen::GuardedDivision => "guarded division",
+            Widen::Negation => "negation",
+            Widen::Comparison => "comparison",
+            Widen::Conversion => "conversion",
+            Widen::Selection => "select",
+            Widen::Freeze => "freeze",
+            Widen::Address => "address",
+            Widen::Intrinsic => "intrinsic",
+            Widen::Alloca => "private copies",
+        }
+    }
+}
+
+/// The form one instruction takes in the clone.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Recipe {
+    /// One scalar copy.
+    Uniform,
+    /// One lane-wise vector form.
+    Widened(Widen),
+    /// A varying load (`load` true) or store.
+    Memory {
+        /// Whether it is a load.
+        load: bool,
+        /// Its form.
+        recipe: MemoryRecipe,
+    },
+    /// A call of a callee clone or declared variant.
+    Call(BatchedCall),
+    /// Once per active lane; the reason, for calls of module functions
+    /// that could have been batched.
+    PerLane(Option<String>),
+    /// A `noreturn` call deferred to the lowest lane that reaches it.
+    Deferred,
+    /// A hint dropped.
+    Dropped,
+    /// Phis and terminators.
+    Control,
+}
+
+/// The recipes of one clone.
+pub struct Plan<'ctx> {
+    recipes: HashMap<Value<'ctx>, Recipe>,
+    full: HashSet<Block<'ctx>>,
+}
+
+/// What the plan reads.
+pub struct Inputs<'a, 'ctx> {
+    /// The module (type sizes, callees' variants).
+    pub module: Module<'ctx>,
+    /// The clone's spec.
+    pub spec: &'a CloneSpec,
+    /// CFG of the prepared function.
+    pub cfg: &'a Cfg<'ctx>,
+    /// Its loops.
+    pub loops: &'a Loops<'ctx>,
+    /// Value uniformity.
+    pub uniformity: &'a Uniformity<'ctx>,
+    /// Which levels are linearized.
+    pub control: &'a ControlPlan<'ctx>,
+    /// Strides.
+    pub shapes: &'a Shapes<'ctx>,
+    /// Private memory layout.
+    pub private: &'a PrivateMemory<'ctx>,
+    /// The vector math library (`--veclib`).
+    pub veclib: crate::VecLib,
+}
+
+impl<'ctx> Plan<'ctx> {
+    /// The recipes for the prepared function the inputs describe.
+    pub fn build(inputs: &Inputs<'_, 'ctx>, callees: &mut CalleeClones<'ctx>) -> Plan<'ctx> {
+        // Every level from the function body down to the block's innermost
+        // loop is emitted as real control flow.
+        let real = |mut l: Option<crate::analysis::loops::LoopId>| loop {
+            if inputs.control.levels[&l].linear {
+                return false;
+            }
+            match l {
+                None => return true,
+                Some(id) => l = inputs.loops.loops[id.0].parent,
+            }
+        };
+        let full: HashSet<Block> = inputs
+            .cfg
+            .rpo
+            .iter()
+            .copied()
+            .filter(|b| inputs.spec.mask.is_none() && real(inputs.loops.innermost.get(b).copied()))
+            .collect();
+        let mut recipes = HashMap::new();
+        for b in &inputs.cfg.rpo {
+            let in_full = full.contains(b);
+            for i in b.instructions() {
+                recipes.insert(i, recipe_of(inputs, callees, i, in_full));
+            }
+        }
+        Plan { recipes, full }
+    }
+
+    /// The recipe of instruction `i` of the prepared function.
+    pub fn recipe(&self, i: Value<'ctx>) -> &Recipe {
+        &self.recipes[&i]
+    }
+
+    /// Whether every lane is known active in block `b`.
+    pub fn full(&self, b: Block<'ctx>) -> bool {
+        self.full.contains(&b)
+    }
+
+    /// The plan as text (`--print-plan`): each block with its mask, each
+    /// instruction with its recipe.
+    pub fn render(&self, cfg: &Cfg<'ctx>) -> String {
+        print::render(self, cfg)
+    }
+}
+
+/// The recipe of one instruction in a block whose mask is `full` or not.
+fn recipe_of<'ctx>(inputs: &Inputs<'_, 'ctx>, callees: &mut CalleeClones<'ctx>, i: Value<'ctx>, full: bool) -> Recipe {
+    let op = i.opcode();
+    if op == LLVMPHI || is_terminator(op) {
+        return Recipe::Control;
+    }
+    let varying = |v: Value<'ctx>| inputs.uniformity.is_varying(v);
+    if !varying(i) {
+        return Recipe::Uniform;
+    }
+    let mut note = None;
+    if op == LLVMCall {
+        if call_facts::called_intrinsic(i).is_some_and(|b| call_facts::is_droppable_hint(&b)) {
+            return Recipe::Dropped;
+        }
+        if !crate::emit::noreturn::is_deferrable(i) {
+            match calls::batched_call(inputs, callees, i, full) {
+                Ok(call) => return Recipe::Call(call),
+                Err(why) => note = why,
+            }
+        }
+    }
+    if let Some(w) = widen_rule(inputs, i) {
+        return w;
+    }
+    if crate::emit::noreturn::is_deferrable(i) {
+        return Recipe::Deferred;
+    }
+    Recipe::PerLane(note)
+}
+
+/// The vector rule for varying instruction `i`, if one applies (else `i`
+/// runs once per lane).
+fn widen_rule<'ctx>(inputs: &Inputs<'_, 'ctx>, i: Value<'ctx>) -> Option<Recipe> {
+    use Widen::*;
+    let widened = |w: Widen| Some(Recipe::Widened(w));
+    if inputs.private.has_interleaved_form(i) {
+        return widened(Private);
+    }
+    if crate::emit::aggregates::involves_split(i) {
+        return widened(Aggregate);
+    }
+    if crate::emit::vector_input::involves_plain_vectors(i) {
+        return widened(PlainVector);
+    }
+    if let Some(w) = exact_math_rule(inputs, i) {
+        return w.and_then(widened);
+    }
+    let varying = |v: Value<'ctx>| inputs.uniformity.is_varying(v);
+    let lane_result = i.ty().is_vector_element();
+    let lane_operand = || i.num_operands() > 0 && i.operand(0).ty().is_vector_element();
+    match i.opcode() {
+        LLVMAdd | LLVMFAdd | LLVMSub | LLVMFSub | LLVMMul | LLVMFMul | LLVMFDiv | LLVMFRem | LLVMShl | LLVMLShr
+        | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor
+            if lane_result =>
+        {
+            widened(Arithmetic)
+        }
+        LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem if lane_result => widened(GuardedDivision),
+        LLVMFNeg if lane_result => widened(Negation),
+        LLVMICmp | LLVMFCmp if lane_operand() => widened(Comparison),
+        LLVMTrunc | LLVMZExt | LLVMSExt | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP | LLVMFPTrunc
+        | LLVMFPExt | LLVMPtrToInt | LLVMIntToPtr | LLVMBitCast | LLVMAddrSpaceCast | LLVMPtrToAddr
+            if lane_result && lane_operand() =>
+        {
+            widened(Conversion)
+        }
+        LLVMSelect if lane_result && !i.operand(0).ty().is_vector() => widened(Selection),
+        LLVMFreeze if lane_result => widened(Freeze),
+        LLVMGetElementPtr if lane_result && i.operands().iter().all(|o| !o.ty().is_vector()) => widened(Address),
+        LLVMLoad if lane_result => {
+            let (isa, n) = (inputs.spec.isa, inputs.spec.width);
+            memory::load_recipe(inputs.module, inputs.shapes, varying, isa, n, i)
+                .map(|recipe| Recipe::Memory { load: true, recipe })
+        }
+        LLVMStore => memory::store_recipe(inputs.module, inputs.shapes, varying, i)
+            .map(|recipe| Recipe::Memory { load: false, recipe }),
+        LLVMCall if lane_wise_intrinsic_applies(inputs, i) => widened(Intrinsic),
+        LLVMAlloca => widened(Alloca),
+        _ => None,
+    }
+}
+
+/// The exact-math rules (`emit/libm.rs`): `Some(rule)` where one of them
+/// claims `i` (`Some(None)`: claimed, but it runs per lane), `None` where
+/// none does.
+fn exact_math_rule<'ctx>(inputs: &Inputs<'_, 'ctx>, i: Value<'ctx>) -> Option<Option<Widen>> {
+    let ty = i.ty();
+    if !ty.is_vector_element() {
+        return None;
+    }
+    let float_or_double = matches!(
+        ty.kind(),
+        crate::llvm::LLVMTypeKind::LLVMFloatTypeKind | crate::llvm::LLVMTypeKind::LLVMDoubleTypeKind
+    );
+    match i.opcode() {
+        LLVMFRem if float_or_double => Some(Some(Widen::Frem)),
+        LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem
+            if (2..=32).contains(&ty.int_width()) && i.operand(1).const_int_value().is_none() =>
+        {
+            Some(Some(Widen::NarrowDivision))
+        }
+        LLVMCall => {
+            let scalar_args = (0..i.num_arg_operands()).all(|k| i.operand(k).ty().is_vector_element());
+            if !scalar_args {
+                return None;
+            }
+            if call_facts::exact_libm_call(i).is_some() {
+                return Some(Some(Widen::ExactMath));
+            }
+            if call_facts::errno_libm_call(i).is_some() {
+                return Some(Some(Widen::ErrnoMath));
+            }
+            call_facts::vecmath_call(i)?;
+            let libmvec = inputs.veclib == crate::VecLib::Libmvec
+                && crate::emit::veclib::libmvec_symbol(inputs.spec.isa, i).is_some_and(|(symbol, fty)| {
+                    inputs.module.function(&symbol).is_none_or(|f| f.function_type() == fty)
+                });
+            let intrinsic = call_facts::called_intrinsic(i).is_some();
+            Some((libmvec || intrinsic).then_some(Widen::VecMath))
+        }
+        _ => None,
+    }
+}
+
+/// Whether `i` calls an intrinsic with a lane-wise vector form whose
+/// scalar-only arguments are uniform.
+fn lane_wise_intrinsic_applies<'ctx>(inputs: &Inputs<'_, 'ctx>, i: Value<'ctx>) -> bool {
+    let Some(base) = call_facts::called_intrinsic(i) else { return false };
+    let Some(lw) = call_facts::lane_wise_intrinsic(&base) else { return false };
+    let args: Vec<Value> = (0..i.num_arg_operands()).map(|k| i.operand(k)).collect();
+    if args.iter().chain([&i]).any(|v| !v.ty().is_vector_element()) {
+        return false;
+    }
+    args.iter().enumerate().all(|(k, a)| !lw.scalar_args.contains(&(k as u32)) || !inputs.uniformity.is_varying(*a))
+}
