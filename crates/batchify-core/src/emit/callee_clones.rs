@@ -107,7 +107,10 @@ impl<'ctx> CalleeClones<'ctx> {
                 .then(|| CloneSpec::from_variant(&v).ok())
                 .flatten()
         });
-        declared.filter(|spec| fits(spec, shape)).find_map(|spec| self.resolve(module, callee, spec, false))
+        // An unmasked call prefers an unmasked variant: no mask to pass.
+        let mut fitting: Vec<CloneSpec> = declared.filter(|spec| fits(spec, shape)).collect();
+        fitting.sort_by_key(|spec| spec.mask.is_some() != shape.mask.is_some());
+        fitting.into_iter().find_map(|spec| self.resolve(module, callee, spec, false))
     }
 
     /// A clone of `callee` that this run was asked for and that serves a

@@ -14,9 +14,9 @@ use crate::analysis::cfg::Cfg;
 /// The text of `plan` for the function `cfg` describes.
 pub(super) fn render(plan: &Plan, cfg: &Cfg) -> String {
     let mut out = String::new();
-    for b in &cfg.rpo {
+    for (k, b) in cfg.rpo.iter().enumerate() {
         let name = b.name();
-        let name = if name.is_empty() { "<unnamed>".to_string() } else { name };
+        let name = if name.is_empty() { format!("#{k}") } else { name };
         let mask = if plan.full(*b) { "full" } else { "partial" };
         out += &format!("{name}: mask {mask}\n");
         for i in b.instructions() {
