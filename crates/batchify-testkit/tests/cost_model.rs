@@ -292,3 +292,102 @@ fn a_reversed_load_is_costed_as_one_vector_load() {
         gathered.lines()
     );
 }
+
+/// The vector weight in a report's `cost:` line.
+fn vector_weight(r: &CloneReport) -> f64 {
+    let line = r.lines().into_iter().find(|l| l.contains("cost: divergent loop")).expect("a cost line");
+    line.split("vector ").nth(1).unwrap().split("(weight ").nth(1).unwrap().split(')').next().unwrap().parse().unwrap()
+}
+
+/// Whether the report's memory lines name `form`.
+fn memory_form(r: &CloneReport, form: &str) -> bool {
+    r.lines().iter().any(|l| l.contains("memory:") && l.contains(form))
+}
+
+/// `REVERSED` reading `b[2j + 8k]` instead: lanes two elements apart, one
+/// wide load of 16 `i32` and a shuffle in the plan.
+fn strided() -> String {
+    REVERSED.replace("%idx = sub i64 %up, %j", "%jj = shl i64 %j, 1\n  %idx = add i64 %up, %jj")
+}
+
+#[test]
+fn a_strided_load_is_costed_as_one_wide_load() {
+    let opts = Options { allow_fallback: false, ..Default::default() };
+    let r = build(&strided(), "_ZGVdN8ulv_back", &opts);
+    assert!(memory_form(&r, "wide access, stride 2 elements"), "the plan: {:?}", r.lines());
+    let gathered = build(&strided().replace("%jj = shl i64 %j, 1", "%jj = mul i64 %j, %j"), "_ZGVdN8ulv_back", &opts);
+    assert!(memory_form(&gathered, "gather"), "the plan: {:?}", gathered.lines());
+    // A wide load of two `<8 x i32>` registers and a shuffle weighs 3; a
+    // gather of 8 lanes weighs 16.
+    let (wide, gather) = (vector_weight(&r), vector_weight(&gathered));
+    assert_eq!(gather - wide, 13.0, "wide {wide}, gathered {gather}: {:?} {:?}", r.lines(), gathered.lines());
+}
+
+/// A search loop over a small constant table at a varying index (`tab` of
+/// 8 `i32`): a register permute on AVX2 x8, a gather where the table may be
+/// replaced at link time (`weak`).
+fn table_walk(linkage: &str) -> String {
+    format!(
+        r#"
+@tab = {linkage} constant [8 x i32] [i32 1, i32 3, i32 5, i32 7, i32 9, i32 11, i32 13, i32 15]
+
+define i32 @walk(i32 %x) {{
+entry:
+  br label %head
+head:
+  %v = phi i32 [ %x, %entry ], [ %v.next, %head ]
+  %n = phi i32 [ 0, %entry ], [ %n.next, %head ]
+  %m = and i32 %v, 7
+  %i = zext nneg i32 %m to i64
+  %p = getelementptr inbounds [8 x i32], ptr @tab, i64 0, i64 %i
+  %t = load i32, ptr %p, align 4
+  %v.next = add i32 %v, %t
+  %n.next = add i32 %n, 1
+  %big = icmp sgt i32 %v.next, 1000
+  %long = icmp sgt i32 %n.next, 50
+  %stop = or i1 %big, %long
+  br i1 %stop, label %out, label %head
+out:
+  ret i32 %n.next
+}}
+"#
+    )
+}
+
+#[test]
+fn a_table_permute_is_costed_as_one_permute() {
+    let opts = Options { allow_fallback: false, ..Default::default() };
+    let permute = build(&table_walk("internal"), "_ZGVdN8v_walk", &opts);
+    assert!(memory_form(&permute, "table permute"), "the plan: {:?}", permute.lines());
+    let gathered = build(&table_walk("weak"), "_ZGVdN8v_walk", &opts);
+    assert!(memory_form(&gathered, "gather"), "the plan: {:?}", gathered.lines());
+    // One `<8 x i32>` permute weighs 2, a gather of 8 lanes 16.
+    let (p, g) = (vector_weight(&permute), vector_weight(&gathered));
+    assert_eq!(g - p, 14.0, "permute {p}, gathered {g}: {:?} {:?}", permute.lines(), gathered.lines());
+    assert!(estimate(&permute) > estimate(&gathered), "{:?} {:?}", permute.lines(), gathered.lines());
+}
+
+/// `calls()` with `step` declaring AVX2 variants (`declare simd`): the
+/// plan calls `_ZGVdM8v_step` once per trip instead of `step` once per
+/// lane (issue 23: the cost model costed it per lane and chose the
+/// per-lane loop).
+fn variant_calls() -> String {
+    call_loop(
+        "declare i32 @step(i32) #0\nattributes #0 = { \"_ZGVdN8v_step\" \"_ZGVdM8v_step\" }",
+        "calls",
+        "i32 %x",
+        "call i32 @step(i32 %v)",
+    )
+}
+
+#[test]
+fn a_declared_variant_call_is_costed_as_one_call() {
+    let r = build(&variant_calls(), "_ZGVdN8v_calls", &Options::default());
+    assert!(r.fallback.is_none(), "the vector form: {:?}", r.lines());
+    assert!(r.lines().iter().any(|l| l.contains("call to `step` -> `_ZGVdM8v_step`")), "{:?}", r.lines());
+    assert!(estimate(&r) >= 1.0, "{:?}", r.lines());
+    // Without the variants the calls run once per lane, and the per-lane
+    // loop is chosen (`loop_of_per_lane_calls_becomes_the_per_lane_loop`).
+    let per_lane = build(&calls(), "_ZGVdN8v_calls", &Options { allow_fallback: false, ..Default::default() });
+    assert!(estimate(&per_lane) < 1.0, "{:?}", per_lane.lines());
+}
