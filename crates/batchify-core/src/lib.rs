@@ -30,6 +30,7 @@
 pub mod abi;
 pub mod analysis;
 pub mod array_form;
+pub mod callee_clones;
 pub mod callers;
 pub mod cost;
 pub mod emit;
@@ -39,6 +40,7 @@ pub mod fallback;
 pub mod finish;
 pub mod legality;
 pub mod llvm;
+pub mod options;
 pub mod plan;
 pub mod prepare;
 pub mod select;
@@ -48,121 +50,12 @@ pub mod vector_widths;
 pub mod vfabi;
 
 pub use error::{Error, Result};
+pub use options::{Options, PrintAfter, VecLib};
 pub use spec::{CloneSpec, MaskAbi};
 
 use analysis::{cfg::Cfg, divergence::Divergence, dominance::Dominators, loops::Loops};
 use emit::WidenStats;
 use llvm::{Module, Value};
-
-/// Options of one batchify run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Options {
-    /// Optimisation level applied to the clones (0..=3).
-    pub opt_level: u8,
-    /// Build a per-lane loop (and report why) when a function holds
-    /// something the vectorizer does not handle; otherwise that is an error.
-    pub allow_fallback: bool,
-    /// Record the analyses of each clone ([`CloneReport::printed`]).
-    pub print_analysis: bool,
-    /// Record the plan of each clone, every instruction's recipe
-    /// ([`CloneReport::printed`], `--print-plan`).
-    pub print_plan: bool,
-    /// Record the IR after this stage (or every stage) of each clone.
-    pub print_after: Option<PrintAfter>,
-    /// Vector math library for the functions that are not correctly
-    /// rounded (`exp`, `sin`, `pow`, ...); `VecLib::None` keeps them exact
-    /// (one scalar call per lane).
-    pub veclib: VecLib,
-    /// Let the cost stage build the per-lane loop where it estimates the
-    /// vector form slower (`cost.rs`; x86 targets, and only with
-    /// `allow_fallback`). Off, every legal function is vectorized (the
-    /// execution oracle's corpora test the vector form this way).
-    pub cost_model: bool,
-    /// Build clones for automatic differentiation (`--for-autodiff`,
-    /// `docs/autodiff.md`): lanes that left a divergent loop hold their
-    /// loop-carried values, live-outs leave loops through the header phis,
-    /// and memory is accessed with masked loads/stores or per-lane scalar
-    /// accesses, never gathers or scatters.
-    pub for_autodiff: bool,
-    /// Lanes that left a divergent loop hold their loop-carried values
-    /// (each back edge blends with the lane's old value), so they compute
-    /// nothing new while other lanes iterate (`docs/semantics.md`);
-    /// implied by `for_autodiff`.
-    pub hold_finished_lanes: bool,
-    /// Build every requested clone as the per-lane loop, without trying the
-    /// vector form: the baseline the cost model's choice is judged against
-    /// (`batchify-fuzz --judge-cost`).
-    pub force_per_lane: bool,
-}
-
-/// A vector math library the clones may call (`--veclib`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum VecLib {
-    /// None: results stay bit-identical to the scalar code.
-    #[default]
-    None,
-    /// glibc's libmvec (`_ZGV<isa>N<n>v_<name>`, x86-64): at most 4 ulp
-    /// from the exact result, as glibc documents it.
-    Libmvec,
-}
-
-impl VecLib {
-    /// Parses a library name (`none`, `libmvec`).
-    pub fn parse(s: &str) -> Option<VecLib> {
-        Some(match s {
-            "none" => VecLib::None,
-            "libmvec" => VecLib::Libmvec,
-            _ => return None,
-        })
-    }
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            opt_level: 2,
-            allow_fallback: true,
-            print_analysis: false,
-            print_plan: false,
-            print_after: None,
-            veclib: VecLib::None,
-            cost_model: true,
-            for_autodiff: false,
-            hold_finished_lanes: false,
-            force_per_lane: false,
-        }
-    }
-}
-
-/// Stages whose output IR `--print-after` shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PrintAfter {
-    /// The prepared scratch copy of the scalar function.
-    Prepare,
-    /// The clone's body as built (vector code or per-lane loop), before cleanup.
-    Emit,
-    /// The finished clone: verified and optimised.
-    Finish,
-    /// All of the above.
-    All,
-}
-
-impl PrintAfter {
-    /// Parses a stage name (`prepare`, `emit`, `finish`, `all`).
-    pub fn parse(s: &str) -> Option<PrintAfter> {
-        Some(match s {
-            "prepare" => PrintAfter::Prepare,
-            "emit" => PrintAfter::Emit,
-            "finish" => PrintAfter::Finish,
-            "all" => PrintAfter::All,
-            _ => return None,
-        })
-    }
-
-    fn includes(self, stage: PrintAfter) -> bool {
-        self == PrintAfter::All || self == stage
-    }
-}
 
 /// Collects the texts `--print-analysis` and `--print-after` ask for.
 struct Printer {
@@ -294,7 +187,7 @@ fn build_clones(
     opts: &Options,
     progress: &mut dyn FnMut(&CloneSpec),
 ) -> Result<Vec<CloneReport>> {
-    let mut callees = emit::callee_clones::CalleeClones::new(specs);
+    let mut callees = callee_clones::CalleeClones::new(specs);
     let helper_opts = Options { allow_fallback: true, ..*opts };
     let mut out = Vec::new();
     for s in specs {
@@ -322,7 +215,7 @@ fn batchify_one<'ctx>(
     module: Module<'ctx>,
     spec: &CloneSpec,
     opts: &Options,
-    callees: &mut emit::callee_clones::CalleeClones<'ctx>,
+    callees: &mut callee_clones::CalleeClones<'ctx>,
 ) -> Result<CloneReport> {
     let scalar = module.function(&spec.scalar_name).ok_or_else(|| Error::UnknownFunction {
         name: spec.scalar_name.clone(),
@@ -349,10 +242,10 @@ fn batchify_one<'ctx>(
     };
     let spec_in = spec;
     let spec = &work;
-    let create = |callees: &emit::callee_clones::CalleeClones| {
+    let create = |callees: &callee_clones::CalleeClones| {
         let clone = shell::create_clone_function(module, scalar, spec, fty);
         if callees.is_helper(&spec.vector_name) {
-            emit::callee_clones::make_helper_symbol(clone);
+            callee_clones::make_helper_symbol(clone);
         }
         clone
     };
@@ -428,7 +321,7 @@ fn vectorize<'ctx>(
     clone: Value<'ctx>,
     spec: &CloneSpec,
     printer: &mut Printer,
-    callees: &mut emit::callee_clones::CalleeClones<'ctx>,
+    callees: &mut callee_clones::CalleeClones<'ctx>,
 ) -> Result<WidenStats> {
     legality::check_signature(scalar, &spec.scalar_name)?;
     let scratch = prepare::prepare(module, scalar, &spec.scalar_name)?;

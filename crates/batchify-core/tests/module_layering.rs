@@ -1,5 +1,6 @@
-//! The core's modules import each other without circles, the analyses
-//! import no later stage, and only the IR layer (`llvm/`) names `llvm_sys`
+//! The core's modules import each other without circles, every stage
+//! imports only earlier stages ([`STAGES`]), only the module-level drivers
+//! name the crate root's items, and only the IR layer (`llvm/`) names `llvm_sys`
 //! (issue 7), in the core and in the whole workspace: every other crate
 //! (test kit, CLI, xtask, benches, the root package) reaches LLVM through
 //! the IR layer's safe API (or inkwell), and only the core depends on
@@ -122,16 +123,97 @@ fn no_import_circles() {
     }
 }
 
+/// The core's top-level modules in pipeline order: a module may import
+/// only modules of an earlier rank (equal ranks do not import each other).
+/// The crate root (`lib.rs`, the module driver) may import anything.
+const STAGES: &[(&str, u32)] = &[
+    ("llvm", 0),
+    ("error", 0),
+    ("vfabi", 1),
+    ("spec", 2),
+    ("options", 2),
+    ("abi", 3),
+    ("select", 4),
+    ("shell", 4),
+    ("fallback", 4),
+    ("vector_widths", 5),
+    ("analysis", 6),
+    ("prepare", 7),
+    ("legality", 8),
+    ("callee_clones", 9),
+    ("plan", 10),
+    ("cost", 11),
+    ("emit", 12),
+    ("finish", 13),
+    // The module-level steps that run the pipeline (and call the root's
+    // driver functions).
+    ("array_form", 14),
+    ("callers", 14),
+    ("enzyme_batch", 14),
+];
+
+/// Modules that may name items of the crate root (`crate::batchify_module`).
+const DRIVERS: &[&str] = &["array_form", "callers", "enzyme_batch"];
+
+fn rank(module: &str) -> Option<u32> {
+    let head = module.split("::").next().unwrap_or_default();
+    STAGES.iter().find(|(m, _)| *m == head).map(|(_, r)| *r)
+}
+
 #[test]
-fn analyses_import_no_later_stage() {
+fn every_module_has_a_stage() {
+    let unranked: Vec<String> = graph().into_keys().filter(|m| m != "lib" && rank(m).is_none()).collect();
+    assert!(unranked.is_empty(), "modules missing from STAGES: {unranked:?}");
+}
+
+#[test]
+fn stages_import_only_earlier_stages() {
     let g = graph();
-    let later = ["legality", "cost", "emit", "fallback", "finish", "shell", "prepare", "lib"];
-    for (m, deps) in g.iter().filter(|(m, _)| m.starts_with("analysis")) {
+    let mut wrong = Vec::new();
+    for (m, deps) in g.iter().filter(|(m, _)| !m.is_empty()) {
+        let r = rank(m).unwrap_or(u32::MAX);
         for d in deps {
-            let head = d.split("::").next().unwrap_or_default();
-            assert!(!later.contains(&head), "`{m}` imports the later stage `{d}`");
+            let (head, dhead) = (m.split("::").next(), d.split("::").next());
+            if head == dhead || d.is_empty() {
+                continue;
+            }
+            let rd = rank(d).unwrap_or(u32::MAX);
+            if rd >= r {
+                wrong.push(format!("`{m}` imports the stage `{d}`, which does not come before it"));
+            }
         }
     }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn only_the_drivers_import_the_crate_root() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let tops: BTreeSet<String> =
+        files.iter().map(|f| module_of(&root, f).split("::").next().unwrap_or_default().to_string()).collect();
+    let mut wrong = Vec::new();
+    for f in &files {
+        let m = module_of(&root, f);
+        let head = m.split("::").next().unwrap_or_default().to_string();
+        if head.is_empty() || DRIVERS.contains(&head.as_str()) {
+            continue;
+        }
+        let code = std::fs::read_to_string(f).unwrap();
+        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for (at, _) in line.match_indices("crate::") {
+                if line[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                    continue;
+                }
+                let ident: String = line[at + 7..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                if !ident.is_empty() && !tops.contains(&ident) {
+                    wrong.push(format!("`{m}` names the crate root's `{ident}`"));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 /// The crate's name in Rust paths.

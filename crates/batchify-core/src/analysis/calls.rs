@@ -3,7 +3,9 @@
 //!
 //! Part of the analyses: reads calls, changes nothing.
 
+use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{intrinsic_base_name, Type, Value};
+use crate::vfabi::Isa;
 
 /// How an intrinsic's overloaded types are derived from its scalar call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -375,4 +377,54 @@ pub fn vecmath_call(call: Value) -> Option<VecMathCall> {
     let &(_, arity) = VECMATH_FAMILIES.iter().find(|(n, _)| *n == base)?;
     let args_ok = nargs == arity && (0..nargs).all(|k| call.operand(k).ty().kind() == ret.kind());
     args_ok.then(|| VecMathCall { name: format!("{base}{suffix}"), arity })
+}
+
+/// Whether `i` is a `noreturn` call right before an `unreachable`, with
+/// arguments that fit in vectors: such calls are deferred.
+pub fn is_deferrable(i: Value) -> bool {
+    if i.opcode() != LLVMCall {
+        return false;
+    }
+    let callee = i.called_value();
+    let noreturn = i.call_has_fn_attribute("noreturn") || (callee.is_function() && callee.has_fn_attribute("noreturn"));
+    // `mergereturn` also unifies `unreachable`s: the call may be followed by
+    // a branch to the one block that holds `unreachable`.
+    let ends_unreachable = |n: Value| match n.opcode() {
+        LLVMUnreachable => true,
+        LLVMBr if !n.is_conditional() => {
+            n.successors()[0].instructions().first().is_some_and(|u| u.opcode() == LLVMUnreachable)
+        }
+        _ => false,
+    };
+    noreturn
+        && !callee.is_inline_asm()
+        && i.next_instruction().is_some_and(ends_unreachable)
+        && (0..i.num_arg_operands()).all(|k| i.operand(k).ty().is_vector_element())
+        // No operand bundles: only arguments and the callee are operands.
+        && i.num_operands() == i.num_arg_operands() + 1
+}
+
+/// The libmvec function for math call `i` on `isa` and its type, if
+/// libmvec has one.
+pub fn libmvec_symbol<'ctx>(isa: Isa, i: Value<'ctx>) -> Option<(String, Type<'ctx>)> {
+    let f = vecmath_call(i)?;
+    let elem = i.ty();
+    let double = elem.kind() == crate::llvm::LLVMTypeKind::LLVMDoubleTypeKind;
+    let (letter, float_lanes) = libmvec_isa(isa)?;
+    let vlen = if double { float_lanes / 2 } else { float_lanes };
+    let symbol = format!("_ZGV{letter}N{vlen}{}_{}", "v".repeat(f.arity as usize), f.name);
+    let chunk_ty = elem.vector_of(vlen);
+    Some((symbol, Type::function(chunk_ty, &vec![chunk_ty; f.arity as usize])))
+}
+
+/// The libmvec ISA letter and the number of lanes of its `float` variants
+/// (none for AArch64 ISAs: libmvec's AArch64 names are not handled).
+fn libmvec_isa(isa: Isa) -> Option<(char, u32)> {
+    match isa {
+        Isa::Sse2 | Isa::Llvm => Some(('b', 4)),
+        Isa::Avx => Some(('c', 8)),
+        Isa::Avx2 => Some(('d', 8)),
+        Isa::Avx512 => Some(('e', 16)),
+        _ => None,
+    }
 }

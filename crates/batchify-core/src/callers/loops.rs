@@ -104,7 +104,7 @@ fn describe(f: Value, header: Block) -> String {
 /// Whether `f` is a function of the user's (not a clone or a helper).
 fn is_user_code(f: Value) -> bool {
     let name = f.name();
-    !f.is_declaration() && !name.starts_with("_ZGV") && !name.starts_with(crate::emit::callee_clones::HELPER_PREFIX)
+    !f.is_declaration() && !name.starts_with("_ZGV") && !name.starts_with(crate::callee_clones::HELPER_PREFIX)
 }
 
 /// The first loop of `f` not in `seen` that is an `omp simd` loop calling
@@ -393,7 +393,7 @@ fn body_spec(body: Value, isa: crate::vfabi::Isa, width: u32, invariants: usize,
         // would take for a variant of the module's interface.
         vector_name: format!(
             "{}{}",
-            crate::emit::callee_clones::HELPER_PREFIX,
+            crate::callee_clones::HELPER_PREFIX,
             VariantName::mangle(isa, masked, width, &ps, &name)
         ),
         scalar_name: name,

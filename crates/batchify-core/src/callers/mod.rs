@@ -81,7 +81,7 @@ pub fn annotate(module: Module) -> Vec<String> {
         for call in calls {
             let caller = call.parent_block().parent();
             let caller_name = caller.name();
-            if caller_name.starts_with("_ZGV") || caller_name.starts_with(crate::emit::callee_clones::HELPER_PREFIX) {
+            if caller_name.starts_with("_ZGV") || caller_name.starts_with(crate::callee_clones::HELPER_PREFIX) {
                 continue;
             }
             if call.is_invoke() {

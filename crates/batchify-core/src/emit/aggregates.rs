@@ -27,14 +27,14 @@
 //! aggregates (more than [`crate::abi::MAX_AGGREGATE_LEAVES`] leaves) and
 //! empty ones are lane arrays throughout.
 
-pub(crate) use super::layout::is_split;
-use super::layout::{is_plain_vector, value_type};
 use super::state::Widener;
 use super::vector_input;
 use crate::abi::{self, varying_type, zip_leaves};
 use crate::analysis::calls;
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{constant, copy_flags, Builder, Type, Value};
+pub(crate) use crate::plan::layout::is_split;
+use crate::plan::layout::{is_plain_vector, value_type};
 
 /// Lane `k` of one widened leaf of scalar type `leaf`.
 fn leaf_lane<'ctx>(b: &Builder<'ctx>, v: Value<'ctx>, leaf: Type<'ctx>, n: u32, k: u32) -> Value<'ctx> {
@@ -129,16 +129,6 @@ pub(crate) fn from_abi<'ctx>(b: &Builder<'ctx>, a: Value<'ctx>, t: Type<'ctx>, n
         acc = set_lane(b, acc, t, l, n, j);
     }
     acc
-}
-
-/// Whether the varying instruction `i` takes or makes a struct of vectors
-/// in a way [`recipe`] handles.
-pub(crate) fn involves_split(i: Value) -> bool {
-    match i.opcode() {
-        LLVMExtractValue | LLVMInsertValue => is_split(i.operand(0).ty()),
-        LLVMSelect | LLVMFreeze | LLVMCall => is_split(i.ty()),
-        _ => false,
-    }
 }
 
 /// The rule for a varying instruction on structs of vectors, or `None`

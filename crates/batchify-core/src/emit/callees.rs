@@ -15,7 +15,7 @@
 //!   `__batchify.<VFABI name>` (for example `__batchify._ZGV_LLVM_M8vu_gcd`),
 //!   a name no requested variant or C/Rust symbol has; a clash with an
 //!   existing symbol gets a numeric suffix. The registry
-//!   ([`super::callee_clones::CalleeClones`]) keeps one
+//!   ([`crate::callee_clones::CalleeClones`]) keeps one
 //!   helper per shape for the whole run, declares it when a caller first
 //!   needs it, and hands its spec to the driver (`lib.rs`), which builds it
 //!   like any clone (vector code, or the per-lane fallback when legality or
@@ -25,9 +25,9 @@
 //!   [`crate::analysis::callees`]; every call that stays per lane is
 //!   reported with the reason.
 
-use super::callee_clones::CalleeClones;
 use super::state::Widener;
 use crate::abi;
+use crate::callee_clones::CalleeClones;
 use crate::llvm::Value;
 use crate::plan::{BatchedCall, CallTarget};
 use crate::vfabi::ParamKind;

@@ -397,7 +397,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             return crate::abi::zip_leaves(
                 &self.b,
                 t,
-                &|t| super::layout::value_type(t, n),
+                &|t| crate::plan::layout::value_type(t, n),
                 &[a, b],
                 &mut |leaf, p| {
                     if is_integer_vector(p[0].ty()) {

@@ -21,8 +21,7 @@
 //! `llvm.minnum` leaves the order of ±0 open and quietens NaNs differently,
 //! so glibc's `fmin`/`fmax` are spelled out instead.
 
-use super::recipes::Rule;
-use super::state::Widener;
+use super::state::{Rule, Widener};
 use crate::analysis::calls::{self, ExactLibm, LaneWise, Overload};
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::LLVMRealPredicate::*;

@@ -24,7 +24,7 @@
 //! * [`control`]: blocks, edge masks, linearized levels and divergent loops;
 //! * [`noreturn`]: `noreturn` calls deferred to the lowest doomed lane;
 //! * [`callees`]: calls of module functions become calls of their clones;
-//! * [`callee_clones`]: the run's registry of those clones.
+//!   (the run's registry of those clones is [`crate::callee_clones`]);
 //! * [`libm`]: exact math as vector code (libm calls, `frem` through
 //!   [`fmod`], narrow integer division through [`division`]);
 //! * [`veclib`]: calls of a vector math library (`--veclib libmvec`).
@@ -33,7 +33,6 @@
 //! [`crate::legality`] before this stage starts.
 
 pub mod aggregates;
-pub mod callee_clones;
 pub mod callees;
 pub mod control;
 pub mod division;
@@ -42,7 +41,6 @@ pub mod inactive;
 pub mod lane_loop;
 pub mod lane_scalar;
 pub mod lanewise;
-pub mod layout;
 pub mod libm;
 pub mod memory;
 pub mod noreturn;
@@ -68,8 +66,8 @@ pub fn emit<'ctx>(
     clone: Value<'ctx>,
     spec: &CloneSpec,
     analyses: &Analyses<'_, 'ctx>,
-    callees: &mut callee_clones::CalleeClones<'ctx>,
-    opts: &crate::Options,
+    callees: &mut crate::callee_clones::CalleeClones<'ctx>,
+    opts: &crate::options::Options,
 ) -> Result<WidenStats> {
     let ctx = module.context();
     let mut w = Widener {

@@ -16,30 +16,7 @@ use crate::abi::varying_type;
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{constant, Type, Value};
 
-/// Whether `i` is a `noreturn` call right before an `unreachable`, with
-/// arguments that fit in vectors: such calls are deferred.
-pub(crate) fn is_deferrable(i: Value) -> bool {
-    if i.opcode() != LLVMCall {
-        return false;
-    }
-    let callee = i.called_value();
-    let noreturn = i.call_has_fn_attribute("noreturn") || (callee.is_function() && callee.has_fn_attribute("noreturn"));
-    // `mergereturn` also unifies `unreachable`s: the call may be followed by
-    // a branch to the one block that holds `unreachable`.
-    let ends_unreachable = |n: Value| match n.opcode() {
-        LLVMUnreachable => true,
-        LLVMBr if !n.is_conditional() => {
-            n.successors()[0].instructions().first().is_some_and(|u| u.opcode() == LLVMUnreachable)
-        }
-        _ => false,
-    };
-    noreturn
-        && !callee.is_inline_asm()
-        && i.next_instruction().is_some_and(ends_unreachable)
-        && (0..i.num_arg_operands()).all(|k| i.operand(k).ty().is_vector_element())
-        // No operand bundles: only arguments and the callee are operands.
-        && i.num_operands() == i.num_arg_operands() + 1
-}
+pub(crate) use crate::analysis::calls::is_deferrable;
 
 impl<'ctx> Widener<'_, 'ctx> {
     fn doom_slots(&mut self) -> (Value<'ctx>, Value<'ctx>) {

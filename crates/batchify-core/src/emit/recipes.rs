@@ -20,14 +20,11 @@
 //! | [`super::aggregates`] | `extractvalue`, `insertvalue`, `select`, `freeze` on structs of vectors; overflow intrinsics |
 //! | [`super::vector_input`] | anything whose result or operand is a vector already |
 
-use super::state::Widener;
+use super::state::{Rule, Widener};
 use crate::analysis::calls;
 use crate::llvm::LLVMOpcode::{self, *};
 use crate::llvm::{constant, copy_flags, Type, Value};
 use crate::plan::Widen;
-
-/// A rule that builds the vector form of one varying instruction.
-pub(crate) type Rule<'ctx> = for<'a> fn(&mut Widener<'a, 'ctx>, Value<'ctx>) -> Option<Value<'ctx>>;
 
 /// The rule that builds what the plan's [`Widen`] says. A rule declines
 /// (`None`) only where the plan was wrong, which emission reports as an

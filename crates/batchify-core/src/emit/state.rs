@@ -51,6 +51,10 @@ pub struct WidenStats {
     pub cost_notes: Vec<String>,
 }
 
+/// A rule that builds the vector form of one varying instruction
+/// (`recipes.rs` names one for each of the plan's [`crate::plan::Widen`]).
+pub(crate) type Rule<'ctx> = for<'a> fn(&mut Widener<'a, 'ctx>, Value<'ctx>) -> Option<Value<'ctx>>;
+
 /// The analyses the widener reads.
 pub struct Analyses<'a, 'ctx> {
     /// CFG of the prepared scalar function.
@@ -79,7 +83,7 @@ pub(crate) struct Widener<'a, 'ctx> {
     pub(crate) n: u32,
     pub(crate) analyses: &'a Analyses<'a, 'ctx>,
     /// The vector math library the clone may call.
-    pub(crate) veclib: crate::VecLib,
+    pub(crate) veclib: crate::options::VecLib,
     /// Clones for automatic differentiation (`Options::for_autodiff`).
     pub(crate) for_autodiff: bool,
     /// Lanes that left a divergent loop hold their loop-carried values
@@ -101,7 +105,7 @@ pub(crate) struct Widener<'a, 'ctx> {
     /// Lanes that reached a deferred `noreturn` call (see `noreturn`).
     pub(crate) deferred: DeferredNoreturn<'ctx>,
     /// The run's callee clones (see `callees`).
-    pub(crate) callees: &'a mut super::callee_clones::CalleeClones<'ctx>,
+    pub(crate) callees: &'a mut crate::callee_clones::CalleeClones<'ctx>,
 }
 
 /// The clone's value of each scalar value: uniform values map to a scalar

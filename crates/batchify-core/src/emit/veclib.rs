@@ -24,8 +24,7 @@
 use super::state::Widener;
 use crate::analysis::calls;
 use crate::llvm::{constant, Type, Value};
-use crate::vfabi::Isa;
-use crate::VecLib;
+use crate::options::VecLib;
 
 /// libmvec's documented error bound, in ulp from the exact result.
 pub const LIBMVEC_MAX_ULPS: u32 = 4;
@@ -48,35 +47,10 @@ pub(crate) fn vecmath_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> O
     Some(r)
 }
 
-/// The libmvec ISA letter and the number of lanes of its `float` variants
-/// (none for AArch64 ISAs: libmvec's AArch64 names are not handled).
-fn libmvec_isa(isa: Isa) -> Option<(char, u32)> {
-    match isa {
-        Isa::Sse2 | Isa::Llvm => Some(('b', 4)),
-        Isa::Avx => Some(('c', 8)),
-        Isa::Avx2 => Some(('d', 8)),
-        Isa::Avx512 => Some(('e', 16)),
-        _ => None,
-    }
-}
-
-/// The libmvec function for math call `i` on `isa` and its type, if
-/// libmvec has one.
-pub(crate) fn libmvec_symbol<'ctx>(isa: Isa, i: Value<'ctx>) -> Option<(String, Type<'ctx>)> {
-    let f = calls::vecmath_call(i)?;
-    let elem = i.ty();
-    let double = elem.kind() == crate::llvm::LLVMTypeKind::LLVMDoubleTypeKind;
-    let (letter, float_lanes) = libmvec_isa(isa)?;
-    let vlen = if double { float_lanes / 2 } else { float_lanes };
-    let symbol = format!("_ZGV{letter}N{vlen}{}_{}", "v".repeat(f.arity as usize), f.name);
-    let chunk_ty = elem.vector_of(vlen);
-    Some((symbol, Type::function(chunk_ty, &vec![chunk_ty; f.arity as usize])))
-}
-
 fn libmvec_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
     let f = calls::vecmath_call(i)?;
     let elem = i.ty();
-    let (symbol, fn_ty) = libmvec_symbol(w.spec.isa, i)?;
+    let (symbol, fn_ty) = calls::libmvec_symbol(w.spec.isa, i)?;
     let chunk_ty = fn_ty.return_type();
     let vlen = chunk_ty.vector_len();
     let decl = match w.module.function(&symbol) {

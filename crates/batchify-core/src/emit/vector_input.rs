@@ -18,18 +18,12 @@
 //! `insertelement` index, reordering reductions, stores at varying
 //! addresses, vector `getelementptr`) runs once per lane.
 
-pub(crate) use super::layout::{is_plain_vector, value_type};
 use super::state::Widener;
 use crate::abi::varying_type;
 use crate::analysis::calls;
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{constant, copy_flags, Builder, LLVMIntPredicate, Type, Value};
-
-/// Whether the varying instruction `i` involves a plain vector (its result
-/// or an operand), so that [`recipe`] is its rule.
-pub(crate) fn involves_plain_vectors(i: Value) -> bool {
-    is_plain_vector(i.ty()) || i.operands().iter().any(|o| is_plain_vector(o.ty()))
-}
+pub(crate) use crate::plan::layout::{is_plain_vector, value_type};
 
 fn shuffle_with<'ctx>(b: &Builder<'ctx>, a: Value<'ctx>, c: Value<'ctx>, picks: &[Option<u32>]) -> Value<'ctx> {
     let ctx = b.context();

@@ -41,7 +41,13 @@ fn verify(module: Module, f: Value) -> std::result::Result<(), String> {
 }
 
 /// Verifies and optimises the clone.
-pub fn finish(module: Module, clone: Value, scalar_fn_ty: Type, spec: &CloneSpec, opts: &crate::Options) -> Result<()> {
+pub fn finish(
+    module: Module,
+    clone: Value,
+    scalar_fn_ty: Type,
+    spec: &CloneSpec,
+    opts: &crate::options::Options,
+) -> Result<()> {
     let internal = |message: String| Error::Internal { function: spec.scalar_name.clone(), message };
     verify(module, clone).map_err(internal)?;
     promote::promote_slots(clone);

@@ -9,7 +9,7 @@
 //! lane, runs once per lane.
 
 use super::Inputs;
-use crate::emit::callee_clones::{CalleeClones, Resolved};
+use crate::callee_clones::{CalleeClones, Resolved};
 use crate::llvm::Value;
 use crate::spec::{mask_abi_for, CloneSpec};
 use crate::vfabi::{Param, ParamKind, VariantName};

@@ -22,6 +22,7 @@
 //! partial, and calls of callee clones pass it.
 
 pub mod calls;
+pub mod layout;
 pub mod memory;
 pub mod print;
 
@@ -32,7 +33,7 @@ use crate::analysis::loops::Loops;
 use crate::analysis::private::PrivateMemory;
 use crate::analysis::shape::Shapes;
 use crate::analysis::uniformity::Uniformity;
-use crate::emit::callee_clones::CalleeClones;
+use crate::callee_clones::CalleeClones;
 use crate::legality::is_terminator;
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{Block, Module, Value};
@@ -164,7 +165,7 @@ pub struct Inputs<'a, 'ctx> {
     /// Private memory layout.
     pub private: &'a PrivateMemory<'ctx>,
     /// The vector math library (`--veclib`).
-    pub veclib: crate::VecLib,
+    pub veclib: crate::options::VecLib,
 }
 
 impl<'ctx> Plan<'ctx> {
@@ -230,7 +231,7 @@ fn recipe_of<'ctx>(inputs: &Inputs<'_, 'ctx>, callees: &mut CalleeClones<'ctx>, 
         if call_facts::called_intrinsic(i).is_some_and(|b| call_facts::is_droppable_hint(&b)) {
             return Recipe::Dropped;
         }
-        if !crate::emit::noreturn::is_deferrable(i) {
+        if !call_facts::is_deferrable(i) {
             match calls::batched_call(inputs, callees, i, full) {
                 Ok(call) => return Recipe::Call(call),
                 Err(why) => note = why,
@@ -240,7 +241,7 @@ fn recipe_of<'ctx>(inputs: &Inputs<'_, 'ctx>, callees: &mut CalleeClones<'ctx>, 
     if let Some(w) = widen_rule(inputs, i) {
         return w;
     }
-    if crate::emit::noreturn::is_deferrable(i) {
+    if call_facts::is_deferrable(i) {
         return Recipe::Deferred;
     }
     Recipe::PerLane(note)
@@ -254,10 +255,10 @@ fn widen_rule<'ctx>(inputs: &Inputs<'_, 'ctx>, i: Value<'ctx>) -> Option<Recipe>
     if inputs.private.has_interleaved_form(i) {
         return widened(Private);
     }
-    if crate::emit::aggregates::involves_split(i) {
+    if layout::involves_split(i) {
         return widened(Aggregate);
     }
-    if crate::emit::vector_input::involves_plain_vectors(i) {
+    if layout::involves_plain_vectors(i) {
         return widened(PlainVector);
     }
     if let Some(w) = exact_math_rule(inputs, i) {
@@ -329,8 +330,8 @@ fn exact_math_rule<'ctx>(inputs: &Inputs<'_, 'ctx>, i: Value<'ctx>) -> Option<Op
                 return Some(Some(Widen::ErrnoMath));
             }
             call_facts::vecmath_call(i)?;
-            let libmvec = inputs.veclib == crate::VecLib::Libmvec
-                && crate::emit::veclib::libmvec_symbol(inputs.spec.isa, i).is_some_and(|(symbol, fty)| {
+            let libmvec = inputs.veclib == crate::options::VecLib::Libmvec
+                && call_facts::libmvec_symbol(inputs.spec.isa, i).is_some_and(|(symbol, fty)| {
                     inputs.module.function(&symbol).is_none_or(|f| f.function_type() == fty)
                 });
             let intrinsic = call_facts::called_intrinsic(i).is_some();
