@@ -14,6 +14,7 @@ use batchify_llvm_link as _;
 mod input;
 mod isolation;
 
+use batchify_core::driver::{self, OnError, Selection};
 use batchify_core::vfabi::{Isa, VariantName};
 use batchify_core::{CloneSpec, Options, PrintAfter, VecLib};
 use clap::{Parser, ValueEnum};
@@ -236,7 +237,12 @@ fn read_module<'c>(ctx: &'c Context, path: &Path, bytes: &[u8], sink: &mut dyn S
     Ok(module)
 }
 
-fn collect_specs(cli: &Cli, module: &Module<'_>) -> Result<Vec<CloneSpec>, String> {
+/// The clones the command line names, or `None` to build the ones the
+/// module asks for.
+fn named_specs(cli: &Cli, module: &Module<'_>) -> Result<Option<Vec<CloneSpec>>, String> {
+    if cli.functions.is_empty() && cli.variants.is_empty() {
+        return Ok(None);
+    }
     let mut specs = Vec::new();
     for name in &cli.functions {
         let f = module
@@ -248,36 +254,7 @@ fn collect_specs(cli: &Cli, module: &Module<'_>) -> Result<Vec<CloneSpec>, Strin
         let v = VariantName::parse(name).map_err(|e| e.to_string())?;
         specs.push(CloneSpec::from_variant(&v).map_err(|e| e.to_string())?);
     }
-    if cli.functions.is_empty() && cli.variants.is_empty() {
-        let core = batchify_core::llvm::Module::from_inkwell(module);
-        specs = batchify_core::select::requested_variants(core).map_err(|e| e.to_string())?;
-        for r in batchify_core::array_form::requests(core).map_err(|e| e.to_string())? {
-            if !specs.iter().any(|s| s.vector_name == r.spec.vector_name) {
-                specs.push(r.spec);
-            }
-        }
-        let has_batch_calls = batchify_core::enzyme_batch::has_calls(core);
-        if specs.is_empty() && !declares_simd_variants(module) && !has_batch_calls {
-            return Err("nothing to batchify: pass --function NAME or --variant VFABI_NAME, mark functions \
-                        with `#pragma omp declare simd`, or call `__enzyme_batch`"
-                .into());
-        }
-    }
-    Ok(specs)
-}
-
-/// Whether some function of the module, defined or only declared, lists
-/// Vector Function ABI variants (a caller's translation unit sees only the
-/// declarations of its `declare simd` callees).
-fn declares_simd_variants(module: &Module<'_>) -> bool {
-    module.get_functions().any(|f| {
-        f.attributes(inkwell::attributes::AttributeLoc::Function).iter().any(|a| {
-            a.is_string()
-                && a.get_string_kind_id()
-                    .to_str()
-                    .is_ok_and(|k| k.starts_with("_ZGV") || k == "vector-function-abi-variant")
-        })
-    })
+    Ok(Some(specs))
 }
 
 /// Reads, batches and serializes the module (sent to `sink`); returns the
@@ -285,15 +262,11 @@ fn declares_simd_variants(module: &Module<'_>) -> bool {
 fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, String> {
     let ctx = Context::create();
     let module = read_module(&ctx, &cli.input, input, sink)?;
-    sink.stage("finding the functions to batch");
-    let specs = collect_specs(cli, &module)?;
-    let core = batchify_core::llvm::Module::from_inkwell(&module);
-    if specs.is_empty() && !batchify_core::enzyme_batch::has_calls(core) {
-        eprintln!(
-            "batchify: note: no clone to build: the module only declares `declare simd` functions (their bodies \
-             are in another module)"
-        );
-    }
+    let selection = match named_specs(cli, &module)? {
+        Some(specs) => Selection::Named { specs, only_here: false },
+        None => Selection::Requested { isa: None, only_here: false },
+    };
+    let requested = matches!(selection, Selection::Requested { .. });
     let opts = Options {
         opt_level: cli.opt_level,
         allow_fallback: !cli.no_fallback,
@@ -305,43 +278,35 @@ fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, Stri
         for_autodiff: cli.for_autodiff,
         ..Options::default()
     };
+    let plan = driver::Run { selection, on_error: OnError::Stop, callers: !cli.no_callers };
     let mut progress = |s: &CloneSpec| sink.stage(&format!("batching `{}` as `{}`", s.scalar_name, s.vector_name));
-    let mut reports =
-        batchify_core::batchify_module_observed(core, &specs, &opts, &mut progress).map_err(|e| e.to_string())?;
-    if cli.functions.is_empty() && cli.variants.is_empty() {
-        sink.stage("completing the array-form requests");
-        complete_array_requests(&module)?;
+    let core = batchify_core::llvm::Module::from_inkwell(&module);
+    let out = driver::run(core, &plan, &opts, &mut progress).map_err(|e| e.to_string())?;
+    if requested && out.nothing_asked {
+        if !out.declares_variants {
+            return Err("nothing to batchify: pass --function NAME or --variant VFABI_NAME, mark functions \
+                        with `#pragma omp declare simd`, or call `__enzyme_batch`"
+                .into());
+        }
+        eprintln!(
+            "batchify: note: no clone to build: the module only declares `declare simd` functions (their bodies \
+             are in another module)"
+        );
     }
-    sink.stage("building the `__enzyme_batch` clones");
-    let batch = batchify_core::enzyme_batch::run(core, &opts).map_err(|e| e.to_string())?;
-    if let (true, Some((spec, e))) = (cli.no_fallback, batch.failed.first()) {
-        return Err(format!("`{}` -> `{}`: {e}", spec.scalar_name, spec.vector_name));
-    }
-    for (spec, e) in &batch.failed {
-        eprintln!("batchify: warning: `__enzyme_batch` of `{}` calls it once per lane: {e}", spec.scalar_name);
-    }
-    reports.extend(batch.reports);
-    for text in reports.iter().flat_map(|r| &r.printed) {
+    for text in out.reports.iter().flat_map(|r| &r.printed) {
         eprintln!("{text}");
     }
-    let caller_notes = if cli.no_callers {
-        Vec::new()
-    } else {
-        sink.stage("batching the caller loops LLVM's vectorizer refuses");
-        let loops = batchify_core::callers::loops::vectorize_loops(core, &opts);
-        module.verify().map_err(|e| format!("internal error: the batched caller loops do not verify: {e}"))?;
-        reports.extend(loops.reports);
-        sink.stage("annotating the callers");
-        let mut notes = loops.notes;
-        notes.extend(batchify_core::callers::annotate(core));
-        module.verify().map_err(|e| format!("internal error: the annotated callers do not verify: {e}"))?;
-        notes
-    };
-    // The core verifies each clone it builds; the whole module once here.
-    module.verify().map_err(|e| format!("internal error: the output module does not verify: {e}"))?;
+    for w in &out.warnings {
+        eprintln!("batchify: warning: {w}");
+    }
+    for (_, kind, message) in &out.missed {
+        if *kind == "PerLaneFallback" {
+            eprintln!("batchify: warning: {message}");
+        }
+    }
     sink.stage("serializing the module");
     sink.output(serialize(&module, &cli.output, cli.text));
-    for r in &reports {
+    for r in &out.reports {
         if let Some(why) = &r.fallback {
             eprintln!(
                 "batchify: warning: `{}` -> `{}` is a per-lane loop over the scalar function: {why}",
@@ -349,19 +314,7 @@ fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, Stri
             );
         }
     }
-    Ok(reports.iter().flat_map(|r| r.lines()).chain(batch.notes).chain(caller_notes).collect())
-}
-
-/// Gives every array-form request (`__batchify_array_<variant>`) whose
-/// variant was built a body that calls it.
-fn complete_array_requests(module: &Module<'_>) -> Result<(), String> {
-    let core = batchify_core::llvm::Module::from_inkwell(module);
-    for r in batchify_core::array_form::requests(core).map_err(|e| e.to_string())? {
-        if !batchify_core::array_form::is_complete(core, &r) {
-            batchify_core::array_form::complete(core, &r).map_err(|e| e.to_string())?;
-        }
-    }
-    Ok(())
+    Ok(out.reports.iter().flat_map(|r| r.lines()).chain(out.notes).collect())
 }
 
 /// `path` with every symbolic link at its end followed (at most 40, as the

@@ -219,7 +219,7 @@ pub fn make_helper_symbol(clone: Value) {
 
 /// The variant names `f` lists (`_ZGV...` attributes and the
 /// `vector-function-abi-variant` list).
-fn declared_variants(f: Value) -> Vec<String> {
+pub(crate) fn declared_variants(f: Value) -> Vec<String> {
     use crate::llvm::{attribute_is_string, attribute_string_key, attribute_string_value, FUNCTION_INDEX};
     let mut out = Vec::new();
     for a in f.attributes(FUNCTION_INDEX) {

@@ -33,6 +33,7 @@ pub mod array_form;
 pub mod callee_clones;
 pub mod callers;
 pub mod cost;
+pub mod driver;
 pub mod emit;
 pub mod enzyme_batch;
 pub mod error;

@@ -150,10 +150,12 @@ const STAGES: &[(&str, u32)] = &[
     ("array_form", 14),
     ("callers", 14),
     ("enzyme_batch", 14),
+    // The module driver, which runs all of them.
+    ("driver", 15),
 ];
 
 /// Modules that may name items of the crate root (`crate::batchify_module`).
-const DRIVERS: &[&str] = &["array_form", "callers", "enzyme_batch"];
+const DRIVERS: &[&str] = &["array_form", "callers", "enzyme_batch", "driver"];
 
 fn rank(module: &str) -> Option<u32> {
     let head = module.split("::").next().unwrap_or_default();
@@ -298,5 +300,27 @@ fn only_the_core_depends_on_llvm_sys() {
             "{} depends on llvm-sys; only batchify-core may",
             m.display()
         );
+    }
+}
+
+/// The core modules a front end's run may name besides the crate root's
+/// re-exports (`Options`, `CloneSpec`, ...): the driver, and the IR layer
+/// and the variant names it parses options into.
+const FRONT_END_MAY_NAME: &[&str] = &["driver", "llvm", "vfabi"];
+
+#[test]
+fn the_front_ends_call_only_the_driver() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for file in ["crates/batchify-cli/src/main.rs", "passes/src/run.rs"] {
+        let code = std::fs::read_to_string(workspace.join(file)).unwrap();
+        let named: BTreeSet<String> = code
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .flat_map(|l| paths_after(l, "batchify_core::"))
+            .filter_map(|p| p.first().cloned())
+            .collect();
+        assert!(named.contains("driver"), "{file} does not call the driver");
+        let other: Vec<&String> = named.iter().filter(|m| !FRONT_END_MAY_NAME.contains(&m.as_str())).collect();
+        assert!(other.is_empty(), "{file} names core modules other than the driver: {other:?}");
     }
 }

@@ -1,0 +1,234 @@
+//! The module driver: everything batchify does to one module, in order,
+//! with one error policy. The front ends (the CLI, the pass plugin) parse
+//! their options, call [`run`], and print or remark what it returns.
+//!
+//! 1. **select**: the clones to build: the ones named ([`Selection::Named`])
+//!    or every variant the module's attributes ask for
+//!    ([`Selection::Requested`]), plus the variants of the array-form
+//!    requests (`__batchify_array_<variant>`, [`crate::array_form`]);
+//! 2. **clones**: stages 2 to 9 for each ([`crate::batchify_module_observed`]);
+//! 3. **array forms**: the requests' bodies, calling the variants built;
+//! 4. **`__enzyme_batch`**: the calls replaced ([`crate::enzyme_batch`]);
+//! 5. **callers**: the `omp simd` loops LLVM's vectorizer refuses batched
+//!    ([`crate::callers::loops`]), then the calls of `declare simd`
+//!    functions annotated for LLVM's vectorizers ([`crate::callers::annotate`]);
+//! 6. the whole module verified once.
+//!
+//! [`OnError::Stop`] ends the run at the first clone that fails (the CLI:
+//! nothing is written); [`OnError::Continue`] reports it and builds the
+//! rest (the plugin: a compiler must go on). With
+//! [`Selection::Requested`]`{ only_here: true }` a run is idempotent:
+//! variants built already and functions whose body is in another module
+//! (another codegen unit) are left alone.
+
+use crate::array_form::{self, ArrayRequest};
+use crate::error::{Error, Result};
+use crate::llvm::Module;
+use crate::options::Options;
+use crate::spec::CloneSpec;
+use crate::vfabi::Isa;
+use crate::CloneReport;
+
+/// Which clones a run builds.
+#[derive(Debug, Clone)]
+pub enum Selection {
+    /// These clones (a function named that does not exist is an error
+    /// unless `only_here`, which skips it).
+    Named {
+        /// The clones.
+        specs: Vec<CloneSpec>,
+        /// Skip clones built already and functions without a body here.
+        only_here: bool,
+    },
+    /// Every variant the module's attributes and array-form requests ask for.
+    Requested {
+        /// Only variants of this ISA.
+        isa: Option<Isa>,
+        /// Skip clones built already and functions without a body here.
+        only_here: bool,
+    },
+}
+
+/// What a run does when a clone fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnError {
+    /// End the run with the error.
+    Stop,
+    /// Record the error and build the rest.
+    Continue,
+}
+
+/// One run's requests.
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// The clones.
+    pub selection: Selection,
+    /// The error policy.
+    pub on_error: OnError,
+    /// Batch caller loops and annotate callers (`--no-callers` turns it off).
+    pub callers: bool,
+}
+
+/// A remark for the host compiler: the function, a short kind
+/// (`CallerLoopLeftScalar`, `PerLaneFallback`, `ScalarElsewhere`) and the
+/// message.
+pub type Missed = (String, &'static str, String);
+
+/// What a run did.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Every clone built (requested ones, then `__enzyme_batch`'s, then the
+    /// caller loops' bodies), per-lane ones with their reason in
+    /// [`CloneReport::fallback`].
+    pub reports: Vec<CloneReport>,
+    /// Clones that were not built, and why ([`OnError::Continue`]).
+    pub failed: Vec<(String, String)>,
+    /// What did not happen and why, for remarks and warnings.
+    pub missed: Vec<Missed>,
+    /// Warnings that are not about one clone (an array-form request that
+    /// keeps its scalar body).
+    pub warnings: Vec<String>,
+    /// One line per `__enzyme_batch` call replaced, caller loop batched and
+    /// caller annotated, for `--report`.
+    pub notes: Vec<String>,
+    /// Whether no clone was asked for and no `__enzyme_batch` called.
+    pub nothing_asked: bool,
+    /// Whether some function of the module lists Vector Function ABI
+    /// variants (a caller's module sees only its callees' declarations).
+    pub declares_variants: bool,
+}
+
+/// Runs batchify on `module`; `progress` hears of each clone before it is
+/// built (a front end that names the function it was batching when
+/// something went wrong).
+pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&CloneSpec)) -> Result<Outcome> {
+    let mut out = Outcome::default();
+    let has_body = |name: &str| module.function(name).is_some_and(|f| !f.is_declaration());
+    // 1. select
+    let (mut specs, only_here) = match &run.selection {
+        Selection::Named { specs, only_here } => (specs.clone(), *only_here),
+        Selection::Requested { isa, only_here } => {
+            let all = crate::select::requested_variants(module)?;
+            (all.into_iter().filter(|s| isa.is_none_or(|i| s.isa == i)).collect(), *only_here)
+        }
+    };
+    let requests = match &run.selection {
+        Selection::Requested { isa, .. } => array_requests(module, *isa, only_here, &mut out)?,
+        Selection::Named { .. } => Vec::new(),
+    };
+    for r in &requests {
+        if !specs.iter().any(|s| s.vector_name == r.spec.vector_name) {
+            specs.push(r.spec.clone());
+        }
+    }
+    if only_here {
+        specs.retain(|s| has_body(&s.scalar_name) && !has_body(&s.vector_name));
+    }
+    out.nothing_asked = specs.is_empty() && !crate::enzyme_batch::has_calls(module);
+    out.declares_variants =
+        module.functions().into_iter().any(|f| !crate::callee_clones::declared_variants(f).is_empty());
+    // 2. clones
+    build(module, &specs, opts, run.on_error, progress, &mut out)?;
+    // 3. array forms
+    for r in &requests {
+        if array_form::is_complete(module, r) {
+            continue;
+        }
+        if let Err(e) = array_form::complete(module, r) {
+            match run.on_error {
+                OnError::Stop => return Err(e),
+                OnError::Continue => out.warnings.push(format!("`{}` keeps its scalar body: {e}", r.name)),
+            }
+        }
+    }
+    // 4. `__enzyme_batch`
+    let batch = crate::enzyme_batch::run(module, opts)?;
+    if let (false, Some((_, e))) = (opts.allow_fallback, batch.failed.first()) {
+        return Err(e.clone());
+    }
+    for (spec, e) in &batch.failed {
+        let message = format!("`__enzyme_batch` of `{}` calls it once per lane: {e}", spec.scalar_name);
+        out.missed.push((spec.scalar_name.clone(), "PerLaneFallback", message));
+    }
+    out.reports.extend(batch.reports);
+    out.notes.extend(batch.notes);
+    // 5. callers
+    if run.callers {
+        let loops = crate::callers::loops::vectorize_loops(module, opts);
+        out.reports.extend(loops.reports);
+        out.notes.extend(loops.notes);
+        for (function, note) in loops.left_alone {
+            out.missed.push((function, "CallerLoopLeftScalar", note));
+        }
+        out.notes.extend(crate::callers::annotate(module));
+    }
+    // 6. The core verifies each clone it builds; the whole module once here.
+    module.verify().map_err(|e| Error::Internal {
+        function: String::new(),
+        message: format!("the module does not verify after batchify: {e}"),
+    })?;
+    Ok(out)
+}
+
+/// Builds `specs`; with [`OnError::Continue`] a clone that fails is
+/// recorded and the ones after it are still built.
+fn build(
+    module: Module,
+    specs: &[CloneSpec],
+    opts: &Options,
+    on_error: OnError,
+    progress: &mut dyn FnMut(&CloneSpec),
+    out: &mut Outcome,
+) -> Result<()> {
+    let mut rest = specs;
+    while !rest.is_empty() {
+        match crate::batchify_module_observed(module, rest, opts, progress) {
+            Ok(mut r) => {
+                out.reports.append(&mut r);
+                return Ok(());
+            }
+            Err(e) if on_error == OnError::Stop => return Err(e),
+            Err(e) => {
+                // The clones before the failing one were built and stay.
+                let built = rest
+                    .iter()
+                    .take_while(|s| module.function(&s.vector_name).is_some_and(|f| !f.is_declaration()))
+                    .count();
+                let failed = &rest[built.min(rest.len() - 1)];
+                out.failed.push((failed.vector_name.clone(), e.to_string()));
+                rest = &rest[(built + 1).min(rest.len())..];
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The array-form requests to complete: of `isa` if given; with
+/// `only_here`, those not completed yet whose scalar body is in this module
+/// (one elsewhere gets a remark: the unit holding the scalar function
+/// builds it).
+fn array_requests(module: Module, isa: Option<Isa>, only_here: bool, out: &mut Outcome) -> Result<Vec<ArrayRequest>> {
+    let found = match array_form::requests(module) {
+        Ok(r) => r,
+        Err(e) if only_here => {
+            out.warnings.push(e.to_string());
+            return Ok(Vec::new());
+        }
+        Err(e) => return Err(e),
+    };
+    let mut kept = Vec::new();
+    for r in found.into_iter().filter(|r| isa.is_none_or(|i| r.spec.isa == i)) {
+        if only_here && array_form::is_complete(module, &r) {
+            continue;
+        }
+        let here = module.function(&r.spec.scalar_name).is_some_and(|f| !f.is_declaration());
+        if only_here && !here {
+            let message =
+                format!("{} keeps its scalar loop: `{}` has no body in this module", r.name, r.spec.scalar_name);
+            out.missed.push((r.name.clone(), "ScalarElsewhere", message));
+            continue;
+        }
+        kept.push(r);
+    }
+    Ok(kept)
+}
