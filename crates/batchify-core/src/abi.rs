@@ -305,11 +305,34 @@ pub fn gcc_lowering<'ctx>(scalar: Value<'ctx>, natural: Type<'ctx>, spec: &Clone
     Some(GccLowering { public_type: Type::function(public_ret, &params), pieces, sret, int_ret })
 }
 
-/// The type a variant's symbol has: GCC's lowering ([`gcc_lowering`]) of
-/// the clone type if there is one, else the clone type itself.
+/// A clone's ABI, computed once: its natural LLVM type and, where GCC
+/// passes its values differently, GCC's lowering, which its symbol has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CloneAbi<'ctx> {
+    /// The clone's natural type ([`clone_type`]): the type it is built with.
+    pub natural: Type<'ctx>,
+    /// GCC's lowering of it ([`gcc_lowering`]), if it differs.
+    pub lowering: Option<GccLowering<'ctx>>,
+}
+
+impl<'ctx> CloneAbi<'ctx> {
+    /// The ABI of the clone `spec` of `scalar`, checking that the scalar
+    /// function fits.
+    pub fn of(scalar: Value<'ctx>, spec: &CloneSpec) -> Result<CloneAbi<'ctx>> {
+        let natural = clone_type(scalar, spec)?;
+        Ok(CloneAbi { natural, lowering: gcc_lowering(scalar, natural, spec) })
+    }
+
+    /// The type the variant's symbol has: GCC's lowering if there is one,
+    /// else the natural type.
+    pub fn public_type(&self) -> Type<'ctx> {
+        self.lowering.as_ref().map_or(self.natural, |l| l.public_type)
+    }
+}
+
+/// The type a variant's symbol has ([`CloneAbi::public_type`]).
 pub fn public_type<'ctx>(scalar: Value<'ctx>, spec: &CloneSpec) -> Result<Type<'ctx>> {
-    let natural = clone_type(scalar, spec)?;
-    Ok(gcc_lowering(scalar, natural, spec).map_or(natural, |l| l.public_type))
+    Ok(CloneAbi::of(scalar, spec)?.public_type())
 }
 
 /// Parameter attributes whose semantics no clone (vector or per-lane loop)

@@ -82,8 +82,7 @@ pub fn complete(module: Module, request: &ArrayRequest) -> Result<()> {
     let sty = scalar.function_type();
     // The variant's natural type; its symbol may have GCC's lowered one
     // (results in memory, arguments in register-sized pieces).
-    let vty = abi::clone_type(scalar, spec)?;
-    let lowering = abi::gcc_lowering(scalar, vty, spec);
+    let abi::CloneAbi { natural: vty, lowering } = abi::CloneAbi::of(scalar, spec)?;
     let returns = !sty.return_type().is_void();
     let want: Vec<Type> = returns
         .then_some(ptr)

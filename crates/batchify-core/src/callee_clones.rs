@@ -133,8 +133,9 @@ impl<'ctx> CalleeClones<'ctx> {
     /// clone type for it, or to be declared (this run builds it later, or a
     /// `declare simd` function's own module defines it).
     fn resolve(&self, module: Module<'ctx>, callee: Value<'ctx>, spec: CloneSpec, requested: bool) -> Option<Resolved> {
-        let fty = abi::clone_type(callee, &spec).ok()?;
-        if abi::gcc_lowering(callee, fty, &spec).is_some() {
+        let clone_abi = abi::CloneAbi::of(callee, &spec).ok()?;
+        let fty = clone_abi.natural;
+        if clone_abi.lowering.is_some() {
             // Its symbol has GCC's lowered type (`shell::gcc_adapter`); a
             // helper of the natural type serves the call instead.
             return None;

@@ -228,11 +228,12 @@ fn batchify_one<'ctx>(
             reason: "it is only declared here; batchify needs its body".into(),
         });
     }
-    let fty = abi::clone_type(scalar, spec)?;
+    let clone_abi = abi::CloneAbi::of(scalar, spec)?;
+    let fty = clone_abi.natural;
     let helper = callees.is_helper(&spec.vector_name);
     // A variant whose symbol has GCC's lowered type is built under a working
     // name with the natural type, then moved into its symbol (stage 9).
-    let lowering = if helper { None } else { abi::gcc_lowering(scalar, fty, spec) };
+    let lowering = if helper { None } else { clone_abi.lowering };
     match &lowering {
         Some(l) => shell::check_clone_name(module, spec, l.public_type, &[fty])?,
         None => shell::check_clone_name(module, spec, fty, &[])?,

@@ -338,7 +338,7 @@ fn batch<'ctx>(
         body.delete_function();
     };
     for s in &specs {
-        let lowered = abi::clone_type(body, s).map(|natural| abi::gcc_lowering(body, natural, s).is_some());
+        let lowered = abi::CloneAbi::of(body, s).map(|a| a.lowering.is_some());
         match lowered {
             Ok(false) => {}
             Ok(true) => {

@@ -362,9 +362,9 @@ fn mapping<'ctx>(
     notes: &mut Vec<String>,
 ) -> Option<(String, Value<'ctx>)> {
     let name = &spec.vector_name;
-    let natural = abi::clone_type(callee, spec).ok()?;
-    let lowering = abi::gcc_lowering(callee, natural, spec);
-    let public = lowering.as_ref().map_or(natural, |l| l.public_type);
+    let clone_abi = abi::CloneAbi::of(callee, spec).ok()?;
+    let public = clone_abi.public_type();
+    let lowering = clone_abi.lowering;
     let variant = match module.function(name) {
         Some(f) if f.function_type() == public => f,
         Some(f) => {
