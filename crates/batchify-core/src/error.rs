@@ -23,10 +23,13 @@ pub enum Error {
         /// What does not fit.
         reason: String,
     },
-    /// The function holds a construct batchify does not handle yet.
+    /// The function holds a construct batchify does not handle yet, or
+    /// the per-lane loop is the better form: build it instead.
     Unsupported {
         /// Scalar function name.
         function: String,
+        /// Which kind of reason.
+        kind: FallbackKind,
         /// What is not supported, with the offending instruction.
         what: String,
     },
@@ -46,6 +49,57 @@ pub enum Error {
     },
 }
 
+/// Why a clone is the per-lane loop, by kind (the message says the rest):
+/// what reports count and the sweep groups by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FallbackKind {
+    /// A `byval` parameter (a private copy per call).
+    ByvalParameter,
+    /// Stack memory of a computed size or outside the entry block.
+    StackMemory,
+    /// An instruction not handled yet (atomics, volatile accesses,
+    /// `va_arg`, landing pads).
+    Instruction,
+    /// Inline assembly.
+    InlineAssembly,
+    /// A `musttail` call.
+    MustTailCall,
+    /// Token or scalable-vector values.
+    UnbatchableType,
+    /// A terminator other than `ret`, `br`, `switch`, `unreachable`.
+    Terminator,
+    /// An instruction this build of batchify does not know.
+    UnknownInstruction,
+    /// A cycle with several entries.
+    IrreducibleControlFlow,
+    /// The cost model estimates the per-lane loop faster.
+    CostModel,
+    /// The per-lane loop was asked for (`Options::force_per_lane`).
+    Requested,
+    /// A callee clone whose vector form failed.
+    CalleeClone,
+}
+
+impl FallbackKind {
+    /// A short name for tables (`cost model`, `inline assembly`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            FallbackKind::ByvalParameter => "byval parameter",
+            FallbackKind::StackMemory => "stack memory",
+            FallbackKind::Instruction => "instruction",
+            FallbackKind::InlineAssembly => "inline assembly",
+            FallbackKind::MustTailCall => "musttail call",
+            FallbackKind::UnbatchableType => "token or scalable type",
+            FallbackKind::Terminator => "terminator",
+            FallbackKind::UnknownInstruction => "unknown instruction",
+            FallbackKind::IrreducibleControlFlow => "irreducible control flow",
+            FallbackKind::CostModel => "cost model",
+            FallbackKind::Requested => "requested",
+            FallbackKind::CalleeClone => "callee clone",
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -56,7 +110,7 @@ impl fmt::Display for Error {
             Error::VariantMismatch { variant, reason } => {
                 write!(f, "variant `{variant}` does not fit its scalar function: {reason}")
             }
-            Error::Unsupported { function, what } => {
+            Error::Unsupported { function, what, .. } => {
                 write!(f, "cannot batchify `{function}`: {what}")
             }
             Error::BatchCall { caller, message } => write!(f, "`__enzyme_batch` call in `{caller}`: {message}"),

@@ -13,6 +13,7 @@
 //! `ret`, `br`, `switch` and `unreachable`.
 
 use crate::analysis::cfg::Cfg;
+use crate::error::FallbackKind::{self, *};
 use crate::error::{Error, Result};
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{Type, Value};
@@ -26,6 +27,7 @@ pub fn check_signature(scalar: Value, function: &str) -> Result<()> {
         // function changes in its private copy; the per-lane loop copies.
         return Err(unsupported(
             function,
+            FallbackKind::ByvalParameter,
             format!("parameter {i} is passed `byval` (a private copy per call) and is not vectorized yet"),
         ));
     }
@@ -38,48 +40,54 @@ pub fn check_body(f: Value, cfg: &Cfg, function: &str) -> Result<()> {
     debug_assert!(!f.is_declaration());
     for b in &cfg.rpo {
         for i in b.instructions() {
-            if let Some(what) = obstacle(i) {
-                return Err(unsupported(function, what));
+            if let Some((kind, what)) = obstacle(i) {
+                return Err(unsupported(function, kind, what));
             }
         }
     }
     Ok(())
 }
 
-/// The per-lane fallback's reason for `what`.
-pub fn unsupported(function: &str, what: impl Into<String>) -> Error {
-    Error::Unsupported { function: function.to_string(), what: what.into() }
+/// The per-lane fallback's reason for `what`, of `kind`.
+pub fn unsupported(function: &str, kind: FallbackKind, what: impl Into<String>) -> Error {
+    Error::Unsupported { function: function.to_string(), kind, what: what.into() }
 }
 
 /// What keeps instruction `i` from being vectorized, if anything.
-fn obstacle(i: Value) -> Option<String> {
+fn obstacle(i: Value) -> Option<(FallbackKind, String)> {
     let op = i.opcode();
     if matches!(op, LLVMUserOp1 | LLVMUserOp2) {
-        return Some(format!("`{}` is an instruction this build of batchify does not know", i.print()));
+        return Some((
+            UnknownInstruction,
+            format!("`{}` is an instruction this build of batchify does not know", i.print()),
+        ));
     }
     if op == LLVMAlloca && !(crate::analysis::private::is_static(i) && is_in_entry_block(i)) {
-        return Some(format!(
-            "stack memory of a computed size or outside the entry block (`{}`) is not supported yet",
-            i.print()
+        return Some((
+            StackMemory,
+            format!(
+                "stack memory of a computed size or outside the entry block (`{}`) is not supported yet",
+                i.print()
+            ),
         ));
     }
     if matches!(op, LLVMAtomicRMW | LLVMAtomicCmpXchg | LLVMFence | LLVMVAArg | LLVMLandingPad)
         || (matches!(op, LLVMLoad | LLVMStore) && (i.is_volatile() || i.is_atomic()))
     {
-        return Some(format!("`{}` is not supported yet", i.print()));
+        return Some((Instruction, format!("`{}` is not supported yet", i.print())));
     }
     if op == LLVMCall && i.called_value().is_inline_asm() {
-        return Some(format!("inline assembly `{}` is not supported", i.print()));
+        return Some((InlineAssembly, format!("inline assembly `{}` is not supported", i.print())));
     }
     if op == LLVMCall && i.is_musttail() {
         // A `musttail` call needs the caller's exact prototype.
-        return Some(format!("`musttail` call `{}` is not supported", i.print()));
+        return Some((MustTailCall, format!("`musttail` call `{}` is not supported", i.print())));
     }
     if is_unbatchable_type(i.ty()) || i.operands().iter().any(|o| is_unbatchable_type(o.ty())) {
-        return Some(format!("`{}`: token and scalable vector values are not supported", i.print()));
+        return Some((UnbatchableType, format!("`{}`: token and scalable vector values are not supported", i.print())));
     }
     if is_terminator(op) && !matches!(op, LLVMRet | LLVMBr | LLVMSwitch | LLVMUnreachable) {
-        return Some(format!("terminator `{}` is not supported", i.print()));
+        return Some((Terminator, format!("terminator `{}` is not supported", i.print())));
     }
     None
 }

@@ -50,7 +50,7 @@ pub mod spec;
 pub mod vector_widths;
 pub mod vfabi;
 
-pub use error::{Error, Result};
+pub use error::{Error, FallbackKind, Result};
 pub use options::{Options, PrintAfter, VecLib};
 pub use spec::{CloneSpec, MaskAbi};
 
@@ -81,6 +81,8 @@ pub struct CloneReport {
     pub stats: WidenStats,
     /// Why the clone is a per-lane loop over the scalar function, if it is.
     pub fallback: Option<String>,
+    /// The kind of that reason.
+    pub fallback_kind: Option<FallbackKind>,
     /// What [`Options::print_analysis`] and [`Options::print_after`] asked
     /// for, in stage order, each a block of text.
     pub printed: Vec<String>,
@@ -254,18 +256,18 @@ fn batchify_one<'ctx>(
     let clone = create(callees);
     let mut printer = Printer { opts: *opts, texts: Vec::new() };
     let attempt = if opts.force_per_lane && !helper {
-        Err(legality::unsupported(&spec.scalar_name, "the per-lane loop was requested"))
+        Err(legality::unsupported(&spec.scalar_name, FallbackKind::Requested, "the per-lane loop was requested"))
     } else {
         vectorize(module, scalar, clone, spec, &mut printer, callees)
     };
     let (stats, fallback) = match attempt {
         Ok(stats) => (stats, None),
-        Err(Error::Unsupported { what, .. }) if opts.allow_fallback || helper => {
+        Err(Error::Unsupported { what, kind, .. }) if opts.allow_fallback || helper => {
             discard_clone(module, clone);
             let clone = create(callees);
             fallback::build(module, scalar, clone, spec);
             printer.after(PrintAfter::Emit, "emit (per-lane fallback)", clone);
-            (WidenStats::default(), Some(what))
+            (WidenStats::default(), Some((kind, what)))
         }
         Err(e) if helper => {
             // A callee clone is never worth failing the run for: its
@@ -274,7 +276,7 @@ fn batchify_one<'ctx>(
             let clone = create(callees);
             fallback::build(module, scalar, clone, spec);
             printer.after(PrintAfter::Emit, "emit (per-lane fallback)", clone);
-            (WidenStats::default(), Some(format!("{e}")))
+            (WidenStats::default(), Some((FallbackKind::CalleeClone, format!("{e}"))))
         }
         Err(e) => {
             discard_clone(module, clone);
@@ -295,7 +297,15 @@ fn batchify_one<'ctx>(
         None => clone,
     };
     printer.after(PrintAfter::Finish, "finish", clone);
-    Ok(CloneReport { spec: spec_in.clone(), stats, fallback, printed: printer.texts, callee_clones: Vec::new() })
+    let (fallback_kind, fallback) = fallback.map_or((None, None), |(k, w)| (Some(k), Some(w)));
+    Ok(CloneReport {
+        spec: spec_in.clone(),
+        stats,
+        fallback,
+        fallback_kind,
+        printed: printer.texts,
+        callee_clones: Vec::new(),
+    })
 }
 
 /// Deletes a clone. Calls of it from other clones (a caller of a callee
@@ -336,6 +346,7 @@ fn vectorize<'ctx>(
     let loops = Loops::new(&cfg, &Dominators::new(&cfg)).map_err(|irr| {
         legality::unsupported(
             &spec.scalar_name,
+            FallbackKind::IrreducibleControlFlow,
             format!("irreducible control flow (a cycle entered at `{}` has several entries)", irr.block.name()),
         )
     })?;
@@ -382,7 +393,7 @@ fn vectorize<'ctx>(
     };
     let (choice, estimates) = cost::decide(&inputs, printer.opts.allow_fallback && printer.opts.cost_model);
     if let cost::Choice::PerLane(why) = choice {
-        return Err(legality::unsupported(&spec.scalar_name, why));
+        return Err(legality::unsupported(&spec.scalar_name, FallbackKind::CostModel, why));
     }
     let analyses = emit::Analyses {
         cfg: &cfg,

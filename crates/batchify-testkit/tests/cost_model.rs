@@ -209,6 +209,7 @@ fn loop_of_per_lane_calls_becomes_the_per_lane_loop() {
     let r = build(&calls(), "_ZGVdN8v_calls", &Options::default());
     let why = r.fallback.as_deref().expect("the per-lane loop");
     assert!(why.starts_with("cost model:"), "{why}");
+    assert_eq!(r.fallback_kind, Some(batchify_core::FallbackKind::CostModel));
 }
 
 #[test]
