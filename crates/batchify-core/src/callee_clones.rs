@@ -1,8 +1,9 @@
 //! The registry of callee clones for one batchify run (see
-//! [`super::callees`]): which helper clone serves each call shape, which
-//! helpers still have to be built, and which declared Vector Function ABI
-//! variants can serve a call. Imports no emitter state, so that the
-//! emitter's state can hold it.
+//! [`crate::emit::callees`]): which helper clone serves each call shape,
+//! which helpers still have to be built, and which declared Vector Function
+//! ABI variants can serve a call. The plan asks it (pure queries); emission
+//! declares what the plan chose ([`CalleeClones::materialize`],
+//! [`CalleeClones::helper`]); the driver builds the pending helpers.
 
 use crate::abi;
 use crate::analysis::callees::CalleeSummaries;

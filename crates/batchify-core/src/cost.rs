@@ -1,4 +1,4 @@
-//! Stage 6, cost: decides, for a function legality accepted, whether its
+//! Stage 7, cost: decides, for a function legality accepted, whether its
 //! vector form is worth building or the per-lane loop would be faster.
 //! Reads the prepared function and its analyses; changes nothing.
 //!
@@ -20,20 +20,21 @@
 //! latencies along the longest path from the header's phis to their values
 //! on the back edge). The scalar loop issues about [`SCALAR_IPC`]
 //! instructions per cycle; the vector loop, whose masks and blends form
-//! dependence chains of their own, about [`VECTOR_IPC`]. Vector weights
-//! count registers (`<8 x i64>` is two AVX2 registers), a contiguous
-//! access as one vector access, a reversed one (step `-size`, as the
-//! emitter's plan in `emit/memory.rs`) as one vector access and a shuffle,
-//! other gathers and scatters as [`GATHER_PER_LANE`] per lane, a division wider than 32 bits
-//! as one scalar division per lane, and a splat per uniform value of the
-//! trip that vector code uses. A call that is not an intrinsic adds
-//! [`CALL_CYCLES`] to a scalar trip, and `N` times that to a vector trip
-//! when the clone calls it per lane: not exact libm, not libmvec's under
-//! `--veclib libmvec`, not a function of the module whose clone is called
-//! by the emitter's own rule ([`CalleeSummaries::stays_per_lane`]: a
-//! callee that writes memory and gets a pointer the same in every lane
-//! stays per lane). The constants are calibrated on
-//! `cargo xtask bench-gcc` (`docs/benchmarks.md`, `docs/architecture.md`):
+//! dependence chains of their own, about [`VECTOR_IPC`]. Every vector
+//! weight follows from the instruction's recipe ([`crate::plan`]), the form
+//! emission gives it: registers for a widened value (`<8 x i64>` is two
+//! AVX2 registers), a vector access plus one, a reversed one a shuffle
+//! more, a wide access of stride `m` its `m` registers and a shuffle, a
+//! table permute a permute and the index, a gather or scatter
+//! [`GATHER_PER_LANE`] per lane, a run-time stride check 4 more, a
+//! per-lane instruction 3 per lane (extract, run, insert), a division wider
+//! than 32 bits one scalar division per lane, and a splat per uniform value
+//! of the trip that vector code uses. A call that is not an intrinsic adds
+//! [`CALL_CYCLES`] to a scalar trip, and to a vector trip once if its
+//! recipe is a vector call (a callee clone, a declared variant, vector
+//! math) and `N` times if the recipe is per lane. The constants are
+//! calibrated on
+//! `cargo xtask bench-gcc` (`docs/benchmarks.md`, `docs/internals.md`):
 //! `lsearch`, a search loop of one load and two compares per trip over a
 //! uniform table, measured 1.7x of scalar calls as an AVX2 clone (0.46x
 //! before its masks stayed at full width) and is estimated at 1.5x; at 4

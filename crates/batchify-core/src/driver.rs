@@ -6,7 +6,7 @@
 //!    or every variant the module's attributes ask for
 //!    ([`Selection::Requested`]), plus the variants of the array-form
 //!    requests (`__batchify_array_<variant>`, [`crate::array_form`]);
-//! 2. **clones**: stages 2 to 9 for each ([`crate::batchify_module_observed`]);
+//! 2. **clones**: stages 2 to 10 for each ([`crate::batchify_module_observed`]);
 //! 3. **array forms**: the requests' bodies, calling the variants built;
 //! 4. **`__enzyme_batch`**: the calls replaced ([`crate::enzyme_batch`]);
 //! 5. **callers**: the `omp simd` loops LLVM's vectorizer refuses batched

@@ -1,4 +1,4 @@
-//! Stage 8, the per-lane fallback: a clone whose body calls the scalar
+//! Stage 9, the per-lane fallback: a clone whose body calls the scalar
 //! function once per active lane, in lane order. Correct for anything the
 //! vectorizer does not handle yet (it is exactly the semantics contract),
 //! and reported. Touches only the clone's body; reads the ABI.

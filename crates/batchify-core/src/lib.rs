@@ -1,7 +1,10 @@
 //! batchify-core: turns scalar LLVM IR functions into N-lane SIMD clones.
 //!
-//! The pipeline, one module per stage, run in this order by
-//! [`batchify_module`] (see `docs/architecture.md`):
+//! Front ends (the CLI, the pass plugin) call the module driver
+//! ([`driver::run`]): it selects the clones, builds them, completes the
+//! array-form requests, replaces `__enzyme_batch` calls, batches caller
+//! loops and annotates callers (see `docs/architecture.md`). Each clone
+//! goes through these stages, one module each, run by [`batchify_module`]:
 //! 1. **select** ([`select`]): which clones to build ([`spec::CloneSpec`]),
 //!    from explicit requests or the module's `declare simd` attributes;
 //! 2. **clone shell** ([`shell`]): the clone's empty function, with the
@@ -12,19 +15,18 @@
 //!    divergence (to a fixed point), the control plan;
 //! 5. **legality** ([`legality`]): every reason the function cannot be
 //!    vectorized, decided before anything is emitted;
-//! 6. **cost** ([`cost`]): vector form or per-lane loop for a legal function;
-//! 7. **emit** ([`emit`]): the clone's body, per-instruction rules under
-//!    execution masks, linearized control flow, deferred `noreturn` calls;
-//! 8. **fallback** ([`fallback`]): the per-lane loop, when legality or cost
+//! 6. **plan** ([`plan`]): every instruction's recipe, the form it takes;
+//! 7. **cost** ([`cost`]): vector form or per-lane loop, from the recipes;
+//! 8. **emit** ([`emit`]): the clone's body, built as the recipes say,
+//!    under execution masks, linearized control flow;
+//! 9. **fallback** ([`fallback`]): the per-lane loop, when legality or cost
 //!    says so;
-//! 9. **finish** ([`finish`]): verify and optimise the clone.
+//! 10. **finish** ([`finish`]): verify and optimise the clone.
 //!
-//! After the clones, [`callers`] lets the module's own loops call the
-//! variants of the functions they call (the caller side of `declare simd`).
-//!
-//! [`abi`] (the clone's signature, mask and linear parameters) and [`llvm`]
-//! (the IR layer) serve every stage. Front ends (CLI, pass plugin, Rust
-//! macro) only build [`spec::CloneSpec`]s and call [`batchify_module`].
+//! [`abi`] (the clone's signature, mask and linear parameters),
+//! [`options`] and [`llvm`] (the IR layer) serve every stage;
+//! [`callee_clones`] is the run's registry of callee clones. The stage
+//! order is checked by `tests/module_layering.rs`.
 #![warn(missing_docs)]
 
 pub mod abi;
@@ -234,7 +236,7 @@ fn batchify_one<'ctx>(
     let fty = clone_abi.natural;
     let helper = callees.is_helper(&spec.vector_name);
     // A variant whose symbol has GCC's lowered type is built under a working
-    // name with the natural type, then moved into its symbol (stage 9).
+    // name with the natural type, then moved into its symbol (stage 10).
     let lowering = if helper { None } else { clone_abi.lowering };
     match &lowering {
         Some(l) => shell::check_clone_name(module, spec, l.public_type, &[fty])?,

@@ -11,10 +11,10 @@ pub struct Options {
     /// Build a per-lane loop (and report why) when a function holds
     /// something the vectorizer does not handle; otherwise that is an error.
     pub allow_fallback: bool,
-    /// Record the analyses of each clone ([`CloneReport::printed`]).
+    /// Record the analyses of each clone ([`crate::CloneReport::printed`]).
     pub print_analysis: bool,
     /// Record the plan of each clone, every instruction's recipe
-    /// ([`CloneReport::printed`], `--print-plan`).
+    /// ([`crate::CloneReport::printed`], `--print-plan`).
     pub print_plan: bool,
     /// Record the IR after this stage (or every stage) of each clone.
     pub print_after: Option<PrintAfter>,

@@ -1,4 +1,4 @@
-//! Stage 7, emit: builds the clone's body from the prepared scalar function
+//! Stage 8, emit: builds the clone's body from the prepared scalar function
 //! and its analyses, under execution masks. Touches only the clone's body;
 //! reads the analyses and the ABI.
 //!
@@ -17,7 +17,6 @@
 //!   clones (no masked intrinsics);
 //! * [`private`]: the lanes' copies of private memory (allocas) and the
 //!   accesses that depend on their interleaved layout;
-//! * [`layout`]: the clone's type for each varying value;
 //! * [`vector_input`]: values that are vectors already (`<k x T>`), held
 //!   element-major as `<N·k x T>`;
 //! * [`aggregates`]: structs and arrays held as structs of vectors;

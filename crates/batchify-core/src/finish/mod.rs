@@ -1,4 +1,4 @@
-//! Stage 9, finish: verification and the optimisation pipeline for the
+//! Stage 10, finish: verification and the optimisation pipeline for the
 //! requested `-O` level, run on the clone only (the rest of the module is
 //! left as it was, and only the clone is verified; debug builds verify the
 //! whole module). Touches the clone's body; reads the ABI.

@@ -14,7 +14,8 @@
 //! after `lower-switch` it produced a function that loops forever where the
 //! original returns: corpus `irreducible_states`.)
 //!
-//! Touches only the scratch copy it creates; imports no later stage.
+//! Touches only the scratch copy it creates; imports only the IR layer,
+//! the error type and the analyses (which it runs on its own result).
 
 use crate::error::{Error, Result};
 use crate::llvm::LLVMOpcode;
