@@ -45,7 +45,9 @@ impl<'ctx> Cfg<'ctx> {
         for b in &post {
             for s in &succs[b] {
                 let p = preds.get_mut(s).expect("successor of a reachable block is reachable");
-                if !p.contains(b) {
+                // Blocks are visited in order, so a repeated edge (a
+                // `switch` with several cases to one block) is the last one.
+                if p.last() != Some(b) {
                     p.push(*b);
                 }
             }

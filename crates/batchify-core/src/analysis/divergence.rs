@@ -135,9 +135,10 @@ pub fn node_targets<'ctx>(
         Node::Loop(l) => exit_blocks(cfg, loops, l),
     };
     let mut out = Vec::new();
+    let mut seen = HashSet::new();
     for s in succs {
         let t = classify(loops, level, s);
-        if !out.contains(&t) {
+        if seen.insert(t) {
             out.push(t);
         }
     }

@@ -278,7 +278,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             self.store_mask(slot, new);
         }
         for phi in to.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
-            let Some((v, _)) = phi.incoming().into_iter().find(|(_, p)| *p == from) else { continue };
+            let Some(v) = self.incoming_from(phi, from) else { continue };
             if self.flow.from_header.contains_key(&phi) {
                 // Read from the header phi's slot after the loop.
                 continue;

@@ -124,6 +124,9 @@ pub(crate) struct Values<'ctx> {
     /// reciprocal in `double`, made once in the entry block, for
     /// [`super::division`].
     pub(crate) reciprocals: HashMap<Value<'ctx>, Value<'ctx>>,
+    /// Scalar phi to its incoming value per predecessor, made once for phis
+    /// with many predecessors ([`Widener::incoming_from`]).
+    pub(crate) incoming: HashMap<Value<'ctx>, HashMap<Block<'ctx>, Value<'ctx>>>,
 }
 
 /// The control rules' state: the current execution mask and the slots

@@ -25,8 +25,9 @@ use crate::abi::{extract_lane, insert_lane, splat};
 use crate::analysis::calls;
 use crate::error::{Error, Result};
 use crate::llvm::LLVMOpcode::*;
-use crate::llvm::{constant, Type, Value};
+use crate::llvm::{constant, Block, Type, Value};
 use crate::plan::{Recipe, Widen};
+use std::collections::HashMap;
 
 impl<'ctx> Widener<'_, 'ctx> {
     /// An error for what [`crate::legality`] should have rejected.
@@ -144,6 +145,24 @@ impl<'ctx> Widener<'_, 'ctx> {
         } else {
             aggregates::to_abi(&self.b, x, v.ty(), self.n)
         }
+    }
+
+    /// The value scalar phi `phi` takes from predecessor `from` (the first
+    /// one listed), by a map made once for phis with many predecessors, so
+    /// that writing every edge into a block is linear in its edges.
+    pub(crate) fn incoming_from(&mut self, phi: Value<'ctx>, from: Block<'ctx>) -> Option<Value<'ctx>> {
+        const SCAN_BELOW: u32 = 16;
+        if phi.num_operands() < SCAN_BELOW {
+            return phi.incoming().into_iter().find(|(_, p)| *p == from).map(|(v, _)| v);
+        }
+        let map = self.values.incoming.entry(phi).or_insert_with(|| {
+            let mut m = HashMap::new();
+            for (v, p) in phi.incoming() {
+                m.entry(p).or_insert(v);
+            }
+            m
+        });
+        map.get(&from).copied()
     }
 
     /// `any(mask)` as an `i1`.

@@ -52,31 +52,59 @@ pub fn promote_slots(f: Value) -> usize {
     }
 
     // Phis at the iterated dominance frontier of each slot's stores, where
-    // the slot is live (pruned SSA: no phi for a value nobody reads).
-    let frontiers = dominance_frontiers(&cfg, &dom);
-    let accesses = Accesses::of(&cfg, &index, slots.len());
+    // the slot is live (pruned SSA: no phi for a value nobody reads). Blocks
+    // are numbered in reverse post-order, and the per-slot sets are marks
+    // in one array per kind (mark `k + 1` for slot `k`), so that a slot's
+    // work is the size of its live range, without hashing or clearing.
+    let frontiers = dominance_frontiers(&cfg, &dom, &rpo_index);
+    let preds: Vec<Vec<usize>> =
+        cfg.rpo.iter().map(|b| cfg.preds[b].iter().filter_map(|p| rpo_index.get(p).copied()).collect()).collect();
+    let accesses = Accesses::of(&cfg, &index, &rpo_index, slots.len());
+    let mut def_mark = vec![0usize; cfg.rpo.len()];
+    let mut live_mark = vec![0usize; cfg.rpo.len()];
+    let mut phi_mark = vec![0usize; cfg.rpo.len()];
     let mut phis_at: HashMap<Block, Vec<(usize, Value)>> = HashMap::new();
     let mut inserted: Vec<Value> = Vec::new();
     let mut first_original: HashMap<Block, Value> = HashMap::new();
+    let mut live_work: Vec<usize> = Vec::new();
     for (k, slot) in slots.iter().enumerate() {
+        let mark = k + 1;
         let defs = &accesses.defs[k];
-        let live_in = accesses.live_in(&cfg, k);
+        for &d in defs {
+            def_mark[d] = mark;
+        }
+        // Live on entry: backwards from the exposed loads, up to the stores.
+        for &u in &accesses.exposed_uses[k] {
+            if live_mark[u] != mark {
+                live_mark[u] = mark;
+                live_work.push(u);
+            }
+        }
+        while let Some(b) = live_work.pop() {
+            for &p in &preds[b] {
+                if def_mark[p] != mark && live_mark[p] != mark {
+                    live_mark[p] = mark;
+                    live_work.push(p);
+                }
+            }
+        }
         // In reverse post-order (popped from the end), so that the phis and
         // their names come out the same in every run.
-        let mut work: Vec<Block> = defs.iter().copied().collect();
-        work.sort_by_key(|b| std::cmp::Reverse(rpo_index[b]));
-        let mut has_phi: HashSet<Block> = HashSet::new();
+        let mut work: Vec<usize> = defs.clone();
+        work.sort_unstable_by_key(|&b| std::cmp::Reverse(b));
         while let Some(d) = work.pop() {
-            for &join in frontiers.get(&d).into_iter().flatten() {
-                if live_in.contains(&join) && has_phi.insert(join) {
+            for &join in &frontiers[d] {
+                if live_mark[join] == mark && phi_mark[join] != mark {
+                    phi_mark[join] = mark;
+                    let block = cfg.rpo[join];
                     // Phis in slot order, before the block's own instructions.
-                    let first = *first_original.entry(join).or_insert_with(|| join.instructions()[0]);
+                    let first = *first_original.entry(block).or_insert_with(|| block.instructions()[0]);
                     b.position_before(first);
                     let phi = b.phi(slot.allocated_type());
                     phi.set_name(&slot.name());
-                    phis_at.entry(join).or_default().push((k, phi));
+                    phis_at.entry(block).or_default().push((k, phi));
                     inserted.push(phi);
-                    if !defs.contains(&join) {
+                    if def_mark[join] != mark {
                         work.push(join);
                     }
                 }
@@ -101,18 +129,20 @@ pub fn promote_slots(f: Value) -> usize {
 }
 
 /// Where each slot is stored, and the blocks whose first access to it is a
-/// load (the slot is live into them), from one pass over the function.
-struct Accesses<'ctx> {
-    defs: Vec<HashSet<Block<'ctx>>>,
-    exposed_uses: Vec<Vec<Block<'ctx>>>,
+/// load (the slot is live into them), by reverse post-order number, from
+/// one pass over the function.
+struct Accesses {
+    defs: Vec<Vec<usize>>,
+    exposed_uses: Vec<Vec<usize>>,
 }
 
-impl<'ctx> Accesses<'ctx> {
-    fn of(cfg: &Cfg<'ctx>, index: &HashMap<Value<'ctx>, usize>, n: usize) -> Accesses<'ctx> {
-        let mut defs = vec![HashSet::new(); n];
+impl Accesses {
+    fn of(cfg: &Cfg, index: &HashMap<Value, usize>, rpo_index: &HashMap<Block, usize>, n: usize) -> Accesses {
+        let mut defs = vec![Vec::new(); n];
         let mut exposed_uses = vec![Vec::new(); n];
+        let mut seen: Vec<usize> = vec![usize::MAX; n];
         for &block in &cfg.rpo {
-            let mut seen: HashSet<usize> = HashSet::new();
+            let at = rpo_index[&block];
             for i in block.instructions() {
                 let (k, is_store) = match i.opcode() {
                     LLVMLoad => match index.get(&i.operand(0)) {
@@ -125,30 +155,19 @@ impl<'ctx> Accesses<'ctx> {
                     },
                     _ => continue,
                 };
-                if seen.insert(k) && !is_store {
-                    exposed_uses[k].push(block);
+                let first = seen[k] != at;
+                if first {
+                    seen[k] = at;
+                    if !is_store {
+                        exposed_uses[k].push(at);
+                    }
                 }
-                if is_store {
-                    defs[k].insert(block);
+                if is_store && defs[k].last() != Some(&at) {
+                    defs[k].push(at);
                 }
             }
         }
         Accesses { defs, exposed_uses }
-    }
-
-    /// Blocks on whose entry slot `k` holds a value some load may read:
-    /// backwards from the exposed loads, up to the blocks that store it.
-    fn live_in(&self, cfg: &Cfg<'ctx>, k: usize) -> HashSet<Block<'ctx>> {
-        let mut live: HashSet<Block> = self.exposed_uses[k].iter().copied().collect();
-        let mut work: Vec<Block> = live.iter().copied().collect();
-        while let Some(b) = work.pop() {
-            for &p in &cfg.preds[&b] {
-                if !self.defs[k].contains(&p) && live.insert(p) {
-                    work.push(p);
-                }
-            }
-        }
-        live
     }
 }
 
@@ -168,10 +187,11 @@ fn is_promotable(alloca: Value) -> bool {
     })
 }
 
-/// Dominance frontier of every reachable block (Cooper, Harvey & Kennedy).
-fn dominance_frontiers<'ctx>(cfg: &Cfg<'ctx>, dom: &Dominators<'ctx>) -> HashMap<Block<'ctx>, Vec<Block<'ctx>>> {
-    let mut df: HashMap<Block, Vec<Block>> = HashMap::new();
-    for &join in &cfg.rpo {
+/// Dominance frontier of every reachable block (Cooper, Harvey & Kennedy),
+/// by reverse post-order number.
+fn dominance_frontiers(cfg: &Cfg, dom: &Dominators, rpo_index: &HashMap<Block, usize>) -> Vec<Vec<usize>> {
+    let mut df: Vec<Vec<usize>> = vec![Vec::new(); cfg.rpo.len()];
+    for (j, &join) in cfg.rpo.iter().enumerate() {
         let preds = &cfg.preds[&join];
         if preds.len() < 2 {
             continue;
@@ -180,11 +200,11 @@ fn dominance_frontiers<'ctx>(cfg: &Cfg<'ctx>, dom: &Dominators<'ctx>) -> HashMap
         for &p in preds {
             let mut runner = p;
             while runner != stop {
-                let set = df.entry(runner).or_default();
-                if set.last() == Some(&join) {
+                let Some(&r) = rpo_index.get(&runner) else { break };
+                if df[r].last() == Some(&j) {
                     break;
                 }
-                set.push(join);
+                df[r].push(j);
                 match dom.idom(runner) {
                     Some(up) => runner = up,
                     None => break,

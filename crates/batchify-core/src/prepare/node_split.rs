@@ -110,8 +110,10 @@ impl<'ctx> Graph<'ctx> {
         let mut post = Vec::new();
         let mut stack = vec![(entry, 0usize)];
         seen.insert(entry, ());
+        // Each block's successors, listed once (a `switch` has thousands).
+        let mut listed: HashMap<Block, Vec<Block>> = HashMap::new();
         while let Some((b, k)) = stack.pop() {
-            let succs = successors(b);
+            let succs = listed.entry(b).or_insert_with(|| successors(b));
             if k < succs.len() {
                 stack.push((b, k + 1));
                 let s = succs[k];
@@ -125,11 +127,12 @@ impl<'ctx> Graph<'ctx> {
         post.reverse();
         let index: HashMap<Block, usize> = post.iter().enumerate().map(|(i, b)| (*b, i)).collect();
         let succs: Vec<Vec<usize>> =
-            post.iter().map(|b| successors(*b).iter().filter_map(|s| index.get(s).copied()).collect()).collect();
+            post.iter().map(|b| listed[b].iter().filter_map(|s| index.get(s).copied()).collect()).collect();
         let mut preds = vec![Vec::new(); post.len()];
         for (i, ss) in succs.iter().enumerate() {
             for &s in ss {
-                if !preds[s].contains(&i) {
+                // `i` grows, so a repeated edge is the last one listed.
+                if preds[s].last() != Some(&i) {
                     preds[s].push(i);
                 }
             }
