@@ -448,3 +448,63 @@ impl<'ctx> NonVoid<'ctx> for Type<'ctx> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llvm::{parse_ir, Module};
+    use crate::plan::MemoryRecipe;
+    // Links libLLVM into the test binary.
+    use batchify_llvm_link as _;
+
+    const IR: &str = "define i32 @f(ptr %p, i32 %x) {\n  %v = load i32, ptr %p\n  %q = udiv i64 0, 0\n  \
+                      %c = call i32 @g(i32 %x)\n  ret i32 %v\n}\ndeclare i32 @g(i32)";
+
+    /// The weights of `f`'s instructions under the recipes given, at 8
+    /// lanes of one register each.
+    fn with_f(check: impl FnOnce(&[Value])) {
+        let ctx = inkwell::context::Context::create();
+        let m = parse_ir(&ctx, IR, "t").unwrap();
+        let f = Module::from_inkwell(&m).function("f").unwrap();
+        check(&f.blocks()[0].instructions());
+    }
+
+    fn load(access: Access, checked: bool) -> Recipe {
+        Recipe::Memory { load: true, recipe: MemoryRecipe { access, checked } }
+    }
+
+    #[test]
+    fn memory_weights_follow_the_access_form() {
+        with_f(|i| {
+            let w = |r: Recipe| vector_weight(&r, i[0], 8.0, &|_| 1.0);
+            assert_eq!(w(load(Access::Contiguous { reverse: false }, false)), 2.0);
+            assert_eq!(w(load(Access::Contiguous { reverse: true }, false)), 3.0);
+            assert_eq!(w(load(Access::Strided { m: 2 }, false)), 3.0);
+            assert_eq!(w(load(Access::TablePermute { intrinsic: "llvm.x86.avx2.permd" }, false)), 2.0);
+            assert_eq!(w(load(Access::Gather("no stride"), false)), GATHER_PER_LANE * 8.0);
+            // A run-time stride check costs the same on every form.
+            assert_eq!(w(load(Access::Contiguous { reverse: false }, true)), 6.0);
+        });
+    }
+
+    #[test]
+    fn per_lane_and_wide_division_weigh_per_lane() {
+        with_f(|i| {
+            let w = |r: Recipe, at: usize| vector_weight(&r, i[at], 8.0, &|_| 1.0);
+            assert_eq!(w(Recipe::PerLane(None), 2), 24.0);
+            assert_eq!(
+                w(
+                    Recipe::Call(crate::plan::BatchedCall {
+                        spec: crate::spec::CloneSpec::all_varying("g", 1, 8, crate::vfabi::Isa::Avx2, false),
+                        target: crate::plan::CallTarget::Helper,
+                    }),
+                    2
+                ),
+                1.0
+            );
+            // A 64-bit division has no vector instruction on x86.
+            assert_eq!(w(Recipe::Widened(Widen::GuardedDivision), 1), 80.0);
+            assert_eq!(w(Recipe::Uniform, 1), 10.0);
+        });
+    }
+}

@@ -120,3 +120,57 @@ pub fn is_terminator(op: crate::llvm::LLVMOpcode) -> bool {
             | LLVMCallBr
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llvm::{parse_ir, Module};
+    // Links libLLVM into the test binary.
+    use batchify_llvm_link as _;
+
+    /// The legality verdict on function `f` of `ir`: the signature, then
+    /// the body.
+    fn verdict(ir: &str) -> Result<()> {
+        let ctx = inkwell::context::Context::create();
+        let m = parse_ir(&ctx, ir, "t").expect("valid IR");
+        let f = Module::from_inkwell(&m).function("f").expect("a function f");
+        check_signature(f, "f")?;
+        check_body(f, &Cfg::new(f), "f")
+    }
+
+    fn kind(r: Result<()>) -> Option<FallbackKind> {
+        match r {
+            Err(Error::Unsupported { kind, .. }) => Some(kind),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn plain_code_is_legal() {
+        let ir = "define i32 @f(i32 %x) {\n  %a = alloca i32\n  store i32 %x, ptr %a\n  %v = load i32, ptr %a\n  ret i32 %v\n}";
+        assert_eq!(verdict(ir), Ok(()));
+    }
+
+    #[test]
+    fn each_obstacle_has_its_kind() {
+        let cases = [
+            ("define void @f(ptr byval(i32) %p) {\n  ret void\n}", ByvalParameter),
+            ("define void @f(i64 %n) {\n  %a = alloca i32, i64 %n\n  ret void\n}", StackMemory),
+            ("define i32 @f(ptr %p) {\n  %v = load volatile i32, ptr %p\n  ret i32 %v\n}", Instruction),
+            ("define i32 @f(ptr %p) {\n  %v = atomicrmw add ptr %p, i32 1 seq_cst\n  ret i32 %v\n}", Instruction),
+            ("define void @f() {\n  call void asm sideeffect \"nop\", \"\"()\n  ret void\n}", InlineAssembly),
+            ("define i32 @f(i32 %x) {\n  %r = musttail call i32 @f(i32 %x)\n  ret i32 %r\n}", MustTailCall),
+            ("define void @f(ptr %t) {\n  indirectbr ptr %t, []\n}", Terminator),
+        ];
+        for (ir, want) in cases {
+            assert_eq!(kind(verdict(ir)), Some(want), "{ir}");
+        }
+    }
+
+    #[test]
+    fn the_first_obstacle_in_block_order_is_the_reason() {
+        let ir = "define void @f(ptr %p) {\nentry:\n  br label %b\nb:\n  call void asm sideeffect \"nop\", \"\"()\n  \
+                  %v = load volatile i32, ptr %p\n  ret void\n}";
+        assert_eq!(kind(verdict(ir)), Some(InlineAssembly));
+    }
+}
