@@ -470,7 +470,7 @@ mod tests {
     }
 
     fn load(access: Access, checked: bool) -> Recipe {
-        Recipe::Memory { load: true, recipe: MemoryRecipe { access, checked } }
+        Recipe::Memory { load: true, recipe: MemoryRecipe { access, checked, lanewise: false } }
     }
 
     #[test]

@@ -375,6 +375,7 @@ fn vectorize<'ctx>(
         shapes: &shapes,
         private: &private,
         veclib: printer.opts.veclib,
+        for_autodiff: printer.opts.for_autodiff,
     };
     let recipes = plan::Plan::build(&plan_inputs, callees);
     if printer.opts.print_plan {

@@ -1,9 +1,10 @@
 //! Memory by shape: builds the varying loads and stores in the form the
 //! plan chose for them ([`crate::plan::memory`], which has the table).
 //!
-//! `--for-autodiff` clones access memory without masked intrinsics
-//! ([`super::lanewise`]): a plain vector access under a full mask, else one
-//! scalar access per element whose mask bit is set.
+//! `--for-autodiff` clones' memory recipes are lane-wise
+//! ([`crate::plan::MemoryRecipe::lanewise`], built by [`super::lanewise`]):
+//! a plain vector access under a full mask, else one scalar access per
+//! element whose mask bit is set, never a masked intrinsic.
 //!
 //! Under a partial mask the vector accesses are masked (`llvm.masked.load`
 //! and `llvm.masked.store`), and the wide ones enable only the elements the
@@ -33,7 +34,7 @@ pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Memo
         }
         Access::Gather(why) => {
             w.stats.memory_what.push(format!("gather: `{}` ({why})", short(i)));
-            return gather(w, i);
+            return gather(w, i, recipe.lanewise);
         }
         _ => {}
     }
@@ -46,7 +47,7 @@ pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Memo
         match access {
             Access::Contiguous { reverse } => {
                 let mask = lane_mask(w).map(|m| if reverse { reversed(w, m) } else { m });
-                let v = masked_load(w, vty, base, mask, align);
+                let v = masked_load(w, vty, base, mask, align, recipe.lanewise);
                 if reverse {
                     reversed(w, v)
                 } else {
@@ -56,7 +57,7 @@ pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Memo
             Access::Strided { m } => {
                 let wide = i.ty().vector_of(w.n * m);
                 let mask = spread_mask(w, m);
-                let v = masked_load(w, wide, base, Some(mask), align);
+                let v = masked_load(w, wide, base, Some(mask), align, recipe.lanewise);
                 let picks: Vec<Value> = (0..w.n).map(|k| constant::i32(w.ctx(), k * m)).collect();
                 w.b.shuffle(v, constant::poison(wide), constant::vector(&picks))
             }
@@ -66,7 +67,7 @@ pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Memo
     w.stats.memory_what.push(format!("{}: `{}`", describe(recipe), short(i)));
     let Some(check) = stride.check else { return fast(w) };
     let ok = no_wrap_between_lanes(w, check);
-    w.if_else(ok, fast, |w| gather(w, i))
+    w.if_else(ok, fast, |w| gather(w, i, recipe.lanewise))
 }
 
 /// A varying `store` in the form the plan chose.
@@ -80,7 +81,7 @@ pub(super) fn store<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Mem
         }
         Access::Gather(why) => {
             w.stats.memory_what.push(format!("scatter: `{}` ({why})", short(i)));
-            return scatter(w, i);
+            return scatter(w, i, recipe.lanewise);
         }
         _ => {}
     }
@@ -95,7 +96,7 @@ pub(super) fn store<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Mem
             Access::Contiguous { reverse } => {
                 let v = if reverse { reversed(w, vals) } else { vals };
                 let mask = lane_mask(w).map(|m| if reverse { reversed(w, m) } else { m });
-                masked_store(w, v, base, mask, align)
+                masked_store(w, v, base, mask, align, recipe.lanewise)
             }
             Access::Strided { m } => {
                 let wide = val.ty().vector_of(w.n * m);
@@ -111,7 +112,7 @@ pub(super) fn store<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Mem
                 let spread = w.b.shuffle(vals, constant::poison(vals.ty()), constant::vector(&places));
                 debug_assert_eq!(spread.ty(), wide);
                 let mask = spread_mask(w, m);
-                masked_store(w, spread, base, Some(mask), align)
+                masked_store(w, spread, base, Some(mask), align, recipe.lanewise)
             }
             _ => unreachable!("handled above"),
         }
@@ -119,7 +120,7 @@ pub(super) fn store<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Mem
     w.stats.memory_what.push(format!("{}: `{}`", describe(recipe), short(i)));
     let Some(check) = stride.check else { return fast(w) };
     let ok = no_wrap_between_lanes(w, check);
-    w.if_else(ok, fast, |w| scatter(w, i))
+    w.if_else(ok, fast, |w| scatter(w, i, recipe.lanewise))
 }
 
 /// The report's name of a vector or wide access.
@@ -347,9 +348,10 @@ pub(super) fn masked_load<'ctx>(
     base: Value<'ctx>,
     mask: Option<Value<'ctx>>,
     align: u32,
+    lanewise: bool,
 ) -> Value<'ctx> {
     let Some(mask) = mask else { return w.b.load(ty, base, align) };
-    if w.for_autodiff {
+    if lanewise {
         let at = super::lanewise::Addresses::From(base);
         return super::lanewise::load(w, ty, at, Some(mask), align, constant::null(ty));
     }
@@ -367,9 +369,10 @@ pub(super) fn masked_store<'ctx>(
     base: Value<'ctx>,
     mask: Option<Value<'ctx>>,
     align: u32,
+    lanewise: bool,
 ) -> Value<'ctx> {
     let Some(mask) = mask else { return w.b.store(v, base, align) };
-    if w.for_autodiff {
+    if lanewise {
         return super::lanewise::store(w, v, super::lanewise::Addresses::From(base), Some(mask), align);
     }
     let f = w.module.intrinsic("llvm.masked.store", &[v.ty(), base.ty()]).expect("llvm.masked.store exists");
@@ -399,10 +402,10 @@ fn store_last_lane<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Value<'ct
 }
 
 /// A load at varying addresses: a masked gather (inactive lanes read nothing).
-pub(super) fn gather<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Value<'ctx> {
+pub(super) fn gather<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, lanewise: bool) -> Value<'ctx> {
     let ptrs = w.varying_value(i.operand(0));
     let vty = i.ty().vector_of(w.n);
-    if w.for_autodiff {
+    if lanewise {
         let at = super::lanewise::Addresses::Each(ptrs);
         return super::lanewise::load(w, vty, at, lane_mask(w), i.alignment(), constant::null(vty));
     }
@@ -415,10 +418,10 @@ pub(super) fn gather<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Value<'
 
 /// A store of varying values or at varying addresses: a masked scatter
 /// (lanes in lane order where addresses collide, as LLVM defines it).
-pub(super) fn scatter<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Value<'ctx> {
+pub(super) fn scatter<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, lanewise: bool) -> Value<'ctx> {
     let vals = w.varying_value(i.operand(0));
     let ptrs = w.varying_value(i.operand(1));
-    if w.for_autodiff {
+    if lanewise {
         return super::lanewise::store(w, vals, super::lanewise::Addresses::Each(ptrs), lane_mask(w), i.alignment());
     }
     let f = w.module.intrinsic("llvm.masked.scatter", &[vals.ty(), ptrs.ty()]).expect("llvm.masked.scatter exists");

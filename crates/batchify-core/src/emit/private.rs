@@ -119,14 +119,14 @@ fn element_mask<'ctx>(w: &Widener<'_, 'ctx>, k: u32) -> Value<'ctx> {
 fn wide_load<'ctx>(w: &mut Widener<'_, 'ctx>, ty: Type<'ctx>, at: Value<'ctx>, k: u32, align: u32) -> Value<'ctx> {
     let align = align.min(w.module.abi_size_of(ty.element()) as u32).max(1);
     let mask = (!w.flow.full).then(|| element_mask(w, k));
-    masked_load(w, ty, at, mask, align)
+    masked_load(w, ty, at, mask, align, w.for_autodiff)
 }
 
 /// A `<k x T>` store of every active lane: `N·k` consecutive elements.
 fn wide_store<'ctx>(w: &mut Widener<'_, 'ctx>, v: Value<'ctx>, at: Value<'ctx>, k: u32, align: u32) -> Value<'ctx> {
     let align = align.min(w.module.abi_size_of(v.ty().element()) as u32).max(1);
     let mask = (!w.flow.full).then(|| element_mask(w, k));
-    masked_store(w, v, at, mask, align)
+    masked_store(w, v, at, mask, align, w.for_autodiff)
 }
 
 /// `memset` of whole elements of every active lane: one `memset` of the

@@ -69,6 +69,10 @@ pub struct MemoryRecipe {
     pub access: Access,
     /// The stride holds only after a run-time test.
     pub checked: bool,
+    /// Without masked intrinsics (`--for-autodiff`, which Enzyme
+    /// differentiates): a plain vector access under a full mask, else one
+    /// scalar access per element whose mask bit is set.
+    pub lanewise: bool,
 }
 
 /// The largest stride, in elements, that is read as one wide access. At 4
@@ -94,11 +98,11 @@ pub fn load_recipe<'ctx>(
     let access = by_stride(module, stride, i.ty());
     if let Access::Gather(_) = access {
         if let Some(intrinsic) = table_permute(isa, n, i) {
-            return Some(MemoryRecipe { access: Access::TablePermute { intrinsic }, checked: false });
+            return Some(MemoryRecipe { access: Access::TablePermute { intrinsic }, checked: false, lanewise: false });
         }
-        return Some(MemoryRecipe { access, checked: false });
+        return Some(MemoryRecipe { access, checked: false, lanewise: false });
     }
-    Some(MemoryRecipe { access, checked: stride.is_some_and(|s| s.checked()) })
+    Some(MemoryRecipe { access, checked: stride.is_some_and(|s| s.checked()), lanewise: false })
 }
 
 /// The form of varying store `i` (one whose value or address is varying),
@@ -114,12 +118,12 @@ pub fn store_recipe<'ctx>(
         return None;
     }
     if !varying(ptr) {
-        return Some(MemoryRecipe { access: Access::LastLane, checked: false });
+        return Some(MemoryRecipe { access: Access::LastLane, checked: false, lanewise: false });
     }
     let stride = shapes.stride(ptr);
     let access = by_stride(module, stride, val.ty());
     let checked = !matches!(access, Access::Gather(_)) && stride.is_some_and(|s| s.checked());
-    Some(MemoryRecipe { access, checked })
+    Some(MemoryRecipe { access, checked, lanewise: false })
 }
 
 /// How to access elements of type `ty` at addresses with this stride.

@@ -166,6 +166,9 @@ pub struct Inputs<'a, 'ctx> {
     pub private: &'a PrivateMemory<'ctx>,
     /// The vector math library (`--veclib`).
     pub veclib: crate::options::VecLib,
+    /// Clones for automatic differentiation: memory recipes without masked
+    /// intrinsics ([`MemoryRecipe::lanewise`]).
+    pub for_autodiff: bool,
 }
 
 impl<'ctx> Plan<'ctx> {
@@ -288,15 +291,26 @@ fn widen_rule<'ctx>(inputs: &Inputs<'_, 'ctx>, i: Value<'ctx>) -> Option<Recipe>
         LLVMGetElementPtr if lane_result && i.operands().iter().all(|o| !o.ty().is_vector()) => widened(Address),
         LLVMLoad if lane_result => {
             let (isa, n) = (inputs.spec.isa, inputs.spec.width);
-            memory::load_recipe(inputs.module, inputs.shapes, varying, isa, n, i)
-                .map(|recipe| Recipe::Memory { load: true, recipe })
+            memory::load_recipe(inputs.module, inputs.shapes, varying, isa, n, i).map(|recipe| Recipe::Memory {
+                load: true,
+                recipe: MemoryRecipe { lanewise: inputs.for_autodiff && lanewise_form(recipe.access), ..recipe },
+            })
         }
-        LLVMStore => memory::store_recipe(inputs.module, inputs.shapes, varying, i)
-            .map(|recipe| Recipe::Memory { load: false, recipe }),
+        LLVMStore => memory::store_recipe(inputs.module, inputs.shapes, varying, i).map(|recipe| Recipe::Memory {
+            load: false,
+            recipe: MemoryRecipe { lanewise: inputs.for_autodiff && lanewise_form(recipe.access), ..recipe },
+        }),
         LLVMCall if lane_wise_intrinsic_applies(inputs, i) => widened(Intrinsic),
         LLVMAlloca => widened(Alloca),
         _ => None,
     }
+}
+
+/// Whether an access form has a lane-wise twin for `--for-autodiff`: the
+/// masked vector, wide, gather and scatter forms (a table permute touches
+/// no memory; a last-lane store is one scalar store).
+fn lanewise_form(access: Access) -> bool {
+    !matches!(access, Access::TablePermute { .. } | Access::LastLane)
 }
 
 /// The exact-math rules (`emit/libm.rs`): `Some(rule)` where one of them

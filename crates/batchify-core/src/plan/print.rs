@@ -33,7 +33,12 @@ pub fn describe(r: &Recipe) -> String {
         Recipe::Widened(w) => format!("widen {}", w.name()),
         Recipe::Memory { load, recipe } => {
             let what = if *load { "load" } else { "store" };
-            let checked = if recipe.checked { ", checked" } else { "" };
+            let checked = match (recipe.checked, recipe.lanewise) {
+                (true, true) => ", checked, lane-wise",
+                (true, false) => ", checked",
+                (false, true) => ", lane-wise",
+                (false, false) => "",
+            };
             let form = match recipe.access {
                 Access::Gather(why) if !*load => format!("scatter ({why})"),
                 a => a.name(*load),
