@@ -30,7 +30,7 @@ const USAGE: &str = "usage: batchify-judge-cost [--count N] [--seed S] [--width 
   --isa I            sse, avx, avx2 or avx512 (default: the best the host runs; the cost model
                      only acts for x86 ISAs)
   --sample-ms F      least duration of one sample of the faster form, in ms (default 1)
-  --samples K        samples per form, interleaved (default 9, at most 63)
+  --samples K        samples per form, interleaved (default 15, at most 63)
   --sets K           argument sets (masks, values) the timing loop cycles through, a power of
                      two (default 8)
   --no-opt           do not run default<O2> on the programs first

@@ -92,7 +92,7 @@ impl Default for JudgeOptions {
             optimize: true,
             inline_callees: false,
             sets: 8,
-            timing: TimingConfig { sample_ns: 1_000_000, samples: 9, timeout_secs: 120 },
+            timing: TimingConfig { sample_ns: 1_000_000, samples: 15, timeout_secs: 120 },
             jit_target: JitTarget::from_env(),
             keep_worst: 10,
         }
@@ -212,6 +212,102 @@ impl Timing {
     }
 }
 
+/// What the program and its vector form hold, for sorting out what the
+/// cost model gets wrong (from the vector build's report, callee clones
+/// included, and the scalar IR batchify got).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Features {
+    /// Vector instructions of the clones.
+    pub vectorized: usize,
+    /// Instructions the clones run once per lane.
+    pub serialized: usize,
+    /// Linearized levels (divergent branches turned into masks).
+    pub linearized: usize,
+    /// Divergent loops.
+    pub divergent_loops: usize,
+    /// Gathers.
+    pub gathers: usize,
+    /// Scatters.
+    pub scatters: usize,
+    /// Other vector memory accesses (contiguous, wide, masked).
+    pub vector_accesses: usize,
+    /// Calls the clones make once per lane.
+    pub per_lane_calls: usize,
+    /// Calls of callee clones (or vector functions).
+    pub batched_calls: usize,
+    /// Callee clones built.
+    pub callee_clones: usize,
+    /// Divisions and remainders (integer and floating point) in the scalar IR.
+    pub divisions: usize,
+    /// Calls of functions that are not intrinsics in the scalar IR.
+    pub calls: usize,
+    /// The lowest speed-up the cost model estimates for a divergent loop.
+    pub min_estimate: Option<f64>,
+}
+
+impl Features {
+    fn of(report: &CloneReport, ir: &str) -> Features {
+        let mut f = Features { callee_clones: report.callee_clones.len(), ..Features::default() };
+        for r in std::iter::once(report).chain(&report.callee_clones) {
+            let st = &r.stats;
+            f.vectorized += st.vectorized;
+            f.serialized += st.serialized;
+            f.linearized += st.linearized_levels;
+            f.divergent_loops += st.divergent_loops;
+            for m in &st.memory_what {
+                if m.starts_with("gather") {
+                    f.gathers += 1;
+                } else if m.starts_with("scatter") {
+                    f.scatters += 1;
+                } else {
+                    f.vector_accesses += 1;
+                }
+            }
+            f.per_lane_calls += st.per_lane_calls.len();
+            f.batched_calls += st.batched_calls.len();
+            for n in &st.cost_notes {
+                let est = n.split("est. ").nth(1).and_then(|t| t.split('x').next()).and_then(|x| x.parse::<f64>().ok());
+                if let Some(e) = est {
+                    f.min_estimate = Some(f.min_estimate.map_or(e, |m: f64| m.min(e)));
+                }
+            }
+        }
+        for line in ir.lines().map(str::trim) {
+            let op = line.split(" = ").nth(1).unwrap_or("").split(' ').next().unwrap_or("");
+            f.divisions += matches!(op, "udiv" | "sdiv" | "urem" | "srem" | "fdiv" | "frem") as usize;
+            let call = line.contains("call ") && !line.starts_with("declare") && !line.contains("@llvm.");
+            f.calls += call as usize;
+        }
+        f
+    }
+}
+
+impl fmt::Display for Features {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "vector={} per-lane-insts={} linearized={} div-loops={} gathers={} scatters={} accesses={} \
+             per-lane-calls={} batched-calls={} callee-clones={} divisions={} calls={}",
+            self.vectorized,
+            self.serialized,
+            self.linearized,
+            self.divergent_loops,
+            self.gathers,
+            self.scatters,
+            self.vector_accesses,
+            self.per_lane_calls,
+            self.batched_calls,
+            self.callee_clones,
+            self.divisions,
+            self.calls
+        )?;
+        if let Some(e) = self.min_estimate {
+            write!(f, " min-estimate={e:.2}")?;
+        }
+        Ok(())
+    }
+}
+
 /// A program whose forms were timed.
 #[derive(Debug, Clone)]
 pub struct Timed {
@@ -236,6 +332,8 @@ pub struct Timed {
     /// The choice's fallback reason (`cost model: ...`), for
     /// [`Choice::PerLane`], or the callee clones' for [`Choice::Mixed`].
     pub choice_reason: Option<String>,
+    /// What the program and its vector form hold.
+    pub features: Features,
     /// Whether the choice's build has the same function bodies as the
     /// build of the form it names (vector or per-lane); always true for
     /// [`Choice::Mixed`], which is timed on its own build.
@@ -276,6 +374,14 @@ impl Timed {
             Choice::Mixed => self.mixed.map_or(self.vector.min, |t| t.min),
         };
         chosen / self.vector.min.min(self.per_lane.min).max(1e-9)
+    }
+
+    /// [`Timed::ratio`] with the harness's overhead taken off both forms
+    /// (`None` when the faster form is within 20% of the overhead: a clone
+    /// that does next to nothing).
+    pub fn ratio_net(&self) -> Option<f64> {
+        let faster = self.vector.median.min(self.per_lane.median);
+        (faster - self.overhead > 0.2 * faster).then(|| (self.chosen() - self.overhead) / (faster - self.overhead))
     }
 
     /// The harness's overhead over the faster form's median.
@@ -543,6 +649,7 @@ fn judge_inner(seed: u64, opts: &JudgeOptions, divergent: &mut usize) -> Result<
         overhead: Timing::of(&measured.overhead).median,
         outputs_differ: measured.outputs_differ,
         cost_notes: cost_notes(&builds.vector.report),
+        features: Features::of(&builds.vector.report, &ir),
         choice_reason,
         builds_agree,
     })
@@ -638,7 +745,7 @@ impl JudgeSummary {
     pub fn tsv(&self) -> String {
         let mut s = String::from(
             "index\tseed\twidth\tmasked\tdivergent_loops\tchoice\tfaster\tvector_ns\tper_lane_ns\tmixed_ns\t\
-             vector_spread\tper_lane_spread\tratio\tratio_by_min\toverhead_ns\titers\toutputs_differ\tskip\tcost_notes\n",
+             vector_spread\tper_lane_spread\tratio\tratio_by_min\toverhead_ns\titers\toutputs_differ\tskip\tfeatures\tcost_notes\n",
         );
         for j in &self.programs {
             let _ = write!(s, "{}\t{}\t{}\t{}\t{}\t", j.index, j.seed, j.width, j.masked, j.divergent_loops);
@@ -646,7 +753,7 @@ impl JudgeSummary {
                 Ok(t) => {
                     let _ = writeln!(
                         s,
-                        "{}\t{}\t{:.2}\t{:.2}\t{}\t{:.3}\t{:.3}\t{:.4}\t{:.4}\t{:.2}\t{}\t{}\t\t{}",
+                        "{}\t{}\t{:.2}\t{:.2}\t{}\t{:.3}\t{:.3}\t{:.4}\t{:.4}\t{:.2}\t{}\t{}\t\t{}\t{}",
                         t.choice,
                         t.faster(),
                         t.vector.median,
@@ -659,11 +766,12 @@ impl JudgeSummary {
                         t.overhead,
                         t.iters,
                         t.outputs_differ,
+                        t.features,
                         t.cost_notes.join(" | ")
                     );
                 }
                 Err(e) => {
-                    let _ = writeln!(s, "\t\t\t\t\t\t\t\t\t\t\t\t{}\t", e.key);
+                    let _ = writeln!(s, "\t\t\t\t\t\t\t\t\t\t\t\t{}\t\t", e.key);
                 }
             }
         }
@@ -745,6 +853,16 @@ impl JudgeSummary {
             "- the same by each form's fastest sample instead of its median: {by_min} within 10% ({:.1}%)",
             pct(by_min, n)
         );
+        let nets: Vec<f64> = self.timed().filter_map(|(_, t)| t.ratio_net()).collect();
+        let net_within = nets.iter().filter(|&&r| r <= WITHIN).count();
+        let _ = writeln!(
+            s,
+            "- the same with the harness overhead taken off both forms: {net_within} of {} within 10% ({:.1}%; the \
+             other {} programs' faster form is within 20% of the overhead)",
+            nets.len(),
+            pct(net_within, nets.len()),
+            n - nets.len()
+        );
         let mut overheads: Vec<f64> = self.timed().map(|(_, t)| t.overhead_share()).collect();
         overheads.sort_by(f64::total_cmp);
         if !overheads.is_empty() {
@@ -808,6 +926,7 @@ impl JudgeSummary {
             let _ = writeln!(s);
             for (j, t) in &worst {
                 let _ = writeln!(s, "- seed {} (`{}`):", j.seed, repro_command(j.seed, opts));
+                let _ = writeln!(s, "  - {}", t.features);
                 if let Some(why) = &t.choice_reason {
                     let _ = writeln!(s, "  - choice: {why}");
                 }
