@@ -10,6 +10,7 @@ mod compile_time;
 mod demo;
 mod doc_commands;
 mod fuzz;
+mod judge_cost;
 mod setup;
 mod simd_suite;
 mod sweep;
@@ -62,6 +63,15 @@ const COMMANDS: &[Command] = &[
         about: "build and run the random-program fuzzer (release); every option goes to \
                 batchify-fuzz, e.g. --count 100000; prints `N programs, M mismatches, K invalid IR`",
         run: fuzz::run,
+    },
+    Command {
+        name: "judge-cost",
+        usage: "[--count N] [--seed S] [...]",
+        about: "judge the cost model (release): random programs with buffers, callees and divergent loops, \
+                each clone built as the cost model chooses, as the vector form and as the per-lane loop, both \
+                forms timed interleaved on the same inputs; prints the table chosen x faster, the share within \
+                10% and the worst choices; every option goes to batchify-judge-cost",
+        run: judge_cost::run,
     },
     Command {
         name: "compile-time",

@@ -19,6 +19,8 @@
 //! * [`skip`]: skipping a test loudly when a tool or CPU feature is missing;
 //! * [`sweep`]: the real-code sweep (`batchify-sweep`, `cargo xtask sweep`);
 //! * [`tunings`]: fuzzing with the JIT compiling for several x86 tunings;
+//! * [`cost_judge`]: timing the cost model's choice against both forms
+//!   (`batchify-judge-cost`, `cargo xtask judge-cost`);
 //! * [`corpus`]: compiling C and loading `.ll` test files, with their
 //!   `VARIANT-PARAMS` directives.
 #![warn(missing_docs)]
@@ -29,6 +31,7 @@ use batchify_llvm_link as _;
 pub mod alloc_hooks;
 pub mod buffers;
 pub mod corpus;
+pub mod cost_judge;
 pub mod enzyme;
 pub mod fuzz;
 pub mod fuzz_enzyme;

@@ -162,12 +162,41 @@ fn emit_vector_call<'ctx>(
     spec: &CloneSpec,
     base: PtrBase<'_, 'ctx>,
 ) {
+    let args = vector_call_args(b, inp, scalar, clone, spec, base);
+    if let Some(r) = call_clone(b, scalar, clone, spec, &args) {
+        store_lane_results(b, r, scalar, spec, out);
+    }
+}
+
+/// The natural type of `clone` (GCC's lowered symbols: the type before lowering).
+fn natural_clone_type<'ctx>(scalar: Value<'ctx>, clone: Value<'ctx>, spec: &CloneSpec) -> Type<'ctx> {
+    batchify_core::abi::clone_type(scalar, spec).unwrap_or(clone.function_type())
+}
+
+/// Emits, at `b`, the clone's arguments (of its natural type, the mask
+/// last) read from the input layout at `inp` (see the module documentation).
+pub fn clone_call_args<'ctx>(
+    b: &Builder<'ctx>,
+    inp: Value<'ctx>,
+    scalar: Value<'ctx>,
+    clone: Value<'ctx>,
+    spec: &CloneSpec,
+) -> Vec<Value<'ctx>> {
+    vector_call_args(b, inp, scalar, clone, spec, &|_, _| None)
+}
+
+fn vector_call_args<'ctx>(
+    b: &Builder<'ctx>,
+    inp: Value<'ctx>,
+    scalar: Value<'ctx>,
+    clone: Value<'ctx>,
+    spec: &CloneSpec,
+    base: PtrBase<'_, 'ctx>,
+) -> Vec<Value<'ctx>> {
     let ctx = b.context();
     let n = spec.width as usize;
     let sty = scalar.function_type();
-    let vty = batchify_core::abi::clone_type(scalar, spec).unwrap_or(clone.function_type());
-    let lowering = batchify_core::abi::gcc_lowering(scalar, vty, spec)
-        .filter(|l| clone.function_type() != vty && clone.function_type() == l.public_type);
+    let vty = natural_clone_type(scalar, clone, spec);
     let vparams = vty.param_types();
     let mut args = Vec::new();
     for (i, t) in sty.param_types().iter().enumerate() {
@@ -228,23 +257,50 @@ fn emit_vector_call<'ctx>(
         };
         args.push(mask);
     }
-    let r = match &lowering {
+    args
+}
+
+/// Emits, at `b`, a call of `clone` with `args` of its natural type
+/// ([`clone_call_args`]), through GCC's lowered type when its symbol has
+/// it (which may emit an `alloca` at `b` for a result in memory); returns
+/// the natural result (`None` for `void`).
+pub fn call_clone<'ctx>(
+    b: &Builder<'ctx>,
+    scalar: Value<'ctx>,
+    clone: Value<'ctx>,
+    spec: &CloneSpec,
+    args: &[Value<'ctx>],
+) -> Option<Value<'ctx>> {
+    let vty = natural_clone_type(scalar, clone, spec);
+    let lowering = batchify_core::abi::gcc_lowering(scalar, vty, spec)
+        .filter(|l| clone.function_type() != vty && clone.function_type() == l.public_type);
+    match &lowering {
         Some(l) => {
-            let (call, r) = batchify_core::shell::gcc_adapter::call_lowered(b, clone, &args, l);
+            let (call, r) = batchify_core::shell::gcc_adapter::call_lowered(b, clone, args, l);
             copy_call_abi(call, clone);
             r
         }
         None => {
-            let call = b.call(vty, clone, &args);
+            let call = b.call(vty, clone, args);
             copy_call_abi(call, clone);
             (!vty.return_type().is_void()).then_some(call)
         }
-    };
-    if let Some(r) = r {
-        for k in 0..n {
-            let x = extract_lane(b, r, sty.return_type(), k as u32);
-            store_scalar(b, x, out, k * RESULT_SLOT);
-        }
+    }
+}
+
+/// Emits, at `b`, the stores of each lane of the clone's result `r` to its
+/// result slot at `out` (see the module documentation).
+pub fn store_lane_results<'ctx>(
+    b: &Builder<'ctx>,
+    r: Value<'ctx>,
+    scalar: Value<'ctx>,
+    spec: &CloneSpec,
+    out: Value<'ctx>,
+) {
+    let ret = scalar.function_type().return_type();
+    for k in 0..spec.width as usize {
+        let x = extract_lane(b, r, ret, k as u32);
+        store_scalar(b, x, out, k * RESULT_SLOT);
     }
 }
 
