@@ -40,7 +40,7 @@ pub struct Options {
     pub hold_finished_lanes: bool,
     /// Build every requested clone as the per-lane loop, without trying the
     /// vector form: the baseline the cost model's choice is judged against
-    /// (`batchify-fuzz --judge-cost`).
+    /// (`cargo xtask judge-cost`, `batchify-judge-cost`).
     pub force_per_lane: bool,
 }
 
