@@ -271,9 +271,10 @@ pub fn call_clone<'ctx>(
     spec: &CloneSpec,
     args: &[Value<'ctx>],
 ) -> Option<Value<'ctx>> {
-    let vty = natural_clone_type(scalar, clone, spec);
-    let lowering = batchify_core::abi::gcc_lowering(scalar, vty, spec)
-        .filter(|l| clone.function_type() != vty && clone.function_type() == l.public_type);
+    let abi = batchify_core::abi::CloneAbi::of(scalar, spec).ok();
+    let vty = abi.as_ref().map_or(clone.function_type(), |a| a.natural);
+    let lowering =
+        abi.and_then(|a| a.lowering).filter(|l| clone.function_type() != vty && clone.function_type() == l.public_type);
     match &lowering {
         Some(l) => {
             let (call, r) = batchify_core::shell::gcc_adapter::call_lowered(b, clone, args, l);

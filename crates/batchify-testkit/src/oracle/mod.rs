@@ -194,10 +194,7 @@ impl Oracle {
             let want = batchify_core::abi::varying_type(ret, spec.width);
             // GCC's lowered symbols (results in memory) are called through
             // `call_lowered`, which takes the natural layout apart itself.
-            let lowered = batchify_core::abi::clone_type(scalar, spec)
-                .ok()
-                .and_then(|natural| batchify_core::abi::gcc_lowering(scalar, natural, spec))
-                .is_some();
+            let lowered = batchify_core::abi::CloneAbi::of(scalar, spec).is_ok_and(|a| a.lowering.is_some());
             if !ret.is_void() && !lowered && clone.function_type().return_type() != want {
                 // The wrappers would take apart a value of another layout.
                 return Err(setup(format!(
