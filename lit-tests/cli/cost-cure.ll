@@ -1,5 +1,5 @@
 ; A cost-model fallback says what would make the vector form pay
-; (cost.rs, LoopEstimate::cure): per-lane calls of math functions that
+; (cost/mod.rs, FunctionEstimate::cure): per-lane calls of math functions that
 ; glibc's libmvec has point to `--veclib libmvec`, and to `-fno-math-errno`
 ; where the call may set `errno` (clang's default: `memory(errnomem:
 ; write)`); other per-lane calls point to `declare simd` bodies or promised
@@ -10,7 +10,8 @@
 ; RUN: %batchify %s -o %t2.ll --function g --isa avx2 2> %t2.err
 ; RUN: FileCheck %s --check-prefix=PURE < %t2.err
 
-; CHECK: batchify: warning: `f` -> `_ZGVdN8vv_f` is a per-lane loop over the scalar function: cost model: the per-lane loop is faster: divergent loop %loop: est.
+; CHECK: batchify: warning: `f` -> `_ZGVdN8vv_f` is a per-lane loop over the scalar function: cost model: the per-lane loop is faster: function: est.
+; CHECK-SAME: ; divergent loop %loop: est.
 ; CHECK-SAME: ; `expf` run once per lane: they may set `errno` (clang's default `-fmath-errno`); with `-fno-math-errno` and `--veclib libmvec` (plugin: `veclib=libmvec`) glibc's vector versions are called instead
 ; CHECK-SAME: ; `ext` run once per lane: a `declare simd` body in this module (or variants its declaration promises) makes them vector calls
 

@@ -40,7 +40,7 @@ attributes #0 = { nounwind willreturn memory(none) }
 
 ; REPORT: batchify: f -> _ZGVdN8v_f: 8 lanes, 1 vector instruction(s), 0 uniform, 0 per-lane
 ; REPORT-NEXT: batchify:   veclib: expf -> _ZGVdN8v_expf (libmvec, at most 4 ulp)
-; REPORT-NEXT: batchify: s -> _ZGVdN8v_s: 8 lanes, 1 vector instruction(s), 0 uniform, 0 per-lane
+; REPORT:      batchify: s -> _ZGVdN8v_s: 8 lanes, 1 vector instruction(s), 0 uniform, 0 per-lane
 ; REPORT-NEXT: batchify:   veclib: sin -> _ZGVdN4v_sin (libmvec, at most 4 ulp)
 
 ; GENERIC-LABEL: define <8 x float> @_ZGV_LLVM_N8v_f(

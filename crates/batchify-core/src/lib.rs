@@ -394,7 +394,7 @@ fn vectorize<'ctx>(
         recipes: &recipes,
         spec,
     };
-    let (choice, estimates) = cost::decide(&inputs, printer.opts.allow_fallback && printer.opts.cost_model);
+    let (choice, estimate) = cost::decide(&inputs, printer.opts.allow_fallback && printer.opts.cost_model);
     if let cost::Choice::PerLane(why) = choice {
         return Err(legality::unsupported(&spec.scalar_name, FallbackKind::CostModel, why));
     }
@@ -408,7 +408,7 @@ fn vectorize<'ctx>(
         recipes: &recipes,
     };
     let mut stats = emit::emit(module, f, clone, spec, &analyses, callees, &printer.opts)?;
-    stats.cost_notes = estimates.iter().map(cost::LoopEstimate::line).collect();
+    stats.cost_notes = estimate.map(|e| e.lines()).unwrap_or_default();
     printer.after(PrintAfter::Emit, "emit", clone);
     Ok(stats)
 }

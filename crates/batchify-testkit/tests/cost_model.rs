@@ -72,7 +72,8 @@ exit:
 "#;
 
 /// A function `name(params)` whose loop's only work is `call`, which
-/// computes `%v.next` from `%v`, after the `callees` it calls.
+/// computes `%v.next` from `%v`, after the `callees` it calls; at most 65
+/// trips.
 fn call_loop(callees: &str, name: &str, params: &str, call: &str) -> String {
     format!(
         r#"
@@ -85,7 +86,9 @@ head:
   %k = phi i32 [ 0, %entry ], [ %k.next, %head ]
   %v.next = {call}
   %k.next = add i32 %k, 1
-  %stop = icmp sgt i32 %v.next, 1000
+  %big = icmp sgt i32 %v.next, 1000
+  %long = icmp sgt i32 %k.next, 64
+  %stop = or i1 %big, %long
   br i1 %stop, label %exit, label %head
 exit:
   ret i32 %k.next
@@ -161,19 +164,39 @@ fn build(ir: &str, variant: &str, opts: &Options) -> CloneReport {
     reports.remove(0)
 }
 
-/// The estimated speed-up in a report's `cost:` line.
+/// The whole function's estimated speed-up, from the report's `cost:` line.
 fn estimate(r: &CloneReport) -> f64 {
-    let line = r.lines().into_iter().find(|l| l.contains("cost: divergent loop")).expect("a cost line");
+    let line = r.lines().into_iter().find(|l| l.contains("cost: function: est.")).expect("a cost line");
     let est = line.split("est. ").nth(1).unwrap();
     est.split('x').next().unwrap().parse().unwrap()
 }
 
+/// The cycles of one call of the vector form in the report's estimate.
+fn vector_cycles(r: &CloneReport) -> f64 {
+    let line = r.lines().into_iter().find(|l| l.contains("cost: function: est.")).expect("a cost line");
+    line.split("vector form ").nth(1).unwrap().split(" cycles").next().unwrap().parse().unwrap()
+}
+
+/// Count of the vector form's term `name` in the report's `terms:` line.
+fn vector_term(r: &CloneReport, name: &str) -> f64 {
+    let line = r.lines().into_iter().find(|l| l.contains("cost: terms:")).expect("a terms line");
+    let vector = line.split("vector form [").nth(1).unwrap().trim_end_matches(']');
+    vector
+        .split(", ")
+        .find_map(|t| t.strip_prefix(name).and_then(|c| c.strip_prefix(' ')).map(|c| c.parse().unwrap()))
+        .unwrap_or(0.0)
+}
+
+/// Measured on AMD Zen 4 (`batchify-judge-cost --ir search.ll --variant
+/// _ZGVbN4v_search`, this file's `SEARCH`): vector form 516 ns, per-lane
+/// loop 544 ns (1.05x). The cost model before issue 23 chose the per-lane
+/// loop here from an estimate of 0.9x.
 #[test]
-fn short_search_loop_at_4_lanes_becomes_the_per_lane_loop() {
+fn short_search_loop_at_4_lanes_stays_vector_code() {
     let r = build(SEARCH, "_ZGVbN4v_search", &Options::default());
-    let why = r.fallback.as_deref().expect("the per-lane loop");
-    assert!(why.starts_with("cost model: the per-lane loop is faster: divergent loop"), "{why}");
-    assert!(why.contains("est. 0."), "{why}");
+    assert!(r.fallback.is_none(), "{:?}", r.lines());
+    assert!(estimate(&r) >= 1.0, "{:?}", r.lines());
+    assert!(r.lines().iter().any(|l| l.contains("cost: divergent loop %head: est.")), "{:?}", r.lines());
 }
 
 #[test]
@@ -186,11 +209,15 @@ fn short_search_loop_at_8_avx2_lanes_stays_vector_code() {
 #[test]
 fn the_per_lane_clone_the_cost_model_picks_is_exact() {
     let ctx = Context::create();
-    let module = parse_module(&ctx, SEARCH.as_bytes(), "cost").unwrap();
-    let specs = [spec("_ZGVbN4v_search"), spec("_ZGVbM4v_search")];
+    let module = parse_module(&ctx, division_chain().as_bytes(), "cost").unwrap();
+    let specs = [spec("_ZGVdN8vv_chain"), spec("_ZGVdM8vv_chain")];
     let reports = batchify_core::batchify_inkwell(&module, &specs, &Options::default()).unwrap();
-    assert!(reports.iter().all(|r| r.fallback.is_some()));
-    if !batchify_testkit::skip::require_cpu("cost_model", "sse2") {
+    assert!(
+        reports.iter().all(|r| r.fallback.is_some()),
+        "{:?}",
+        reports.iter().map(|r| r.lines()).collect::<Vec<_>>()
+    );
+    if !batchify_testkit::skip::require_cpu("cost_model", "avx2") {
         return;
     }
     let oracle = Oracle::new(&module, &specs).unwrap();
@@ -204,12 +231,18 @@ fn dependent_float_loop_stays_vector_code() {
     assert!(estimate(&r) >= 1.0, "{:?}", r.lines());
 }
 
+/// A loop of calls the clone makes once per lane (`bump` writes through a
+/// pointer every lane shares). Measured on AMD Zen 4 (`batchify-judge-cost
+/// --ir`): vector form 823 ns, per-lane loop 153 ns (0.19x) unmasked;
+/// 336 ns against 82 ns masked.
 #[test]
 fn loop_of_per_lane_calls_becomes_the_per_lane_loop() {
-    let r = build(&calls(), "_ZGVdN8v_calls", &Options::default());
-    let why = r.fallback.as_deref().expect("the per-lane loop");
-    assert!(why.starts_with("cost model:"), "{why}");
-    assert_eq!(r.fallback_kind, Some(batchify_core::FallbackKind::CostModel));
+    for variant in ["_ZGVdN8uv_shared", "_ZGVdM8uv_shared"] {
+        let r = build(&shared_writer(), variant, &Options::default());
+        let why = r.fallback.as_deref().expect("the per-lane loop");
+        assert!(why.starts_with("cost model:"), "{why}");
+        assert_eq!(r.fallback_kind, Some(batchify_core::FallbackKind::CostModel));
+    }
 }
 
 #[test]
@@ -221,7 +254,7 @@ fn targets_without_a_cost_table_are_vectorized() {
 
 #[test]
 fn no_fallback_reports_the_estimate_and_vectorizes() {
-    let r = build(SEARCH, "_ZGVbN4v_search", &Options { allow_fallback: false, ..Default::default() });
+    let r = build(&division_chain(), "_ZGVdN8vv_chain", &Options { allow_fallback: false, ..Default::default() });
     assert!(r.fallback.is_none(), "{:?}", r.lines());
     assert!(estimate(&r) < 1.0, "{:?}", r.lines());
 }
@@ -233,14 +266,50 @@ fn cost_model_off_vectorizes() {
 }
 
 #[test]
-fn functions_without_divergent_loops_have_no_estimate() {
+fn branch_free_functions_are_estimated_and_stay_vector_code() {
     let ir =
         "define i32 @f(i32 %x) {\n  %c = icmp sgt i32 %x, 3\n  %r = select i1 %c, i32 %x, i32 7\n  ret i32 %r\n}\n";
     let r = build(ir, "_ZGVdN8v_f", &Options::default());
     assert!(r.fallback.is_none(), "{:?}", r.lines());
-    assert!(!r.lines().iter().any(|l| l.contains("cost:")), "{:?}", r.lines());
+    assert!(estimate(&r) > 1.0, "{:?}", r.lines());
+    // No loop: no loop line.
+    assert!(!r.lines().iter().any(|l| l.contains("cost: divergent loop")), "{:?}", r.lines());
 }
 
+/// Sixteen 64-bit remainders behind a chain of divergent exits, the shape
+/// `default<O2>` makes of a short early-exit loop: one lane runs those up
+/// to its exit, the clone runs all of them for every lane (one scalar
+/// division per lane each: x86 has no vector integer division).
+fn division_chain() -> String {
+    let mut body = String::from("define i64 @chain(i64 %x, i64 %d) {\nb0:\n  %a0 = or i64 %d, 1\n");
+    for k in 0..16 {
+        body += &format!(
+            "  %r{k} = srem i64 %x, %a{k}\n  %a{n} = add i64 %a{k}, %r{k}\n  %e{k} = icmp sgt i64 %r{k}, 5\n  \
+             br i1 %e{k}, label %out, label %b{n}\nb{n}:\n",
+            n = k + 1
+        );
+    }
+    body += "  br label %out\nout:\n  %v = phi i64 ";
+    let incoming: Vec<String> = (0..16).map(|k| format!("[ %r{k}, %b{k} ]")).collect();
+    body += &incoming.join(", ");
+    body += ", [ 0, %b16 ]\n  ret i64 %v\n}\n";
+    body
+}
+
+#[test]
+fn linearized_divisions_make_the_per_lane_loop_win() {
+    let r = build(&division_chain(), "_ZGVeN8vv_chain", &Options::default());
+    let why = r.fallback.as_deref().expect("the per-lane loop");
+    assert!(why.starts_with("cost model: the per-lane loop is faster: function: est. 0."), "{why}");
+    // Each of the 16 remainders runs once per lane in the clone.
+    let lanes = build(&division_chain(), "_ZGVeN8vv_chain", &Options { allow_fallback: false, ..Default::default() });
+    assert_eq!(vector_term(&lanes, "lane-div"), 16.0 * 8.0, "{:?}", lanes.lines());
+}
+
+/// The shared writer against the same loop calling a callee that writes
+/// nothing (`triple`, batched: one call of its clone per trip). Measured on
+/// AMD Zen 4 (`batchify-judge-cost --ir`): the writer's vector form 823 ns
+/// against its per-lane loop's 153 ns; `pure`'s 146 ns against 152 ns.
 #[test]
 fn calls_the_emitter_keeps_per_lane_are_costed_per_lane() {
     let opts = Options { allow_fallback: false, ..Default::default() };
@@ -249,10 +318,12 @@ fn calls_the_emitter_keeps_per_lane_are_costed_per_lane() {
     // The emitter's decision, as the report says it.
     assert!(shared.lines().iter().any(|l| l.contains("per-lane: call to `bump`")), "{:?}", shared.lines());
     assert!(pure.lines().iter().any(|l| l.contains("call to `triple` ->")), "{:?}", pure.lines());
-    // The cost stage's estimate follows it: per-lane calls cost N calls.
+    // The cost stage's estimate follows it: per-lane calls cost a call per lane.
+    assert!(vector_term(&shared, "lane-call") > 0.0, "{:?}", shared.lines());
+    assert_eq!(vector_term(&pure, "lane-call"), 0.0, "{:?}", pure.lines());
     let (e_shared, e_pure) = (estimate(&shared), estimate(&pure));
     assert!(e_shared < 1.0, "{:?}", shared.lines());
-    assert!(e_pure > e_shared * 4.0, "pure {e_pure}, shared {e_shared}");
+    assert!(e_pure > e_shared * 2.0, "pure {e_pure}, shared {e_shared}");
     // With the fallback allowed, the writer's clone is the per-lane loop.
     let r = build(&shared_writer(), "_ZGVdN8uv_shared", &Options::default());
     assert!(r.fallback.as_deref().is_some_and(|w| w.starts_with("cost model:")), "{:?}", r.lines());
@@ -271,33 +342,10 @@ fn a_reversed_load_is_costed_as_one_vector_load() {
         "_ZGVdN8ulv_back",
         &opts,
     );
-    let weight = |r: &CloneReport| -> f64 {
-        let line = r.lines().into_iter().find(|l| l.contains("cost: divergent loop")).expect("a cost line");
-        line.split("vector ")
-            .nth(1)
-            .unwrap()
-            .split("(weight ")
-            .nth(1)
-            .unwrap()
-            .split(')')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap()
-    };
-    let (reversed, gather) = (weight(&r), weight(&gathered));
-    assert!(
-        gather - reversed >= 10.0,
-        "reversed {reversed}, gathered {gather}: {:?} {:?}",
-        r.lines(),
-        gathered.lines()
-    );
-}
-
-/// The vector weight in a report's `cost:` line.
-fn vector_weight(r: &CloneReport) -> f64 {
-    let line = r.lines().into_iter().find(|l| l.contains("cost: divergent loop")).expect("a cost line");
-    line.split("vector ").nth(1).unwrap().split("(weight ").nth(1).unwrap().split(')').next().unwrap().parse().unwrap()
+    let (reversed, gather) = (vector_cycles(&r), vector_cycles(&gathered));
+    assert!(gather > reversed, "reversed {reversed}, gathered {gather}: {:?} {:?}", r.lines(), gathered.lines());
+    assert_eq!(vector_term(&r, "gather-lane"), 0.0, "{:?}", r.lines());
+    assert!(vector_term(&gathered, "gather-lane") >= 8.0, "{:?}", gathered.lines());
 }
 
 /// Whether the report's memory lines name `form`.
@@ -318,10 +366,11 @@ fn a_strided_load_is_costed_as_one_wide_load() {
     assert!(memory_form(&r, "wide access, stride 2 elements"), "the plan: {:?}", r.lines());
     let gathered = build(&strided().replace("%jj = shl i64 %j, 1", "%jj = mul i64 %j, %j"), "_ZGVdN8ulv_back", &opts);
     assert!(memory_form(&gathered, "gather"), "the plan: {:?}", gathered.lines());
-    // A wide load of two `<8 x i32>` registers and a shuffle weighs 3; a
-    // gather of 8 lanes weighs 16.
-    let (wide, gather) = (vector_weight(&r), vector_weight(&gathered));
-    assert_eq!(gather - wide, 13.0, "wide {wide}, gathered {gather}: {:?} {:?}", r.lines(), gathered.lines());
+    // A wide load of two `<8 x i32>` registers and a shuffle against a
+    // gather of 8 lanes.
+    let (wide, gather) = (vector_cycles(&r), vector_cycles(&gathered));
+    assert!(gather > wide, "wide {wide}, gathered {gather}: {:?} {:?}", r.lines(), gathered.lines());
+    assert_eq!(vector_term(&r, "gather-lane"), 0.0, "{:?}", r.lines());
 }
 
 /// A search loop over a small constant table at a varying index (`tab` of
@@ -362,9 +411,10 @@ fn a_table_permute_is_costed_as_one_permute() {
     assert!(memory_form(&permute, "table permute"), "the plan: {:?}", permute.lines());
     let gathered = build(&table_walk("weak"), "_ZGVdN8v_walk", &opts);
     assert!(memory_form(&gathered, "gather"), "the plan: {:?}", gathered.lines());
-    // One `<8 x i32>` permute weighs 2, a gather of 8 lanes 16.
-    let (p, g) = (vector_weight(&permute), vector_weight(&gathered));
-    assert_eq!(g - p, 14.0, "permute {p}, gathered {g}: {:?} {:?}", permute.lines(), gathered.lines());
+    // One `<8 x i32>` permute against a gather of 8 lanes.
+    let (p, g) = (vector_cycles(&permute), vector_cycles(&gathered));
+    assert!(g > p, "permute {p}, gathered {g}: {:?} {:?}", permute.lines(), gathered.lines());
+    assert_eq!(vector_term(&permute, "gather-lane"), 0.0, "{:?}", permute.lines());
     assert!(estimate(&permute) > estimate(&gathered), "{:?} {:?}", permute.lines(), gathered.lines());
 }
 

@@ -28,7 +28,7 @@ pub mod print;
 
 use crate::analysis::calls as call_facts;
 use crate::analysis::cfg::Cfg;
-use crate::analysis::divergence::ControlPlan;
+use crate::analysis::divergence::{ControlPlan, LevelPlan};
 use crate::analysis::loops::Loops;
 use crate::analysis::private::PrivateMemory;
 use crate::analysis::shape::Shapes;
@@ -217,6 +217,37 @@ impl<'ctx> Plan<'ctx> {
     pub fn render(&self, cfg: &Cfg<'ctx>) -> String {
         print::render(self, cfg)
     }
+}
+
+/// The weight (instructions, with calls, divisions and memory accesses
+/// counting extra) from which a block of a linear level is skipped when no
+/// lane is in it.
+pub const SKIP_WEIGHT: u32 = 16;
+
+/// Whether block `b` of a linear level (planned as `level`) runs behind an
+/// any-lane test, skipped when no lane is in it: heavy enough that the test
+/// and a branch cost less than running it for no lane, and an ordinary
+/// block (no return, no deferred `noreturn` call, no uniform region kept
+/// inside). Emission skips such blocks unless it knows some lane is there.
+pub fn worth_skipping(level: &LevelPlan, b: Block) -> bool {
+    let term = b.terminator().expect("blocks have terminators");
+    if !matches!(term.opcode(), LLVMBr | LLVMSwitch) || level.regions.contains_key(&b) {
+        return false;
+    }
+    let mut weight = 0;
+    for i in b.instructions() {
+        if call_facts::is_deferrable(i) {
+            return false;
+        }
+        weight += match i.opcode() {
+            LLVMPHI => 0,
+            LLVMCall => 10,
+            LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMFDiv | LLVMFRem => 8,
+            LLVMLoad | LLVMStore => 3,
+            _ => 1,
+        };
+    }
+    weight >= SKIP_WEIGHT
 }
 
 /// The recipe of one instruction in a block whose mask is `full` or not.

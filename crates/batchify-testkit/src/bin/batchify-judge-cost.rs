@@ -21,7 +21,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: batchify-judge-cost [--count N] [--seed S] [--width W] [--masked | --unmasked] [--isa I] \
 [--sample-ms F] [--samples K] [--sets K] [--no-opt] [--inline-callees] [--cpu NAME] [--features +x,-y] [--worst K] \
-[--out FILE] [--report FILE] [--strict] [--dump]
+[--out FILE] [--report FILE] [--strict] [--dump] [--replay FILE [--tune]] [--ir FILE --variant NAME]
 
   --count N          programs (default 100)
   --seed S           seed of the first program (decimal or 0x hex); program i uses S+i (default 0)
@@ -42,6 +42,14 @@ const USAGE: &str = "usage: batchify-judge-cost [--count N] [--seed S] [--width 
   --report FILE      write the report to FILE too
   --strict           exit 1 unless 95% of the timed programs are within 10% of the faster
                      form and none is more than 1.5x slower
+  --replay FILE      time nothing: rebuild each program's choice with the current cost model
+                     and score it against the medians of FILE (an earlier run's --out, same
+                     generator settings); for tuning, not a verdict
+  --tune             with --replay: tune the cost table on the replayed programs (held out:
+                     tuned on even seeds, scored on odd ones; then tuned on all) and print it
+  --ir FILE --variant NAME
+                     judge one clone of a function of your own (textual IR or bitcode): time
+                     its vector form and its per-lane loop, print the choice and the estimate
   --dump             print each program (after default<O2>), the three builds' reports and
                      clones, and the timing";
 
@@ -51,6 +59,9 @@ struct Args {
     report: Option<String>,
     strict: bool,
     dump: bool,
+    replay: Option<String>,
+    tune: bool,
+    ir: Option<(String, String)>,
 }
 
 fn value<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
@@ -59,7 +70,16 @@ fn value<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, Strin
 }
 
 fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
-    let mut a = Args { opts: JudgeOptions::default(), out: None, report: None, strict: false, dump: false };
+    let mut a = Args {
+        opts: JudgeOptions::default(),
+        out: None,
+        report: None,
+        strict: false,
+        dump: false,
+        replay: None,
+        tune: false,
+        ir: None,
+    };
     let o = &mut a.opts;
     let mut args = args;
     while let Some(arg) = args.next() {
@@ -121,6 +141,16 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             "--report" => a.report = Some(value(&flag, next())?),
             "--strict" => a.strict = true,
             "--dump" => a.dump = true,
+            "--replay" => a.replay = Some(value(&flag, next())?),
+            "--tune" => a.tune = true,
+            "--ir" => {
+                let file: String = value(&flag, next())?;
+                let variant: String = match next() {
+                    Some(v) if v == "--variant" => value("--variant", next())?,
+                    _ => return Err("--ir FILE must be followed by --variant NAME".into()),
+                };
+                a.ir = Some((file, variant));
+            }
             "-h" | "--help" => return Ok(None),
             _ => return Err(format!("unknown argument `{arg}`")),
         }
@@ -191,6 +221,48 @@ fn dump(opts: &JudgeOptions) {
     }
 }
 
+/// `--ir FILE --variant NAME`: judges one clone of a user's function.
+fn judge_file(file: &str, variant: &str, opts: &JudgeOptions) -> ExitCode {
+    let fail = |e: String| {
+        eprintln!("batchify-judge-cost: {e}");
+        ExitCode::from(2)
+    };
+    let bytes = match std::fs::read(file) {
+        Ok(b) => b,
+        Err(e) => return fail(format!("cannot read {file}: {e}")),
+    };
+    let ctx = inkwell::context::Context::create();
+    let ir = match batchify_testkit::corpus::parse_module(&ctx, &bytes, file) {
+        Ok(m) => m.print_to_string().to_string(),
+        Err(e) => return fail(format!("{file}: {e}")),
+    };
+    let spec = match batchify_core::vfabi::VariantName::parse(variant)
+        .map_err(|e| e.to_string())
+        .and_then(|v| batchify_core::CloneSpec::from_variant(&v).map_err(|e| e.to_string()))
+    {
+        Ok(s) => s,
+        Err(e) => return fail(format!("--variant {variant}: {e}")),
+    };
+    match cost_judge::judge_ir(&ir, &spec, opts) {
+        Ok(t) => {
+            println!(
+                "{variant}: vector form {:.1} ns, per-lane loop {:.1} ns (medians; measured speed-up {:.2}x); \
+                 the cost model chose {} ({:.2}x the faster form)",
+                t.vector.median,
+                t.per_lane.median,
+                t.vector_speedup(),
+                t.choice,
+                t.ratio()
+            );
+            for n in &t.cost_notes {
+                println!("  cost: {n}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(s) => fail(format!("{}: {}", s.key, s.detail)),
+    }
+}
+
 fn main() -> ExitCode {
     let args = match parse(std::env::args().skip(1)) {
         Ok(Some(a)) => a,
@@ -208,6 +280,9 @@ fn main() -> ExitCode {
         dump(opts);
         return ExitCode::SUCCESS;
     }
+    if let Some((file, variant)) = &args.ir {
+        return judge_file(file, variant, opts);
+    }
     eprintln!(
         "batchify-judge-cost: {} programs from seed {}, ISA {}, JIT target {}, samples {} x >= {:.2} ms",
         opts.count,
@@ -217,7 +292,32 @@ fn main() -> ExitCode {
         opts.timing.samples,
         opts.timing.sample_ns as f64 / 1e6
     );
-    let summary = cost_judge::run(opts, 100, &mut |s| eprintln!("{s}"));
+    let summary = match &args.replay {
+        Some(path) => {
+            let replayed = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {path}: {e}"))
+                .and_then(|tsv| cost_judge::replay::replay(&tsv, opts));
+            match replayed {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("batchify-judge-cost: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        None => cost_judge::run(opts, 100, &mut |s| eprintln!("{s}")),
+    };
+    if args.tune {
+        use cost_judge::tune;
+        let samples = tune::samples(&summary);
+        let current = batchify_core::cost::terms::CYCLES;
+        println!("{} programs with terms; the current table: {}", samples.len(), tune::score(&samples, &current));
+        let (_, even, odd) = tune::held_out(&samples, 3);
+        println!("tuned on the even seeds: {even}; on the odd seeds (held out): {odd}");
+        let all = tune::tune(&samples, &current, 3);
+        println!("tuned on all: {}\n{}", tune::score(&samples, &all), tune::render(&all));
+        return ExitCode::SUCCESS;
+    }
     let report = summary.report(opts);
     print!("{report}");
     if let Some(path) = &args.out {

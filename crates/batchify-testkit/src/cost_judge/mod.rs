@@ -31,7 +31,9 @@
 //! ISA of the host (the cost model only acts for x86 ISAs), 4, 8 or 16
 //! lanes and masked or not, chosen from the program's seed.
 
+pub mod replay;
 pub mod timing;
+pub mod tune;
 
 use crate::fuzz::{self, FuzzOptions};
 use crate::gen::{Elem, GenConfig, Program};
@@ -587,6 +589,39 @@ fn judge_inner(seed: u64, opts: &JudgeOptions, divergent: &mut usize) -> Result<
     let program = fuzz::generate_for(seed, &fo);
     let spec = fuzz::spec_for(&program, &fo);
     let ir = prepared_ir(&program, opts).map_err(|e| skip("default<O2> failed", e))?;
+    let elements: Vec<Option<Scalar>> = (0..spec.params.len())
+        .map(|i| {
+            program.buffers.get(i).and_then(|b| match b.elem {
+                Elem::F32 => Some(Scalar::Float),
+                Elem::F64 => Some(Scalar::Double),
+                _ => None,
+            })
+        })
+        .collect();
+    judge_prepared(&ir, &spec, &elements, seed, opts, divergent)
+}
+
+/// Judges the clone `spec` of a function of the module `ir` (the
+/// `--ir FILE --variant NAME` of `batchify-judge-cost`): its vector form
+/// and per-lane loop timed as for a generated program, its pointer
+/// arguments pointing into buffers of integers.
+pub fn judge_ir(ir: &str, spec: &CloneSpec, opts: &JudgeOptions) -> Result<Timed, Skipped> {
+    let mut divergent = 0;
+    judge_prepared(ir, spec, &vec![None; spec.params.len()], 0x1e5, opts, &mut divergent)
+}
+
+/// Judges the clone `spec` of the prepared module `ir` (`elements`: the
+/// floating-point element type of each buffer parameter, if any).
+fn judge_prepared(
+    ir: &str,
+    spec: &CloneSpec,
+    elements: &[Option<Scalar>],
+    seed: u64,
+    opts: &JudgeOptions,
+    divergent: &mut usize,
+) -> Result<Timed, Skipped> {
+    let ir = ir.to_string();
+    let spec = spec.clone();
     let ctx = Context::create();
     let builds = build_three(&ctx, &ir, &spec)?;
     *divergent = divergent_loops(&builds.vector.report);
@@ -614,16 +649,7 @@ fn judge_inner(seed: u64, opts: &JudgeOptions, divergent: &mut usize) -> Result<
     let scalar = IrModule::from_inkwell(&builds.vector.module)
         .function(&spec.scalar_name)
         .ok_or_else(|| skip("not runnable: no scalar function", spec.scalar_name.clone()))?;
-    let elements: Vec<Option<Scalar>> = (0..spec.params.len())
-        .map(|i| {
-            program.buffers.get(i).and_then(|b| match b.elem {
-                Elem::F32 => Some(Scalar::Float),
-                Elem::F64 => Some(Scalar::Double),
-                _ => None,
-            })
-        })
-        .collect();
-    let mut inputs = Inputs::new(scalar, &spec, opts.sets, splitmix(seed ^ 0x1e5), &elements).map_err(not_runnable)?;
+    let mut inputs = Inputs::new(scalar, &spec, opts.sets, splitmix(seed ^ 0x1e5), elements).map_err(not_runnable)?;
     let vector =
         Form::compile(&builds.vector.module, &spec, opts.sets, &opts.jit_target, "vector").map_err(not_runnable)?;
     let per_lane =

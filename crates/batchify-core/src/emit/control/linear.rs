@@ -71,30 +71,10 @@ impl<'ctx> Widener<'_, 'ctx> {
         Ok(())
     }
 
-    /// Whether block `b` of a linear level is worth skipping when no lane
-    /// is in it: heavy enough that an any-lane test and a branch cost less
-    /// than running it for no lane (calls, divisions and memory accesses
-    /// count extra), and an ordinary block (no return, no deferred
-    /// `noreturn` call, no uniform region kept inside).
+    /// Whether block `b` of a linear level is skipped when no lane is in
+    /// it (the plan's rule, [`crate::plan::worth_skipping`]).
     fn worth_skipping(&self, level: Option<LoopId>, b: Block<'ctx>) -> bool {
-        let term = b.terminator().expect("blocks have terminators");
-        if !matches!(term.opcode(), LLVMBr | LLVMSwitch) || self.analyses.plan.levels[&level].regions.contains_key(&b) {
-            return false;
-        }
-        let mut weight = 0;
-        for i in b.instructions() {
-            if super::noreturn::is_deferrable(i) {
-                return false;
-            }
-            weight += match i.opcode() {
-                LLVMPHI => 0,
-                LLVMCall => 10,
-                LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMFDiv | LLVMFRem => 8,
-                LLVMLoad | LLVMStore => 3,
-                _ => 1,
-            };
-        }
-        weight >= SKIP_WEIGHT
+        crate::plan::worth_skipping(&self.analyses.plan.levels[&level], b)
     }
 
     /// Starts a block that runs only if some lane is in it (see
@@ -168,11 +148,6 @@ impl<'ctx> Widener<'_, 'ctx> {
         Ok(())
     }
 }
-
-/// The weight (instructions, with calls, divisions and memory accesses
-/// counting extra) from which a block of a linear level is skipped when no
-/// lane is in it.
-const SKIP_WEIGHT: u32 = 16;
 
 /// A block being emitted behind an any-lane test.
 struct Skippable<'ctx> {

@@ -42,7 +42,7 @@ use std::collections::HashMap;
 
 // The parts call the other emit modules as `super::aggregates::...` and so
 // on, the paths they had when control flow was one file.
-use super::{aggregates, noreturn, state, vector_input};
+use super::{aggregates, state, vector_input};
 
 impl<'ctx> Widener<'_, 'ctx> {
     /// Builds the whole clone body.

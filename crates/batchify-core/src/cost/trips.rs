@@ -1,0 +1,127 @@
+//! The trips the cost model assumes for one entry into a loop: a constant
+//! bound read off the loop's induction variable when it has one (a header
+//! phi that starts at a constant and steps by a constant, compared with a
+//! constant where the loop exits), [`UNKNOWN_TRIPS`] otherwise. A lane runs
+//! the whole bound when that compare is the loop's only exit, and half of
+//! it when other exits may leave earlier. A divergent loop runs as many
+//! trips as its slowest lane: [`spread`] times a lane's, at most the bound,
+//! or [`unbounded_spread`] times a lane's for a loop without one.
+
+use crate::analysis::cfg::Cfg;
+use crate::analysis::loops::{LoopId, Loops};
+use crate::llvm::LLVMOpcode::*;
+use crate::llvm::Value;
+
+/// Trips per entry of a loop whose bound is not a constant.
+pub const UNKNOWN_TRIPS: f64 = 8.0;
+
+/// The trips assumed for one entry into a loop.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Trips {
+    /// Trips of one lane (the scalar loop).
+    pub scalar: f64,
+    /// Trips of the clone's loop.
+    pub vector: f64,
+    /// The constant bound, if the induction variable gives one.
+    pub bound: Option<f64>,
+}
+
+/// How many more trips the slowest of `lanes` lanes runs than one lane
+/// does on average, for trip counts spread evenly up to some bound: the
+/// expected maximum of `lanes` draws over the mean, `2 lanes / (lanes + 1)`.
+pub fn spread(lanes: f64) -> f64 {
+    2.0 * lanes / (lanes + 1.0)
+}
+
+/// The same for trip counts without a bound, spread like waiting times
+/// (geometrically): the expected maximum of `lanes` draws over the mean is
+/// the harmonic number `1 + 1/2 + ... + 1/lanes` (2.08 for 4 lanes, 2.72
+/// for 8, 3.38 for 16).
+pub fn unbounded_spread(lanes: f64) -> f64 {
+    (1..=lanes.max(1.0) as u32).map(|k| 1.0 / k as f64).sum()
+}
+
+/// The trips assumed for loop `l` (`divergent`: its lanes may leave at
+/// different trips) in a clone of `lanes` lanes.
+pub fn trips(cfg: &Cfg, loops: &Loops, l: LoopId, divergent: bool, lanes: f64) -> Trips {
+    let blocks = loops.blocks_of(cfg, l);
+    let exiting: Vec<_> =
+        blocks.iter().filter(|b| cfg.succs[b].iter().any(|s| !loops.contains(l, *s))).copied().collect();
+    let counted = exiting.iter().find_map(|b| {
+        let term = b.terminator()?;
+        if term.opcode() != LLVMBr || !term.is_conditional() {
+            return None;
+        }
+        bound_of(loops, l, term.operand(0))
+    });
+    let scalar = match counted {
+        Some(n) if exiting.len() == 1 => n,
+        Some(n) => (n / 2.0).max(1.0),
+        None => UNKNOWN_TRIPS,
+    };
+    let vector = match counted {
+        _ if !divergent => scalar,
+        Some(n) => (scalar * spread(lanes)).min(n.max(scalar)),
+        None => scalar * unbounded_spread(lanes),
+    };
+    Trips { scalar, vector, bound: counted }
+}
+
+/// The trips until `cond`, an integer compare of an induction variable of
+/// loop `l` (or its next value) with a constant, changes.
+fn bound_of(loops: &Loops, l: LoopId, cond: Value) -> Option<f64> {
+    if cond.opcode() != LLVMICmp {
+        return None;
+    }
+    let (a, b) = (cond.operand(0), cond.operand(1));
+    let (var, limit) = if b.is_constant() { (a, b) } else { (b, a) };
+    let limit = signed(limit)?;
+    let (start, step) = induction(loops, l, var)?;
+    if step == 0 {
+        return None;
+    }
+    let trips = ((limit as f64 - start as f64) / step as f64).abs().round();
+    (trips.is_finite() && trips >= 1.0).then_some(trips.min(1e6))
+}
+
+/// `(start, step)` of `v` if it is a header phi of `l` starting at a
+/// constant and stepped by a constant, or that step's result.
+fn induction<'ctx>(loops: &Loops<'ctx>, l: LoopId, v: Value<'ctx>) -> Option<(i64, i64)> {
+    let header = loops.loops[l.0].header;
+    let phi_of = |p: Value<'ctx>| -> Option<(i64, Value<'ctx>)> {
+        if p.opcode() != LLVMPHI || p.parent_block() != header {
+            return None;
+        }
+        let incoming = p.incoming();
+        let start = incoming.iter().find(|(_, from)| !loops.contains(l, *from))?.0;
+        let next = incoming.iter().find(|(_, from)| loops.contains(l, *from))?.0;
+        Some((signed(start)?, next))
+    };
+    let step_of = |next: Value<'ctx>, p: Value<'ctx>| -> Option<i64> {
+        if !next.is_instruction() || !matches!(next.opcode(), LLVMAdd | LLVMSub) || next.operand(0) != p {
+            return None;
+        }
+        let c = signed(next.operand(1))?;
+        Some(if next.opcode() == LLVMSub { c.wrapping_neg() } else { c })
+    };
+    if let Some((start, next)) = phi_of(v) {
+        return Some((start, step_of(next, v)?));
+    }
+    if v.is_instruction() && matches!(v.opcode(), LLVMAdd | LLVMSub) {
+        let p = v.operand(0);
+        let (start, next) = phi_of(p)?;
+        if next == v {
+            let step = step_of(v, p)?;
+            // The next value reaches the limit one trip earlier.
+            return Some((start.wrapping_add(step), step));
+        }
+    }
+    None
+}
+
+/// A constant integer's value, sign-extended.
+fn signed(v: Value) -> Option<i64> {
+    let z = v.const_int_value()?;
+    let w = v.ty().int_width();
+    Some(if (1..64).contains(&w) { ((z << (64 - w)) as i64) >> (64 - w) } else { z as i64 })
+}
