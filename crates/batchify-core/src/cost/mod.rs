@@ -1,46 +1,27 @@
 //! Stage 7, cost: decides, for a function legality accepted, whether its
 //! vector form is worth building or the per-lane loop would be faster.
-//! Reads the prepared function and its analyses; changes nothing.
+//! Reads the prepared function, its analyses and its plan; changes nothing.
 //!
-//! The rule is per divergent loop, the place where a clone can lose: the
-//! clone runs each trip for all `N` lanes, as many trips as its slowest
-//! lane, and adds mask bookkeeping (edge masks, exit masks, blends of
-//! live-out values, an any-lane test) to every trip. For each divergent
-//! loop the stage estimates the cycles of one trip of the scalar loop and
-//! of one trip of the vector loop ([`LoopEstimate`]), and the speed-up of
-//! the clone over `N` scalar calls as `N · scalar / (SPREAD · vector)`,
-//! `SPREAD` being how many more trips the slowest of `N` lanes runs than
-//! the average one. If some divergent loop's estimate is below
-//! [`PER_LANE_BELOW`], the function becomes the per-lane loop, with the
-//! loop and the numbers as the reason. Each estimate is also in `--report`
-//! (`cost:` lines).
+//! The estimate is for the whole function ([`FunctionEstimate`]): the
+//! cycles of one call of the clone against those of the per-lane loop (`N`
+//! calls of the scalar function, as many as lanes are active in a masked
+//! clone, [`MASKED_ACTIVE`] assumed, each with its arguments taken out of
+//! the vectors). Below [`PER_LANE_BELOW`] the function becomes the per-lane
+//! loop, with the estimate as the reason. `--report` shows it (`cost:
+//! function: ...`), what it is made of (`cost: terms: ...`) and each
+//! divergent loop's share ([`LoopEstimate`]).
 //!
-//! A trip's cycles are the larger of its issue time (the instructions'
-//! weights over the issue rate) and its loop-carried dependence chain (the
-//! latencies along the longest path from the header's phis to their values
-//! on the back edge). The scalar loop issues about [`SCALAR_IPC`]
-//! instructions per cycle; the vector loop, whose masks and blends form
-//! dependence chains of their own, about [`VECTOR_IPC`]. Every vector
-//! weight follows from the instruction's recipe ([`crate::plan`]), the form
-//! emission gives it: registers for a widened value (`<8 x i64>` is two
-//! AVX2 registers), a vector access plus one, a reversed one a shuffle
-//! more, a wide access of stride `m` its `m` registers and a shuffle, a
-//! table permute a permute and the index, a gather or scatter
-//! [`GATHER_PER_LANE`] per lane, a run-time stride check 4 more, a
-//! per-lane instruction 3 per lane (extract, run, insert), a division wider
-//! than 32 bits one scalar division per lane, and a splat per uniform value
-//! of the trip that vector code uses. A call that is not an intrinsic adds
-//! [`CALL_CYCLES`] to a scalar trip, and to a vector trip once if its
-//! recipe is a vector call (a callee clone, a declared variant, vector
-//! math) and `N` times if the recipe is per lane. The constants are
-//! calibrated on
-//! `cargo xtask bench-gcc` (`docs/benchmarks.md`, `docs/internals.md`):
-//! `lsearch`, a search loop of one load and two compares per trip over a
-//! uniform table, measured 1.7x of scalar calls as an AVX2 clone (0.46x
-//! before its masks stayed at full width) and is estimated at 1.5x; at 4
-//! lanes (SSE) the same loop is estimated below 1; a loop of per-lane calls
-//! is estimated below 1; every kernel whose clone measured faster than
-//! scalar calls is estimated at or above 1.
+//! Both sides are sums of work ([`terms`]): each instruction's kind for one
+//! lane of the scalar function, its recipe's work ([`crate::plan`]) for the
+//! clone, weighted by how often each runs ([`levels`]): a lane reaches the
+//! two sides of a branch half as often, while the clone runs every block of
+//! a linearized level (skipping heavy blocks no lane is in), loops run the
+//! trips of [`trips`] (a constant bound when the induction variable gives
+//! one, the slowest lane's count for a divergent loop), and a call of a
+//! module function adds its body (its clone's, for a batched call). The
+//! cycles per kind ([`terms::CYCLES`]) are calibrated on measurement of
+//! random programs (`batchify-judge-cost --replay FILE --tune`,
+//! `docs/benchmarks.md`).
 //!
 //! The table is for x86 (SSE2, AVX, AVX2, AVX-512); clones for other
 //! targets (`_LLVM_`, generic) are always vectorized. With
@@ -58,7 +39,7 @@ use crate::llvm::{Type, Value};
 use crate::plan::Plan;
 use crate::spec::CloneSpec;
 
-mod levels;
+pub mod levels;
 pub mod terms;
 pub mod trips;
 

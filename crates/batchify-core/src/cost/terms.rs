@@ -121,14 +121,16 @@ impl Term {
 }
 
 /// Cycles of one count of each term, in the order of [`ALL`]. Calibrated
-/// on measurement: starting from textbook x86 costs, each entry was scaled
-/// (by 0.25x to 4x, a few rounds; a per-lane call costing what the scalar
-/// call costs) to maximise the share of programs whose
-/// choice is within 10% of the faster form, over 2,000 random programs
-/// timed by `batchify-judge-cost --count 2000 --seed 40000` on an AMD Zen 4
-/// host (`znver4`, AVX-512 clones of 4, 8 and 16 lanes) and replayed with
-/// `--replay` (docs/benchmarks.md, "Cost model against measurement"). A
-/// scalar operation is the unit (a quarter of a cycle on a 4-wide core).
+/// on measurement, not read off instruction tables: 2,000 random programs
+/// timed once on an AMD Zen 4 host (`znver4`, AVX-512 clones of 4, 8 and
+/// 16 lanes; `batchify-judge-cost --count 2000 --seed 40000 --out FILE`),
+/// then each entry scaled in turn to maximise the share of programs whose
+/// choice is within 10% of the faster form, replaying the stored timings
+/// (`batchify-judge-cost --replay FILE --tune`, under the constraints of
+/// its `plausible`). [`Term::LaneCall`] is set from a measured kernel (a
+/// loop of per-lane calls), not tuned. A scalar operation is the unit (a
+/// quarter of a cycle on a 4-wide core). Results: docs/benchmarks.md,
+/// "Cost model against measurement".
 pub const CYCLES: [f64; 20] = [
     0.25,   // ScalarOp: a 4-wide core
     10.08,  // ScalarDivision
@@ -146,7 +148,7 @@ pub const CYCLES: [f64; 20] = [
     3.951,  // ScatterLane
     1.2,    // LaneOp
     7.0,    // VectorCall (the callee clone's body counts apart)
-    8.0,    // LaneCall: measured (see above), not tuned
+    8.0,    // LaneCall: measured, not tuned (the call, its arguments, the spills around it)
     0.14,   // MaskOp
     0.124,  // UniformOp
     0.054,  // VectorChain
