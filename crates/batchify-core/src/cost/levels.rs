@@ -182,13 +182,17 @@ impl<'a, 'b, 'ctx> Walk<'a, 'b, 'ctx> {
         // function does, in the scalar call and in its vector variant alike.
         let unknown = Terms::of(Term::ScalarOp, UNKNOWN_BODY_OPS);
         let scalar = callee_terms(callee, false, n, &regs).unwrap_or(unknown);
+        if matches!(recipe, Recipe::Deferred) {
+            // A `noreturn` call ends the program: no lane returns through it.
+            return;
+        }
         work.scalar.add_scaled(&scalar, 1.0);
         match recipe {
             Recipe::Call(_) | Recipe::Widened(Widen::VecMath) => {
                 work.vector.add_scaled(&callee_terms(callee, true, n, &regs).unwrap_or(unknown), 1.0);
             }
             Recipe::Uniform => work.vector.add_scaled(&scalar, 1.0),
-            Recipe::PerLane(_) | Recipe::Deferred => work.vector.add_scaled(&scalar, n),
+            Recipe::PerLane(_) => work.vector.add_scaled(&scalar, n),
             _ => {}
         }
     }
@@ -227,7 +231,7 @@ impl<'a, 'b, 'ctx> Walk<'a, 'b, 'ctx> {
                     let recipe = inputs.recipes.recipe(i);
                     if op == LLVMCall
                         && !i.called_value().name().starts_with("llvm.")
-                        && matches!(recipe, Recipe::PerLane(_) | Recipe::Deferred)
+                        && matches!(recipe, Recipe::PerLane(_))
                     {
                         note_per_lane_call(&mut self.per_lane_calls, i);
                     }

@@ -258,8 +258,12 @@ pub fn vector_terms(recipe: &Recipe, i: Value, n: f64, regs: &dyn Fn(Type) -> f6
             _ => Terms::of(Term::UniformOp, 1.0),
         },
         // Extract the lanes' operands, run, insert the result.
-        Recipe::PerLane(_) | Recipe::Deferred if call => Terms::of(Term::LaneCall, n),
-        Recipe::PerLane(_) | Recipe::Deferred => Terms::of(Term::LaneOp, n),
+        Recipe::PerLane(_) if call => Terms::of(Term::LaneCall, n),
+        Recipe::PerLane(_) => Terms::of(Term::LaneOp, n),
+        // A `noreturn` call runs at most once, for the lowest lane that
+        // reaches it, and ends the program: an any-lane test and the
+        // lowest lane are what the clone pays when no lane does.
+        Recipe::Deferred => Terms::of(Term::MaskOp, 2.0),
         Recipe::Dropped | Recipe::Control => Terms::default(),
         Recipe::Call(_) => Terms::of(Term::VectorCall, 1.0),
         Recipe::Memory { load, recipe } => {
@@ -335,4 +339,37 @@ pub fn callee_terms(callee: Value, vector: bool, n: f64, regs: &dyn Fn(Type) -> 
         }
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_term_list_parses_back() {
+        let mut t = Terms::of(Term::GatherLane, 16.0);
+        t.add(Term::ScalarOp, 3.5);
+        t.add(Term::MaskOp, 0.25);
+        assert_eq!(t.list(), "scalar-op 3.50, gather-lane 16.00, mask 0.25");
+        assert_eq!(Terms::parse(&t.list()), Some(t));
+        assert_eq!(Terms::parse("no-such-term 1.00"), None);
+        assert_eq!(Terms::parse(""), Some(Terms::default()));
+    }
+
+    #[test]
+    fn every_term_has_its_own_name_and_place() {
+        for (k, t) in ALL.iter().enumerate() {
+            assert_eq!(*t as usize, k);
+            assert_eq!(Term::by_name(t.name()), Some(*t));
+        }
+    }
+
+    #[test]
+    fn cycles_are_the_table_s_weighted_sum() {
+        let mut t = Terms::of(Term::ScalarOp, 4.0);
+        t.add(Term::LaneCall, 2.0);
+        let want = 4.0 * CYCLES[Term::ScalarOp as usize] + 2.0 * CYCLES[Term::LaneCall as usize];
+        assert!((t.cycles() - want).abs() < 1e-12);
+        assert_eq!(t.scaled(2.0).cycles(), 2.0 * t.cycles());
+    }
 }

@@ -111,9 +111,9 @@ fn induction<'ctx>(loops: &Loops<'ctx>, l: LoopId, v: Value<'ctx>) -> Option<(i6
         let p = v.operand(0);
         let (start, next) = phi_of(p)?;
         if next == v {
-            let step = step_of(v, p)?;
-            // The next value reaches the limit one trip earlier.
-            return Some((start.wrapping_add(step), step));
+            // The next value reaches the limit after as many trips as the
+            // phi takes to reach it and leave.
+            return Some((start, step_of(v, p)?));
         }
     }
     None
@@ -124,4 +124,60 @@ fn signed(v: Value) -> Option<i64> {
     let z = v.const_int_value()?;
     let w = v.ty().int_width();
     Some(if (1..64).contains(&w) { ((z << (64 - w)) as i64) >> (64 - w) } else { z as i64 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::dominance::Dominators;
+    use crate::llvm::{parse_ir, Module};
+    // Links libLLVM into the test binary.
+    use batchify_llvm_link as _;
+
+    /// A loop from 0 to 40 by 2, with a second exit when `exit2` is true.
+    fn ir(exit2: bool) -> String {
+        let early = if exit2 {
+            "  %hit = icmp eq i32 %i, %x\n  br i1 %hit, label %out, label %latch\nlatch:\n"
+        } else {
+            "  br label %latch\nlatch:\n"
+        };
+        format!(
+            "define i32 @f(i32 %x) {{\nentry:\n  br label %head\nhead:\n  %i = phi i32 [ 0, %entry ], [ %n, %latch ]\n\
+             {early}  %n = add i32 %i, 2\n  %c = icmp slt i32 %n, 40\n  br i1 %c, label %head, label %out\nout:\n  \
+             ret i32 %i\n}}\n"
+        )
+    }
+
+    fn trips_of(ir: &str, divergent: bool, lanes: f64) -> Trips {
+        let ctx = inkwell::context::Context::create();
+        let m = parse_ir(&ctx, ir, "t").unwrap();
+        let f = Module::from_inkwell(&m).function("f").unwrap();
+        let cfg = Cfg::new(f);
+        let loops = Loops::new(&cfg, &Dominators::new(&cfg)).unwrap();
+        trips(&cfg, &loops, LoopId(0), divergent, lanes)
+    }
+
+    #[test]
+    fn a_counted_loop_runs_its_bound() {
+        let t = trips_of(&ir(false), false, 8.0);
+        // `%n` = 2, 4, ..., 40: the compare of the next value leaves after 20 trips.
+        assert_eq!(t.bound, Some(20.0));
+        assert_eq!((t.scalar, t.vector), (20.0, 20.0));
+    }
+
+    #[test]
+    fn an_early_exit_halves_a_lane_s_trips_and_the_slowest_lane_runs_more() {
+        let t = trips_of(&ir(true), true, 8.0);
+        assert_eq!(t.bound, Some(20.0));
+        assert_eq!(t.scalar, 10.0);
+        assert!((t.vector - (10.0 * spread(8.0)).min(20.0)).abs() < 1e-9);
+        assert!(t.vector > t.scalar && t.vector <= 20.0);
+    }
+
+    #[test]
+    fn spreads_grow_with_the_lanes() {
+        assert!(spread(4.0) < spread(16.0) && spread(16.0) < 2.0);
+        assert!((unbounded_spread(4.0) - (1.0 + 0.5 + 1.0 / 3.0 + 0.25)).abs() < 1e-12);
+        assert!(unbounded_spread(16.0) > spread(16.0));
+    }
 }

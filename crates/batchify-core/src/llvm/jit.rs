@@ -103,6 +103,48 @@ impl JitTarget {
     }
 }
 
+/// Removes the features the host lacks from every function's own
+/// `target-features` (a clone's `+avx2,...`): a function with the
+/// attribute is compiled for the target machine's CPU and those features
+/// only, so a named CPU's features the host lacks (Sapphire Rapids's
+/// AVX-512 FP16 and AVX-VNNI on an AMD Zen 4 host) would otherwise come
+/// back in it and the code would not run here.
+///
+/// # Safety
+/// `module` must be a valid module.
+unsafe fn restrict_to_host(module: llvm_sys::prelude::LLVMModuleRef) {
+    use llvm_sys::core::*;
+    let missing: Vec<String> =
+        host_cpu_features().split(',').filter(|f| f.starts_with('-')).map(str::to_string).collect();
+    if missing.is_empty() {
+        return;
+    }
+    let key = "target-features";
+    let index = llvm_sys::LLVMAttributeFunctionIndex;
+    let ctx = LLVMGetModuleContext(module);
+    let mut f = LLVMGetFirstFunction(module);
+    while !f.is_null() {
+        let a = LLVMGetStringAttributeAtIndex(f, index, key.as_ptr() as *const _, key.len() as u32);
+        if !a.is_null() {
+            let mut len = 0;
+            let v = LLVMGetStringAttributeValue(a, &mut len);
+            let old = String::from_utf8_lossy(std::slice::from_raw_parts(v as *const u8, len as usize)).into_owned();
+            let mut list: Vec<&str> = old.split(',').filter(|x| !x.is_empty()).collect();
+            list.extend(missing.iter().map(String::as_str));
+            let value = list.join(",");
+            let attr = LLVMCreateStringAttribute(
+                ctx,
+                key.as_ptr() as *const _,
+                key.len() as u32,
+                value.as_ptr() as *const _,
+                value.len() as u32,
+            );
+            LLVMAddAttributeAtIndex(f, index, attr);
+        }
+        f = LLVMGetNextFunction(f);
+    }
+}
+
 /// LLVM's name of the host CPU (`sapphirerapids`, `znver4`).
 pub fn host_cpu_name() -> String {
     take_llvm_string(unsafe { llvm_sys::target_machine::LLVMGetHostCPUName() })
@@ -260,6 +302,9 @@ impl Jit {
             if failed != 0 {
                 llvm_sys::core::LLVMContextDispose(ctx);
                 return Err("the JIT could not parse the module's bitcode".into());
+            }
+            if target.cpu.is_some() {
+                restrict_to_host(module);
             }
             let tsctx = LLVMOrcCreateNewThreadSafeContextFromLLVMContext(ctx);
             let tsm = LLVMOrcCreateNewThreadSafeModule(module, tsctx);

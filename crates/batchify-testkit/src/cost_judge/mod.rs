@@ -30,6 +30,10 @@
 //! calls stay calls, as across translation units), clones for the best x86
 //! ISA of the host (the cost model only acts for x86 ISAs), 4, 8 or 16
 //! lanes and masked or not, chosen from the program's seed.
+//!
+//! [`replay`] scores a changed cost model against a run's stored timings
+//! without timing again, [`tune`] calibrates the cost table on them, and
+//! [`judge_ir`] times one clone of a user's function the same way.
 
 pub mod replay;
 pub mod timing;
