@@ -44,9 +44,17 @@ pub fn unbounded_spread(lanes: f64) -> f64 {
 /// The trips assumed for loop `l` (`divergent`: its lanes may leave at
 /// different trips) in a clone of `lanes` lanes.
 pub fn trips(cfg: &Cfg, loops: &Loops, l: LoopId, divergent: bool, lanes: f64) -> Trips {
-    let blocks = loops.blocks_of(cfg, l);
-    let exiting: Vec<_> =
-        blocks.iter().filter(|b| cfg.succs[b].iter().any(|s| !loops.contains(l, *s))).copied().collect();
+    // The blocks that leave the loop: its exits' predecessors inside it
+    // (not a walk over the function's blocks, which would make many loops
+    // quadratic).
+    let mut exiting = Vec::new();
+    for e in &loops.loops[l.0].exits {
+        for p in &cfg.preds[e] {
+            if loops.contains(l, *p) && !exiting.contains(p) {
+                exiting.push(*p);
+            }
+        }
+    }
     let counted = exiting.iter().find_map(|b| {
         let term = b.terminator()?;
         if term.opcode() != LLVMBr || !term.is_conditional() {
