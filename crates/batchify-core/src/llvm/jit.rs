@@ -113,35 +113,18 @@ impl JitTarget {
 /// # Safety
 /// `module` must be a valid module.
 unsafe fn restrict_to_host(module: llvm_sys::prelude::LLVMModuleRef) {
-    use llvm_sys::core::*;
     let missing: Vec<String> =
         host_cpu_features().split(',').filter(|f| f.starts_with('-')).map(str::to_string).collect();
     if missing.is_empty() {
         return;
     }
     let key = "target-features";
-    let index = llvm_sys::LLVMAttributeFunctionIndex;
-    let ctx = LLVMGetModuleContext(module);
-    let mut f = LLVMGetFirstFunction(module);
-    while !f.is_null() {
-        let a = LLVMGetStringAttributeAtIndex(f, index, key.as_ptr() as *const _, key.len() as u32);
-        if !a.is_null() {
-            let mut len = 0;
-            let v = LLVMGetStringAttributeValue(a, &mut len);
-            let old = String::from_utf8_lossy(std::slice::from_raw_parts(v as *const u8, len as usize)).into_owned();
-            let mut list: Vec<&str> = old.split(',').filter(|x| !x.is_empty()).collect();
+    for f in super::Module(module, std::marker::PhantomData).functions() {
+        if let Some(own) = f.string_attribute(super::FUNCTION_INDEX, key) {
+            let mut list: Vec<&str> = own.split(',').filter(|x| !x.is_empty()).collect();
             list.extend(missing.iter().map(String::as_str));
-            let value = list.join(",");
-            let attr = LLVMCreateStringAttribute(
-                ctx,
-                key.as_ptr() as *const _,
-                key.len() as u32,
-                value.as_ptr() as *const _,
-                value.len() as u32,
-            );
-            LLVMAddAttributeAtIndex(f, index, attr);
+            f.set_string_attribute(super::FUNCTION_INDEX, key, &list.join(","));
         }
-        f = LLVMGetNextFunction(f);
     }
 }
 
