@@ -9,11 +9,18 @@
 ; RUN: FileCheck %s < %t.err
 ; RUN: %batchify %s -o %t2.ll --function g --isa avx2 2> %t2.err
 ; RUN: FileCheck %s --check-prefix=PURE < %t2.err
+; `--no-cost-model` keeps the vector form and reports the estimate.
+; RUN: %batchify %s -o %t3.ll --function f --isa avx2 --no-cost-model --report 2> %t3.err
+; RUN: FileCheck %s --check-prefix=FORCED < %t3.err
 
 ; CHECK: batchify: warning: `f` -> `_ZGVdN8vv_f` is a per-lane loop over the scalar function: cost model: the per-lane loop is faster: function: est.
 ; CHECK-SAME: ; divergent loop %loop: est.
 ; CHECK-SAME: ; `expf` run once per lane: they may set `errno` (clang's default `-fmath-errno`); with `-fno-math-errno` and `--veclib libmvec` (plugin: `veclib=libmvec`) glibc's vector versions are called instead
 ; CHECK-SAME: ; `ext` run once per lane: a `declare simd` body in this module (or variants its declaration promises) makes them vector calls
+
+; FORCED-NOT: per-lane loop over the scalar function
+; FORCED: batchify: f -> _ZGVdN8vv_f: 8 lanes, 1 vector instruction(s)
+; FORCED: batchify:   cost: function: est. 0.{{[0-9]+}}x over scalar calls
 
 ; PURE: batchify: warning: `g` -> `_ZGVdN8vv_g` is a per-lane loop
 ; PURE-SAME: ; `logf` run once per lane (exact): `--veclib libmvec` (plugin: `veclib=libmvec`) calls glibc's vector versions instead (at most 4 ulp from the exact result)

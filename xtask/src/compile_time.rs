@@ -20,7 +20,9 @@
 //!   entered at two states (batchify splits nodes or falls back).
 //!
 //! Each measurement is the median wall time of `--runs` runs of
-//! `batchify IN -o /dev/null --function f --isa avx2 -n 8` (release build)
+//! `batchify IN -o /dev/null --function f --isa avx2 -n 8 --no-cost-model`
+//! (release build; the vectorizer's time, even where the cost model would
+//! choose the per-lane loop)
 //! and of `opt-22 -O2 IN -o /dev/null`.
 
 use crate::setup;
@@ -74,7 +76,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             let ours = median_seconds(runs, || {
                 Command::new(&batchify)
                     .arg(&file)
-                    .args(["-o", "/dev/null", "--function", "f", "--isa", "avx2", "-n", "8"])
+                    .args(["-o", "/dev/null", "--function", "f", "--isa", "avx2", "-n", "8", "--no-cost-model"])
                     .status()
             })?;
             let theirs = if with_opt {

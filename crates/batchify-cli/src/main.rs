@@ -61,6 +61,11 @@ struct Cli {
     /// something the vectorizer does not handle yet.
     #[arg(long = "no-fallback")]
     no_fallback: bool,
+    /// Build the vector form even where the cost model estimates the
+    /// per-lane loop faster (the estimate stays in `--report`); functions
+    /// the vectorizer cannot handle still get the per-lane loop.
+    #[arg(long = "no-cost-model")]
+    no_cost_model: bool,
     /// Print each clone's analyses on stderr: every instruction's uniformity,
     /// the loops, and the control plan of each level.
     #[arg(long = "print-analysis")]
@@ -274,7 +279,7 @@ fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, Stri
         print_plan: cli.print_plan,
         print_after: cli.print_after,
         veclib: cli.veclib,
-        cost_model: true,
+        cost_model: !cli.no_cost_model,
         for_autodiff: cli.for_autodiff,
         ..Options::default()
     };
