@@ -311,7 +311,8 @@ pub fn wide(t: Type) -> bool {
 /// lane for memory (the callee's addresses are not analysed here), a lane
 /// per lane for divisions.
 pub fn callee_terms(callee: Value, vector: bool, n: f64, regs: &dyn Fn(Type) -> f64) -> Option<Terms> {
-    if callee.is_declaration() || callee.name().starts_with("llvm.") {
+    // An indirect call's callee is not a function: its body is unknown.
+    if !callee.is_function() || callee.is_declaration() || callee.name().starts_with("llvm.") {
         return None;
     }
     let mut out = Terms::default();
