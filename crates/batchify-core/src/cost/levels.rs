@@ -165,16 +165,10 @@ impl<'a, 'b, 'ctx> Walk<'a, 'b, 'ctx> {
     /// Adds the body of the function call `i` calls, if the module defines
     /// it: for one lane, and for the clone once per lane (a per-lane call)
     /// or as a call of its clone.
-    fn add_callee(&mut self, i: Value<'ctx>, recipe: &Recipe, work: &mut Work) {
+    fn add_callee(&self, i: Value<'ctx>, recipe: &Recipe, work: &mut Work) {
         let callee = i.called_value();
         let n = self.lanes;
-        let bits = self.bits;
-        let width = self.inputs.spec.width;
-        let regs = |t: Type| -> f64 {
-            let elem = if t.is_vector() { t.element() } else { t };
-            let lanes = if t.is_vector() { t.vector_len() } else { 1 } * width;
-            ((lanes * scalar_bits(elem)) as f64 / bits as f64).ceil().max(1.0)
-        };
+        let regs = |t: Type| self.regs(t);
         if callee.name().starts_with("llvm.") {
             return;
         }

@@ -16,7 +16,6 @@ use super::{
 };
 use crate::fuzz;
 use inkwell::context::Context;
-use std::collections::HashMap;
 use std::time::Instant;
 
 /// One timed program of a stored run.
@@ -76,9 +75,8 @@ pub fn replay(tsv: &str, opts: &JudgeOptions) -> Result<JudgeSummary, String> {
     let stored = parse(tsv)?;
     let [choice_opts, vector_opts, _] = build_options();
     let mut summary = JudgeSummary::default();
-    let mut kinds: HashMap<u64, (u32, bool)> = HashMap::new();
     for s in stored {
-        let (width, masked) = *kinds.entry(s.seed).or_insert_with(|| clone_kind(s.seed, opts));
+        let (width, masked) = clone_kind(s.seed, opts);
         let fo = fuzz_options(s.seed, opts);
         let program = fuzz::generate_for(s.seed, &fo);
         let spec = fuzz::spec_for(&program, &fo);
@@ -107,8 +105,14 @@ pub fn replay(tsv: &str, opts: &JudgeOptions) -> Result<JudgeSummary, String> {
                 iters: s.iters,
                 overhead: s.overhead,
                 outputs_differ: false,
-                // The vector build reports the estimate whatever the choice.
-                cost_notes: build(&ctx, &ir, &spec, &vector_opts).map(|v| cost_notes(&v.report)).unwrap_or_default(),
+                // A per-lane choice's report has no estimate: the vector
+                // build's has it (the same estimate).
+                cost_notes: match choice {
+                    Choice::PerLane => {
+                        build(&ctx, &ir, &spec, &vector_opts).map(|v| cost_notes(&v.report)).unwrap_or_default()
+                    }
+                    _ => cost_notes(&b.report),
+                },
                 choice_reason: b.report.fallback.clone(),
                 features: Features::of(&b.report, &ir),
                 builds_agree: true,
