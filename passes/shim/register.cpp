@@ -64,6 +64,9 @@ cl::opt<bool> OptNoCallers("batchify-no-callers", cl::cat(Category),
 cl::opt<bool> OptForAutodiff("batchify-for-autodiff", cl::cat(Category),
                              cl::desc("batchify: build clones that Enzyme can differentiate (docs/autodiff.md)"),
                              cl::init(false));
+cl::opt<bool> OptMap("batchify-map", cl::cat(Category),
+                    cl::desc("batchify: also build <function>_map for the -batchify-function/-variant clones"),
+                    cl::init(false));
 cl::opt<bool> OptNoAuto("batchify-no-auto", cl::cat(Category),
                         cl::desc("batchify: do not run at the default pipelines' extension points"),
                         cl::init(false));
@@ -93,6 +96,8 @@ std::string clParams() {
     add("no-callers");
   if (OptForAutodiff)
     add("for-autodiff");
+  if (OptMap)
+    add("map");
   return s;
 }
 

@@ -28,6 +28,9 @@ pub struct PluginOptions {
     pub no_callers: bool,
     /// Build clones for automatic differentiation (like `--for-autodiff`).
     pub for_autodiff: bool,
+    /// Also build `<function>_map` for the `function=`/`variant=` clones
+    /// (like `--map`).
+    pub map: bool,
 }
 
 impl PluginOptions {
@@ -86,10 +89,11 @@ impl PluginOptions {
                 "report" if value.is_none() => self.report = true,
                 "no-callers" if value.is_none() => self.no_callers = true,
                 "for-autodiff" if value.is_none() => self.for_autodiff = true,
+                "map" if value.is_none() => self.map = true,
                 _ => {
                     return Err(format!(
                         "unknown pass parameter `{item}` (expected isa=, width=, veclib=, function=, variant=, \
-                         report, no-callers or for-autodiff)"
+                         report, no-callers, for-autodiff or map)"
                     ))
                 }
             }

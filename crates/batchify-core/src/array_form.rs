@@ -138,18 +138,27 @@ pub fn complete(module: Module, request: &ArrayRequest) -> Result<()> {
     Ok(())
 }
 
-/// The type lanes are kept in memory as: `i1` and other odd-width
-/// integers as whole bytes (as C's `bool` and Rust's `bool` are).
-fn memory_element(t: Type) -> Type {
+/// The type lanes are kept in memory as: `i1` as one byte (as C's and
+/// Rust's `bool` are), other integers whose width is not a power of two
+/// bytes in the next power of two bytes (`i17` and `i24` in four).
+pub(crate) fn memory_element(t: Type) -> Type {
     let w = t.int_width();
-    if w > 0 && !w.is_multiple_of(8) {
-        Type::int(t.context(), w.div_ceil(8) * 8)
+    if w > 0 && (w < 8 || !w.is_power_of_two()) {
+        // A power of two bytes: a vector of `N` such elements covers exactly
+        // `N` array elements (a vector of `i24` would be packed, an array not).
+        Type::int(t.context(), w.div_ceil(8).next_power_of_two() * 8)
     } else {
         t
     }
 }
 
-fn load_lanes<'ctx>(module: Module<'ctx>, b: &Builder<'ctx>, t: Type<'ctx>, n: u32, p: Value<'ctx>) -> Value<'ctx> {
+pub(crate) fn load_lanes<'ctx>(
+    module: Module<'ctx>,
+    b: &Builder<'ctx>,
+    t: Type<'ctx>,
+    n: u32,
+    p: Value<'ctx>,
+) -> Value<'ctx> {
     let m = memory_element(t);
     let v = b.load(m.vector_of(n), p, module.abi_alignment_of(m));
     if m != t {
@@ -159,7 +168,13 @@ fn load_lanes<'ctx>(module: Module<'ctx>, b: &Builder<'ctx>, t: Type<'ctx>, n: u
     }
 }
 
-fn store_lanes<'ctx>(module: Module<'ctx>, b: &Builder<'ctx>, v: Value<'ctx>, p: Value<'ctx>, on: Option<Value<'ctx>>) {
+pub(crate) fn store_lanes<'ctx>(
+    module: Module<'ctx>,
+    b: &Builder<'ctx>,
+    v: Value<'ctx>,
+    p: Value<'ctx>,
+    on: Option<Value<'ctx>>,
+) {
     let t = v.ty().element();
     let m = memory_element(t);
     let n = v.ty().vector_len();

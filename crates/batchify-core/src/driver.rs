@@ -7,7 +7,10 @@
 //!    ([`Selection::Requested`]), plus the variants of the array-form
 //!    requests (`__batchify_array_<variant>`, [`crate::array_form`]);
 //! 2. **clones**: stages 2 to 10 for each ([`crate::batchify_module_observed`]);
-//! 3. **array forms**: the requests' bodies, calling the variants built;
+//! 3. **array forms** and **maps**: the requests' bodies, calling the
+//!    variants built ([`crate::map_entry`]: a map named by the front end,
+//!    [`Run::maps`], or defined as `__batchify_map_<variant>`, needs its
+//!    variant's masked and unmasked twins, which step 1 adds);
 //! 4. **`__enzyme_batch`**: the calls replaced ([`crate::enzyme_batch`]);
 //! 5. **callers**: the `omp simd` loops LLVM's vectorizer refuses batched
 //!    ([`crate::callers::loops`]), then the calls of `declare simd`
@@ -24,6 +27,7 @@
 use crate::array_form::{self, ArrayRequest};
 use crate::error::{Error, Result};
 use crate::llvm::Module;
+use crate::map_entry::{self, MapRequest};
 use crate::options::Options;
 use crate::spec::CloneSpec;
 use crate::vfabi::Isa;
@@ -67,6 +71,9 @@ pub struct Run {
     pub on_error: OnError,
     /// Batch caller loops and annotate callers (`--no-callers` turns it off).
     pub callers: bool,
+    /// Maps to create (the CLI's `--map`), besides the ones the module
+    /// defines as requests.
+    pub maps: Vec<MapRequest>,
 }
 
 /// A remark for the host compiler: the function, a short kind
@@ -121,6 +128,18 @@ pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&
             specs.push(r.spec.clone());
         }
     }
+    let mut maps = run.maps.clone();
+    if let Selection::Requested { isa, .. } = &run.selection {
+        maps.extend(map_requests(module, *isa, only_here, &mut out)?);
+    }
+    for m in &maps {
+        let (full, tail) = m.clones()?;
+        for twin in [full, tail] {
+            if !specs.iter().any(|s| s.vector_name == twin.vector_name) {
+                specs.push(twin);
+            }
+        }
+    }
     if only_here {
         specs.retain(|s| has_body(&s.scalar_name) && !has_body(&s.vector_name));
     }
@@ -139,6 +158,16 @@ pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&
                 OnError::Stop => return Err(e),
                 OnError::Continue => out.warnings.push(format!("`{}` keeps its scalar body: {e}", r.name)),
             }
+        }
+    }
+    for m in &maps {
+        if only_here && map_entry::is_complete(module, m) {
+            continue;
+        }
+        match map_entry::complete(module, m) {
+            Ok(_) => out.notes.push(format!("map: {} over {} lanes of {}", m.name, m.spec.width, m.spec.vector_name)),
+            Err(e) if run.on_error == OnError::Stop => return Err(e),
+            Err(e) => out.warnings.push(format!("`{}` was not built: {e}", m.name)),
         }
     }
     // 4. `__enzyme_batch`
@@ -221,6 +250,31 @@ fn array_requests(module: Module, isa: Option<Isa>, only_here: bool, out: &mut O
         if only_here && array_form::is_complete(module, &r) {
             continue;
         }
+        let here = module.function(&r.spec.scalar_name).is_some_and(|f| !f.is_declaration());
+        if only_here && !here {
+            let message =
+                format!("{} keeps its scalar loop: `{}` has no body in this module", r.name, r.spec.scalar_name);
+            out.missed.push((r.name.clone(), "ScalarElsewhere", message));
+            continue;
+        }
+        kept.push(r);
+    }
+    Ok(kept)
+}
+
+/// The map requests the module defines (of `isa` if given); with
+/// `only_here`, those whose scalar body is in this module.
+fn map_requests(module: Module, isa: Option<Isa>, only_here: bool, out: &mut Outcome) -> Result<Vec<MapRequest>> {
+    let found = match map_entry::requests(module) {
+        Ok(r) => r,
+        Err(e) if only_here => {
+            out.warnings.push(e.to_string());
+            return Ok(Vec::new());
+        }
+        Err(e) => return Err(e),
+    };
+    let mut kept = Vec::new();
+    for r in found.into_iter().filter(|r| isa.is_none_or(|i| r.spec.isa == i)) {
         let here = module.function(&r.spec.scalar_name).is_some_and(|f| !f.is_declaration());
         if only_here && !here {
             let message =

@@ -43,6 +43,7 @@ pub mod fallback;
 pub mod finish;
 pub mod legality;
 pub mod llvm;
+pub mod map_entry;
 pub mod options;
 pub mod plan;
 pub mod prepare;

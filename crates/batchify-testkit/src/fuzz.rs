@@ -19,7 +19,9 @@
 
 use crate::gen::{generate, GenConfig, Program};
 use crate::jit::JitTarget;
+use crate::map_check::{check_map, MapCheckConfig, MapCheckError};
 use crate::{CheckConfig, Oracle, OracleError, OracleOptions};
+use batchify_core::map_entry::MapRequest;
 use batchify_core::spec::mask_abi_for;
 use batchify_core::vfabi::{Isa, Param, ParamKind, VariantName};
 use batchify_core::{CloneReport, CloneSpec, Error, Options};
@@ -47,6 +49,10 @@ pub enum Engine {
     /// attributes hold (a false one shows once `default<O2>` exploits it),
     /// not batchify.
     AttrCheck,
+    /// batchify's masked and unmasked clones and the map entry point built
+    /// on them (`batchify_core::map_entry`), checked by
+    /// [`crate::map_check`] over whole arrays instead of one clone call.
+    Map,
 }
 
 /// What to fuzz.
@@ -569,6 +575,7 @@ pub fn repro_command(seed: u64, opts: &FuzzOptions) -> String {
         Engine::Batchify => {}
         Engine::ScalarLoop => s.push_str(" --self-test"),
         Engine::AttrCheck => s.push_str(" --attr-check"),
+        Engine::Map => s.push_str(" --map"),
     }
     s.push_str(" --dump");
     s
@@ -715,7 +722,7 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
     let ctx = Context::create();
     let mut text = program.ir.clone();
     match opts.engine {
-        Engine::Batchify => {}
+        Engine::Batchify | Engine::Map => {}
         Engine::ScalarLoop => text.push_str(&scalar_loop_clone_ir(program, &spec)),
         Engine::AttrCheck => {
             let plain = generate(seed, &GenConfig { emit_attrs: false, ..gen_config(opts) });
@@ -737,6 +744,10 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
         }
     }
     let fail = |outcome, message: String| Checked::new(outcome, optimized, message, optimized_ir.clone());
+    if opts.engine == Engine::Map {
+        let (outcome, message, report, elements) = check_map_of(&module, &spec, seed, opts);
+        return Checked { report, lanes_compared: elements, ..fail(outcome, message) };
+    }
     let specs = [spec];
     let mut report = None;
     if opts.engine == Engine::Batchify {
@@ -791,6 +802,48 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
         }
         Err(OracleError::Mismatch(m)) => fail(Outcome::Mismatch, m.to_string()),
         Err(e @ OracleError::Setup(_)) => fail(Outcome::OracleSetupError, e.to_string()),
+    }
+}
+
+/// [`Engine::Map`]: builds both twins of `spec` and the map on them, then
+/// checks the map over whole arrays; returns the elements compared too.
+fn check_map_of(
+    module: &Module<'_>,
+    spec: &CloneSpec,
+    seed: u64,
+    opts: &FuzzOptions,
+) -> (Outcome, String, Option<CloneReport>, usize) {
+    let request = MapRequest::named(spec);
+    let twins = match request.clones() {
+        Ok((full, tail)) => [full, tail],
+        Err(e) => return (Outcome::Unsupported, e.to_string(), None, 0),
+    };
+    let build = Options { cost_model: false, for_autodiff: opts.for_autodiff, ..Options::default() };
+    let mut reports = match batchify_core::batchify_inkwell(module, &twins, &build) {
+        Ok(r) => r,
+        Err(e @ Error::Internal { .. }) => return (Outcome::InvalidIr, e.to_string(), None, 0),
+        Err(e) => return (Outcome::Unsupported, e.to_string(), None, 0),
+    };
+    let report = reports.pop();
+    if let Err(e) = batchify_core::map_entry::complete(batchify_core::llvm::Module::from_inkwell(module), &request) {
+        return (Outcome::InvalidIr, format!("the map was not built: {e}"), report, 0);
+    }
+    if let Err(e) = module.verify() {
+        return (Outcome::InvalidIr, format!("the map does not verify: {e}"), report, 0);
+    }
+    let cfg = MapCheckConfig {
+        trials: opts.trials.max(8),
+        seed: mix(seed),
+        jit_target: opts.jit_target,
+        ..MapCheckConfig::default()
+    };
+    match check_map(module, &request, &cfg) {
+        Ok(stats) => match report.as_ref().and_then(|r| r.fallback.clone()) {
+            Some(why) => (Outcome::Unsupported, format!("{FALLBACK}{why}"), report, stats.elements),
+            None => (Outcome::Ok, String::new(), report, stats.elements),
+        },
+        Err(MapCheckError::Mismatch(m)) => (Outcome::Mismatch, m, report, 0),
+        Err(e @ MapCheckError::Setup(_)) => (Outcome::OracleSetupError, e.to_string(), report, 0),
     }
 }
 

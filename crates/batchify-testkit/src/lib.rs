@@ -3,6 +3,7 @@
 //! * [`oracle`]: runs a scalar function N times and its clone once on the
 //!   same inputs and compares bit for bit;
 //! * [`jit`]: the JIT the oracle runs code with (host CPU or another tuning);
+//! * [`map_check`]: the oracle of map entry points (`--map`);
 //! * [`wrappers`]: type-agnostic calling wrappers;
 //! * [`inputs`]: random and special input values;
 //! * [`buffers`]: guard-page-bounded buffers for pointer parameters;
@@ -39,6 +40,7 @@ pub mod gen;
 pub mod inputs;
 pub mod isolate;
 pub mod jit;
+pub mod map_check;
 pub mod oracle;
 pub mod paint;
 pub mod plugin;

@@ -36,7 +36,7 @@ pub fn memory_type(t: Type) -> Type {
     }
 }
 
-fn load_scalar<'ctx>(b: &Builder<'ctx>, t: Type<'ctx>, base: Value<'ctx>, offset: usize) -> Value<'ctx> {
+pub(crate) fn load_scalar<'ctx>(b: &Builder<'ctx>, t: Type<'ctx>, base: Value<'ctx>, offset: usize) -> Value<'ctx> {
     let ctx = b.context();
     let p = b.gep(Type::int(ctx, 8), base, &[constant::int(Type::int(ctx, 64), offset as u64)], Default::default());
     let m = memory_type(t);
@@ -56,7 +56,7 @@ fn store_scalar(b: &Builder, v: Value, base: Value, offset: usize) {
     b.store(v, p, 1);
 }
 
-fn new_wrapper<'ctx>(
+pub(crate) fn new_wrapper<'ctx>(
     module: Module<'ctx>,
     name: &str,
     like: Value<'ctx>,

@@ -10,7 +10,7 @@
 //!               [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal]
 //!               [--buffers P] [--max-buffers N] [--uniform-params P] [--linear-params P]
 //!               [--records P] [--recursion P] [--buf-callees P]
-//!               [--self-test | --attr-check | --enzyme-reverse] [--threads N] [--timeout SECS]
+//!               [--self-test | --attr-check | --map | --enzyme-reverse] [--threads N] [--timeout SECS]
 //!               [--dump]
 //! ```
 //!
@@ -54,7 +54,7 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
 [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F] [--tail-fraction F] [--attrs F] [--ptr-callees P] \
 [--sret P] [--pair-ret P] [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal] [--buffers P] [--max-buffers N] \
 [--uniform-params P] [--linear-params P] [--records P] [--recursion P] [--buf-callees P] \
-[--self-test | --attr-check | --enzyme-reverse] [--threads N] \
+[--self-test | --attr-check | --map | --enzyme-reverse] [--threads N] \
 [--timeout SECS] [--dump]
 
   --count N          programs to run (default 1000)
@@ -114,6 +114,10 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
   --self-test        check a per-lane reference clone instead of batchify (tests the generator)
   --attr-check       check the program against a copy without its optional attributes
                      (tests that the generator's attributes hold; use --opt-fraction 1)
+  --map              build the masked and unmasked clones and the map entry point on them
+                     (batchify --map) and check the map over whole arrays: n = 0, 1, N-1, N,
+                     N+1, ..., random inputs against guard pages, in place (implies --buffers 0
+                     and --buf-callees 0 unless given: the map check takes scalar parameters only)
   --enzyme-reverse   differentiate each program with Enzyme (reverse mode, __enzyme_autodiff;
                      the plugin from ENZYME_PLUGIN or shared/enzyme) and check batchify's
                      unmasked and masked clones (--unmasked: unmasked only) of the derivative,
@@ -222,6 +226,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             "--no-top-level-internal" => no_top_internal = true,
             "--self-test" => opts.engine = Engine::ScalarLoop,
             "--attr-check" => opts.engine = Engine::AttrCheck,
+            "--map" => opts.engine = Engine::Map,
             "--enzyme-reverse" => enzyme_reverse = true,
             "--timeout" => {
                 let secs: u64 = value(&flag, next())?;
@@ -273,13 +278,13 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
         p_top_attrs: top_attrs.unwrap_or(base.p_top_attrs),
         top_level_cc: !no_top_cc && base.top_level_cc,
         top_level_internal: !no_top_internal && base.top_level_internal,
-        p_buffers: buffers.unwrap_or(base.p_buffers),
+        p_buffers: buffers.unwrap_or(if opts.engine == Engine::Map { 0.0 } else { base.p_buffers }),
         max_buffers: max_buffers.unwrap_or(base.max_buffers),
         p_uniform_param: uniform_params.unwrap_or(base.p_uniform_param),
         p_linear_param: linear_params.unwrap_or(base.p_linear_param),
         p_record: records.unwrap_or(base.p_record),
         p_recursive: recursion.unwrap_or(base.p_recursive),
-        p_buf_helper: buf_callees.unwrap_or(base.p_buf_helper),
+        p_buf_helper: buf_callees.unwrap_or(if opts.engine == Engine::Map { 0.0 } else { base.p_buf_helper }),
         ..base
     };
     Ok(Some(Args { opts, dump, enzyme_reverse, tunings }))

@@ -1,0 +1,420 @@
+//! Map entry points: for a batched function `R f(T0, ..., Tk)`, a loop
+//! over whole arrays built on its clones,
+//!
+//! ```text
+//! void f_map(size_t n, <P0> a0, ..., <Pk> ak [, R *out])
+//! ```
+//!
+//! computing `out[i] = f(a0[i], ..., ak[i])` for `i < n`, in groups of the
+//! clone's `N` lanes: every full group is one call of the unmasked variant,
+//! the last `n % N` elements one call of its masked twin (inputs read with
+//! masked loads, results written with a masked store, so nothing past
+//! element `n - 1` is touched). Parameter `Pj` follows the variant's kind
+//! for parameter `j`:
+//!
+//! * varying (`v`): `const Tj *`, element `i` is `aj[i]`;
+//! * uniform (`u`): `Tj`, the same value for every element;
+//! * linear (`l<step>`, `ls<param>`): `Tj`, element `i` gets
+//!   `aj + i * step` (bytes for a pointer, as the variant's own lanes do).
+//!
+//! `out` exists when `f` returns a value. Arrays need only their element's
+//! alignment; `out` may be one of the input arrays (the group's inputs are
+//! read before its results are written); any other overlap of `out` with an
+//! input is undefined. `n = 0` does nothing. Booleans and other odd-width
+//! integers are one byte per element, as in the array form.
+//!
+//! Two doors ask for a map ([`MapRequest`]): a front end names it (the
+//! CLI's `--map`, the plugin's `map`: the function `<f>_map` is created),
+//! or a module *defines* `__batchify_map_<variant>` with the map's
+//! signature and a scalar loop as its body, which batchify replaces (the
+//! same contract as [`crate::array_form`]).
+
+use crate::abi;
+use crate::array_form::{load_lanes, memory_element, store_lanes};
+use crate::error::{Error, Result};
+use crate::llvm::{constant, Builder, LLVMIntPredicate, LLVMOpcode, Module, Type, Value, FUNCTION_INDEX};
+use crate::spec::CloneSpec;
+use crate::vfabi::{Param, ParamKind, VariantName};
+
+/// The name prefix of a map request defined in a module.
+pub const MAP_PREFIX: &str = "__batchify_map_";
+
+/// The suffix of a map a front end names (`<scalar>_map`).
+pub const MAP_SUFFIX: &str = "_map";
+
+/// One map to build.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MapRequest {
+    /// The map function's name.
+    pub name: String,
+    /// The variant whose lanes the map's groups run (masked or not; the
+    /// map needs both, see [`MapRequest::clones`]).
+    pub spec: CloneSpec,
+    /// Whether the module defines the function already (a request whose
+    /// body is replaced) or the map is created.
+    pub defined: bool,
+}
+
+impl MapRequest {
+    /// The map a front end names for `spec`: `<scalar>_map`, created.
+    pub fn named(spec: &CloneSpec) -> MapRequest {
+        MapRequest { name: format!("{}{MAP_SUFFIX}", spec.scalar_name), spec: spec.clone(), defined: false }
+    }
+
+    /// The two clones the map calls: the unmasked variant for full groups
+    /// and the masked one for the tail.
+    pub fn clones(&self) -> Result<(CloneSpec, CloneSpec)> {
+        let other = with_mask(&self.spec, self.spec.mask.is_none())?;
+        Ok(if self.spec.mask.is_none() { (self.spec.clone(), other) } else { (other, self.spec.clone()) })
+    }
+}
+
+/// `spec` with a mask (`masked`) or without one: the same variant name
+/// with `M` for `N` or the other way round.
+fn with_mask(spec: &CloneSpec, masked: bool) -> Result<CloneSpec> {
+    let v = match VariantName::parse(&spec.vector_name) {
+        Ok(v) if v.scalar_name == spec.scalar_name => VariantName { masked, ..v },
+        // A clone named by a front end outside the mangling: mangle its kinds.
+        _ => {
+            let params: Vec<Param> =
+                spec.params.iter().zip(&spec.aligns).map(|(&kind, &align)| Param { kind, align }).collect();
+            let name = VariantName::mangle(spec.isa, masked, spec.width, &params, &spec.scalar_name);
+            VariantName::parse(&name).map_err(|e| Error::BadVariant(e.to_string()))?
+        }
+    };
+    let mut twin = CloneSpec::from_variant(&VariantName { vector_name: v.mangled(), ..v })?;
+    // Kinds the spec resolved from reference forms stay as resolved.
+    twin.params.clone_from(&spec.params);
+    Ok(twin)
+}
+
+/// Every map request the module defines (`__batchify_map_<variant>`).
+/// Names that do not parse are errors: the prefix is reserved.
+pub fn requests(module: Module) -> Result<Vec<MapRequest>> {
+    let mut out = Vec::new();
+    for f in module.functions() {
+        let name = f.name();
+        let Some(variant) = name.strip_prefix(MAP_PREFIX) else { continue };
+        if f.is_declaration() {
+            continue;
+        }
+        let v = VariantName::parse(variant).map_err(|e| Error::BadVariant(format!("`{name}`: {e}")))?;
+        out.push(MapRequest { name, spec: CloneSpec::from_variant(&v)?, defined: true });
+    }
+    Ok(out)
+}
+
+/// Whether `request`'s map exists with a body that calls its variant
+/// (built by an earlier run).
+pub fn is_complete(module: Module, request: &MapRequest) -> bool {
+    let Some(f) = module.function(&request.name) else { return false };
+    let Ok((full, _)) = request.clones() else { return false };
+    let Some(variant) = module.function(&full.vector_name) else { return false };
+    f.blocks().iter().any(|b| b.instructions().iter().any(|i| i.is_call() && i.called_value() == variant))
+}
+
+/// The map's function type for the scalar function `scalar` and `spec`.
+pub fn map_type<'ctx>(module: Module<'ctx>, scalar: Value<'ctx>, spec: &CloneSpec) -> Result<Type<'ctx>> {
+    let ctx = module.context();
+    let ptr = Type::ptr(ctx);
+    let sty = scalar.function_type();
+    let mut params = vec![Type::int(ctx, 64)];
+    for (j, (t, kind)) in sty.param_types().iter().zip(&spec.params).enumerate() {
+        params.push(match kind {
+            ParamKind::Vector => ptr,
+            ParamKind::Uniform | ParamKind::Linear { .. } | ParamKind::LinearVarStep { .. } => *t,
+            ParamKind::LinearRef { .. } => {
+                return Err(map_error(&spec.scalar_name, format!("parameter {j}: reference kinds have no map form")))
+            }
+        });
+    }
+    if !sty.return_type().is_void() {
+        params.push(ptr);
+    }
+    Ok(Type::function(Type::void(ctx), &params))
+}
+
+fn map_error(name: &str, reason: String) -> Error {
+    Error::VariantMismatch { variant: name.to_string(), reason: format!("map entry: {reason}") }
+}
+
+/// Builds the map's body, calling the two clones of
+/// [`MapRequest::clones`], which must be built. Creates the function, or
+/// replaces a defined request's body; fails (changing nothing) when the
+/// request's signature does not fit or a created map's name is taken.
+pub fn complete<'ctx>(module: Module<'ctx>, request: &MapRequest) -> Result<Value<'ctx>> {
+    let spec = &request.spec;
+    let err = |reason: String| map_error(&request.name, reason);
+    let scalar = module.function(&spec.scalar_name).ok_or_else(|| err("no scalar function".into()))?;
+    let (full_spec, tail_spec) = request.clones()?;
+    let built = |s: &CloneSpec| {
+        module
+            .function(&s.vector_name)
+            .filter(|v| !v.is_declaration())
+            .ok_or_else(|| err(format!("the variant `{}` was not built", s.vector_name)))
+    };
+    let (full, tail) = (built(&full_spec)?, built(&tail_spec)?);
+    let want = map_type(module, scalar, spec)?;
+    let f = match module.function(&request.name) {
+        Some(f) if request.defined => {
+            if f.function_type() != want {
+                return Err(err(format!(
+                    "its type is `{}`, the map of `{}` is `{}`",
+                    f.function_type().print(),
+                    spec.vector_name,
+                    want.print()
+                )));
+            }
+            f.delete_body();
+            f
+        }
+        Some(_) => return Err(err(format!("the module has a function named `{}` already", request.name))),
+        None => module.add_function(&request.name, want),
+    };
+    // The map calls the variants with vectors in the registers of their
+    // features (see `array_form::complete`).
+    for key in ["target-cpu", "tune-cpu", "target-features", "min-legal-vector-width"] {
+        if let Some(v) = full.string_attribute(FUNCTION_INDEX, key) {
+            f.set_string_attribute(FUNCTION_INDEX, key, &v);
+        }
+    }
+    MapBody::new(module, f, scalar, spec, (full, &full_spec), (tail, &tail_spec))?.emit();
+    hoist_allocas(f);
+    Ok(f)
+}
+
+/// The pieces of one map's body.
+struct MapBody<'ctx> {
+    module: Module<'ctx>,
+    f: Value<'ctx>,
+    b: Builder<'ctx>,
+    /// The scalar function's parameter types.
+    param_types: Vec<Type<'ctx>>,
+    kinds: Vec<ParamKind>,
+    width: u32,
+    returns: bool,
+    full: Variant<'ctx>,
+    tail: Variant<'ctx>,
+}
+
+/// One variant the map calls.
+struct Variant<'ctx> {
+    symbol: Value<'ctx>,
+    abi: abi::CloneAbi<'ctx>,
+    mask: Option<crate::spec::MaskAbi>,
+}
+
+impl<'ctx> Variant<'ctx> {
+    fn new(scalar: Value<'ctx>, (symbol, spec): (Value<'ctx>, &CloneSpec)) -> Result<Variant<'ctx>> {
+        Ok(Variant { symbol, abi: abi::CloneAbi::of(scalar, spec)?, mask: spec.mask })
+    }
+}
+
+impl<'ctx> MapBody<'ctx> {
+    fn new(
+        module: Module<'ctx>,
+        f: Value<'ctx>,
+        scalar: Value<'ctx>,
+        spec: &CloneSpec,
+        full: (Value<'ctx>, &CloneSpec),
+        tail: (Value<'ctx>, &CloneSpec),
+    ) -> Result<MapBody<'ctx>> {
+        let sty = scalar.function_type();
+        Ok(MapBody {
+            module,
+            f,
+            b: Builder::new(module.context()),
+            param_types: sty.param_types(),
+            kinds: spec.params.clone(),
+            width: spec.width,
+            returns: !sty.return_type().is_void(),
+            full: Variant::new(scalar, full)?,
+            tail: Variant::new(scalar, tail)?,
+        })
+    }
+
+    /// ```text
+    /// entry: full = n - n % N; br (0 < full) ? group : tail_test
+    /// group: i = phi; call the unmasked variant on elements i..i+N; i += N; br (i < full) ? group : tail_test
+    /// tail_test: br (full < n) ? tail : done
+    /// tail: the masked variant on elements full..n-1 (masked loads and store)
+    /// ```
+    fn emit(&self) {
+        let ctx = self.module.context();
+        let i64t = Type::int(ctx, 64);
+        let ps = self.f.params();
+        let n = ps[0];
+        let entry = self.f.append_block("entry");
+        let group = self.f.append_block("group");
+        let tail_test = self.f.append_block("tail.test");
+        let tail = self.f.append_block("tail");
+        let done = self.f.append_block("done");
+        let b = &self.b;
+        b.position_at_end(entry);
+        let width = constant::int(i64t, u64::from(self.width));
+        let rem = b.binop(LLVMOpcode::LLVMURem, n, width);
+        let full_end = b.binop(LLVMOpcode::LLVMSub, n, rem);
+        let any_full = b.icmp(LLVMIntPredicate::LLVMIntNE, full_end, constant::null(i64t));
+        b.cond_br(any_full, group, tail_test);
+
+        b.position_at_end(group);
+        let i = b.phi(i64t);
+        i.add_incoming(constant::null(i64t), entry);
+        self.call_group(&self.full, i, None);
+        let next = b.binop(LLVMOpcode::LLVMAdd, i, width);
+        i.add_incoming(next, group);
+        let more = b.icmp(LLVMIntPredicate::LLVMIntULT, next, full_end);
+        b.cond_br(more, group, tail_test);
+
+        b.position_at_end(tail_test);
+        let any_left = b.icmp(LLVMIntPredicate::LLVMIntNE, rem, constant::null(i64t));
+        b.cond_br(any_left, tail, done);
+
+        b.position_at_end(tail);
+        let lanes: Vec<Value> = (0..self.width).map(|k| constant::int(i64t, u64::from(k))).collect();
+        let lane_index = constant::vector(&lanes);
+        let rem_splat = self.splat(rem);
+        let on = b.icmp(LLVMIntPredicate::LLVMIntULT, lane_index, rem_splat);
+        self.call_group(&self.tail, full_end, Some(on));
+        b.br(done);
+
+        b.position_at_end(done);
+        b.ret(None);
+    }
+
+    fn splat(&self, x: Value<'ctx>) -> Value<'ctx> {
+        let ctx = self.module.context();
+        let vty = x.ty().vector_of(self.width);
+        let one = self.b.insert_element(constant::poison(vty), x, 0);
+        let zeros = constant::null(Type::int(ctx, 32).vector_of(self.width));
+        self.b.shuffle(one, constant::poison(vty), zeros)
+    }
+
+    /// One call of `variant` on the elements from index `i`, with the
+    /// lanes `on` (all when `None`).
+    fn call_group(&self, variant: &Variant<'ctx>, i: Value<'ctx>, on: Option<Value<'ctx>>) {
+        let ctx = self.module.context();
+        let b = &self.b;
+        let ps = self.f.params();
+        let mut args = Vec::new();
+        for (j, (&t, kind)) in self.param_types.iter().zip(&self.kinds).enumerate() {
+            let p = ps[1 + j];
+            args.push(match *kind {
+                ParamKind::Vector => {
+                    let at = self.element_address(t, p, i);
+                    match on {
+                        None => load_lanes(self.module, b, t, self.width, at),
+                        Some(on) => self.masked_load(t, at, on),
+                    }
+                }
+                ParamKind::Linear { step } => self.advance(p, i, constant::int(Type::int(ctx, 64), step as u64)),
+                ParamKind::LinearVarStep { param } => {
+                    let step = ps[1 + param];
+                    let step = if step.ty().int_width() == 64 {
+                        step
+                    } else {
+                        b.cast(LLVMOpcode::LLVMSExt, step, Type::int(ctx, 64))
+                    };
+                    self.advance(p, i, step)
+                }
+                _ => p,
+            });
+        }
+        let natural = variant.abi.natural;
+        if let Some(abi) = variant.mask {
+            let on = on.unwrap_or_else(|| constant::all_ones(Type::int(ctx, 1).vector_of(self.width)));
+            args.push(abi::encode_mask(b, abi, on, natural.param_types()[args.len()]));
+        }
+        let result = match &variant.abi.lowering {
+            Some(l) => crate::shell::gcc_adapter::call_lowered(b, variant.symbol, &args, l).1,
+            None => {
+                let r = b.call(natural, variant.symbol, &args);
+                r.set_call_conv(variant.symbol.call_conv());
+                (!natural.return_type().is_void()).then_some(r)
+            }
+        };
+        if let (true, Some(r)) = (self.returns, result) {
+            let out = ps[ps.len() - 1];
+            let at = self.element_address(r.ty().element(), out, i);
+            store_lanes(self.module, b, r, at, on);
+        }
+    }
+
+    /// `&p[i]` for elements of type `t` as kept in memory.
+    fn element_address(&self, t: Type<'ctx>, p: Value<'ctx>, i: Value<'ctx>) -> Value<'ctx> {
+        let m = memory_element(t);
+        self.b.gep(m, p, &[i], Default::default())
+    }
+
+    /// A linear parameter's value at element `i`: `base + i * step` (bytes
+    /// for a pointer), wrapping as the variant's own lanes do.
+    fn advance(&self, base: Value<'ctx>, i: Value<'ctx>, step: Value<'ctx>) -> Value<'ctx> {
+        let ctx = self.module.context();
+        let b = &self.b;
+        let offset = b.binop(LLVMOpcode::LLVMMul, i, step);
+        if base.ty().is_pointer() {
+            return b.gep(Type::int(ctx, 8), base, &[offset], Default::default());
+        }
+        let w = base.ty().int_width();
+        let offset = if w < 64 { b.cast(LLVMOpcode::LLVMTrunc, offset, base.ty()) } else { offset };
+        b.binop(LLVMOpcode::LLVMAdd, base, offset)
+    }
+
+    /// `N` elements of type `t` from `p`, only lanes `on` read (the others
+    /// zero).
+    fn masked_load(&self, t: Type<'ctx>, p: Value<'ctx>, on: Value<'ctx>) -> Value<'ctx> {
+        let m = memory_element(t);
+        let vty = m.vector_of(self.width);
+        let load = self.module.intrinsic("llvm.masked.load", &[vty, p.ty()]).expect("llvm.masked.load exists");
+        let v = self.b.call(load.function_type(), load, &[p, on, constant::null(vty)]);
+        v.add_call_arg_attribute(0, "align", u64::from(self.module.abi_alignment_of(m)));
+        if m != t {
+            self.b.cast(LLVMOpcode::LLVMTrunc, v, t.vector_of(self.width))
+        } else {
+            v
+        }
+    }
+}
+
+/// Moves the `alloca`s that calls of GCC-lowered variants placed in the
+/// loop to the entry block, so the stack does not grow per group.
+fn hoist_allocas(f: Value) {
+    let blocks = f.blocks();
+    let Some(first) = blocks[0].instructions().first().copied() else { return };
+    let b = Builder::new(f.function_type().context());
+    for block in &blocks[1..] {
+        for inst in block.instructions() {
+            if inst.opcode() == LLVMOpcode::LLVMAlloca {
+                inst.remove_from_parent();
+                b.position_before(first);
+                b.insert(inst);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vfabi::Isa;
+
+    #[test]
+    fn a_map_needs_both_twins() {
+        let v = VariantName::parse("_ZGVdN8uvl4_f").unwrap();
+        let r = MapRequest::named(&CloneSpec::from_variant(&v).unwrap());
+        assert_eq!(r.name, "f_map");
+        let (full, tail) = r.clones().unwrap();
+        assert_eq!(full.vector_name, "_ZGVdN8uvl4_f");
+        assert_eq!(tail.vector_name, "_ZGVdM8uvl4_f");
+        assert!(tail.mask.is_some() && full.mask.is_none());
+        assert_eq!(tail.params, full.params);
+    }
+
+    #[test]
+    fn a_masked_request_gets_its_unmasked_twin() {
+        let spec = CloneSpec::all_varying("g", 2, 16, Isa::Avx512, true);
+        let (full, tail) = MapRequest::named(&spec).clones().unwrap();
+        assert_eq!(full.vector_name, "_ZGVeN16vv_g");
+        assert_eq!(tail.vector_name, "_ZGVeM16vv_g");
+    }
+}
