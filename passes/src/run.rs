@@ -10,7 +10,6 @@
 use crate::diagnostics;
 use crate::options::PluginOptions;
 use batchify_core::driver::{self, OnError, Selection};
-use batchify_core::map_entry::MapRequest;
 use batchify_core::vfabi::{Isa, VariantName};
 use batchify_core::{CloneReport, CloneSpec, Options};
 use inkwell::module::Module;
@@ -35,11 +34,7 @@ pub fn run(module: &Module<'_>, pass_params: &str, cl_params: &str, automatic: b
     };
     let core_opts =
         Options { veclib: opts.veclib.unwrap_or_default(), for_autodiff: opts.for_autodiff, ..Options::default() };
-    let maps = match (&selection, opts.map) {
-        (Selection::Named { specs, .. }, true) => specs.iter().map(MapRequest::named).collect(),
-        _ => Vec::new(),
-    };
-    let plan = driver::Run { selection, on_error: OnError::Continue, callers: !opts.no_callers, maps };
+    let plan = driver::Run { selection, on_error: OnError::Continue, callers: !opts.no_callers, maps: opts.map };
     let core_module = batchify_core::llvm::Module::from_inkwell(module);
     let out = match driver::run(core_module, &plan, &core_opts, &mut |_| {}) {
         Ok(out) => out,

@@ -15,7 +15,6 @@ mod input;
 mod isolation;
 
 use batchify_core::driver::{self, OnError, Selection};
-use batchify_core::map_entry::MapRequest;
 use batchify_core::vfabi::{Isa, VariantName};
 use batchify_core::{CloneSpec, Options, PrintAfter, VecLib};
 use clap::{Parser, ValueEnum};
@@ -268,28 +267,6 @@ fn named_specs(cli: &Cli, module: &Module<'_>) -> Result<Option<Vec<CloneSpec>>,
     Ok(Some(specs))
 }
 
-/// The maps `--map` asks for: one `<function>_map` per named clone.
-fn map_requests(cli: &Cli, selection: &Selection) -> Result<Vec<MapRequest>, String> {
-    if !cli.map {
-        return Ok(Vec::new());
-    }
-    let Selection::Named { specs, .. } = selection else {
-        return Err("--map builds the maps of the clones named by --function or --variant; none is named".into());
-    };
-    let mut maps: Vec<MapRequest> = Vec::new();
-    for spec in specs {
-        let m = MapRequest::named(spec);
-        if let Some(other) = maps.iter().find(|o| o.name == m.name) {
-            return Err(format!(
-                "--map builds one `{}` per function, but both `{}` and `{}` are named",
-                m.name, other.spec.vector_name, spec.vector_name
-            ));
-        }
-        maps.push(m);
-    }
-    Ok(maps)
-}
-
 /// Reads, batches and serializes the module (sent to `sink`); returns the
 /// report lines.
 fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, String> {
@@ -300,7 +277,9 @@ fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, Stri
         None => Selection::Requested { isa: None, only_here: false },
     };
     let requested = matches!(selection, Selection::Requested { .. });
-    let maps = map_requests(cli, &selection)?;
+    if cli.map && requested {
+        return Err("--map builds the maps of the clones named by --function or --variant; none is named".into());
+    }
     let opts = Options {
         opt_level: cli.opt_level,
         allow_fallback: !cli.no_fallback,
@@ -312,7 +291,7 @@ fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, Stri
         for_autodiff: cli.for_autodiff,
         ..Options::default()
     };
-    let plan = driver::Run { selection, on_error: OnError::Stop, callers: !cli.no_callers, maps };
+    let plan = driver::Run { selection, on_error: OnError::Stop, callers: !cli.no_callers, maps: cli.map };
     let mut progress = |s: &CloneSpec| sink.stage(&format!("batching `{}` as `{}`", s.scalar_name, s.vector_name));
     let core = batchify_core::llvm::Module::from_inkwell(&module);
     let out = driver::run(core, &plan, &opts, &mut progress).map_err(|e| e.to_string())?;

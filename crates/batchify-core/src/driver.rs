@@ -8,7 +8,7 @@
 //!    requests (`__batchify_array_<variant>`, [`crate::array_form`]);
 //! 2. **clones**: stages 2 to 10 for each ([`crate::batchify_module_observed`]);
 //! 3. **array forms** and **maps**: the requests' bodies, calling the
-//!    variants built ([`crate::map_entry`]: a map named by the front end,
+//!    variants built ([`crate::map_entry`]: a map of a named clone,
 //!    [`Run::maps`], or defined as `__batchify_map_<variant>`, needs its
 //!    variant's masked and unmasked twins, which step 1 adds);
 //! 4. **`__enzyme_batch`**: the calls replaced ([`crate::enzyme_batch`]);
@@ -71,9 +71,10 @@ pub struct Run {
     pub on_error: OnError,
     /// Batch caller loops and annotate callers (`--no-callers` turns it off).
     pub callers: bool,
-    /// Maps to create (the CLI's `--map`), besides the ones the module
+    /// Also create `<f>_map` for each clone of [`Selection::Named`] (the
+    /// CLI's `--map`, the plugin's `map`), besides the maps the module
     /// defines as requests.
-    pub maps: Vec<MapRequest>,
+    pub maps: bool,
 }
 
 /// A remark for the host compiler: the function, a short kind
@@ -128,10 +129,11 @@ pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&
             specs.push(r.spec.clone());
         }
     }
-    let mut maps = run.maps.clone();
-    if let Selection::Requested { isa, .. } = &run.selection {
-        maps.extend(map_requests(module, *isa, only_here, &mut out)?);
-    }
+    let maps = match &run.selection {
+        Selection::Named { specs, .. } if run.maps => named_maps(specs)?,
+        Selection::Named { .. } => Vec::new(),
+        Selection::Requested { isa, .. } => map_requests(module, *isa, only_here, &mut out)?,
+    };
     for m in &maps {
         let (full, tail) = m.clones()?;
         for twin in [full, tail] {
@@ -260,6 +262,24 @@ fn array_requests(module: Module, isa: Option<Isa>, only_here: bool, out: &mut O
         kept.push(r);
     }
     Ok(kept)
+}
+
+/// The maps [`Run::maps`] asks for: one `<f>_map` per named clone; two
+/// clones of one function would make two maps of one name.
+fn named_maps(specs: &[CloneSpec]) -> Result<Vec<MapRequest>> {
+    let mut maps: Vec<MapRequest> = Vec::new();
+    for spec in specs {
+        let m = MapRequest::named(spec);
+        if let Some(other) = maps.iter().find(|o| o.name == m.name) {
+            let reason = format!(
+                "one map per function, but both `{}` and `{}` are named",
+                other.spec.vector_name, spec.vector_name
+            );
+            return Err(Error::Map { map: m.name, reason });
+        }
+        maps.push(m);
+    }
+    Ok(maps)
 }
 
 /// The map requests the module defines (of `isa` if given); with

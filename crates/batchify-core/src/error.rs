@@ -33,6 +33,14 @@ pub enum Error {
         /// What is not supported, with the offending instruction.
         what: String,
     },
+    /// A map entry point cannot be built (see `map_entry`): its request's
+    /// type does not fit, its name is taken, a parameter has no map form.
+    Map {
+        /// The map's name.
+        map: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// A malformed `__enzyme_batch` call (see `enzyme_batch`).
     BatchCall {
         /// The function holding the call.
@@ -110,6 +118,7 @@ impl fmt::Display for Error {
             Error::VariantMismatch { variant, reason } => {
                 write!(f, "variant `{variant}` does not fit its scalar function: {reason}")
             }
+            Error::Map { map, reason } => write!(f, "cannot build the map `{map}`: {reason}"),
             Error::Unsupported { function, what, .. } => {
                 write!(f, "cannot batchify `{function}`: {what}")
             }

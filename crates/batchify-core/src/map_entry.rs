@@ -113,8 +113,9 @@ pub fn is_complete(module: Module, request: &MapRequest) -> bool {
     f.blocks().iter().any(|b| b.instructions().iter().any(|i| i.is_call() && i.called_value() == variant))
 }
 
-/// The map's function type for the scalar function `scalar` and `spec`.
-pub fn map_type<'ctx>(module: Module<'ctx>, scalar: Value<'ctx>, spec: &CloneSpec) -> Result<Type<'ctx>> {
+/// The function type of `request`'s map of the scalar function `scalar`.
+pub fn map_type<'ctx>(module: Module<'ctx>, scalar: Value<'ctx>, request: &MapRequest) -> Result<Type<'ctx>> {
+    let spec = &request.spec;
     let ctx = module.context();
     let ptr = Type::ptr(ctx);
     let sty = scalar.function_type();
@@ -124,7 +125,7 @@ pub fn map_type<'ctx>(module: Module<'ctx>, scalar: Value<'ctx>, spec: &CloneSpe
             ParamKind::Vector => ptr,
             ParamKind::Uniform | ParamKind::Linear { .. } | ParamKind::LinearVarStep { .. } => *t,
             ParamKind::LinearRef { .. } => {
-                return Err(map_error(&spec.scalar_name, format!("parameter {j}: reference kinds have no map form")))
+                return Err(map_error(&request.name, format!("parameter {j}: reference kinds have no map form")))
             }
         });
     }
@@ -135,7 +136,7 @@ pub fn map_type<'ctx>(module: Module<'ctx>, scalar: Value<'ctx>, spec: &CloneSpe
 }
 
 fn map_error(name: &str, reason: String) -> Error {
-    Error::VariantMismatch { variant: name.to_string(), reason: format!("map entry: {reason}") }
+    Error::Map { map: name.to_string(), reason }
 }
 
 /// Builds the map's body, calling the two clones of
@@ -154,7 +155,7 @@ pub fn complete<'ctx>(module: Module<'ctx>, request: &MapRequest) -> Result<Valu
             .ok_or_else(|| err(format!("the variant `{}` was not built", s.vector_name)))
     };
     let (full, tail) = (built(&full_spec)?, built(&tail_spec)?);
-    let want = map_type(module, scalar, spec)?;
+    let want = map_type(module, scalar, request)?;
     let f = match module.function(&request.name) {
         Some(f) if request.defined => {
             if f.function_type() != want {
@@ -178,9 +179,24 @@ pub fn complete<'ctx>(module: Module<'ctx>, request: &MapRequest) -> Result<Valu
             f.set_string_attribute(FUNCTION_INDEX, key, &v);
         }
     }
+    name_params(f, scalar);
     MapBody::new(module, f, scalar, spec, (full, &full_spec), (tail, &tail_spec))?.emit();
     hoist_allocas(f);
     Ok(f)
+}
+
+/// Names the map's parameters after the scalar function's (`n`, then each
+/// parameter's name or `a<j>`, then `out`), for readable IR.
+fn name_params(f: Value, scalar: Value) {
+    let ps = f.params();
+    ps[0].set_name("n");
+    for (j, (p, sp)) in ps[1..].iter().zip(scalar.params()).enumerate() {
+        let name = sp.name();
+        p.set_name(&if name.is_empty() { format!("a{j}") } else { name });
+    }
+    if ps.len() == scalar.params().len() + 2 {
+        ps[ps.len() - 1].set_name("out");
+    }
 }
 
 /// The pieces of one map's body.

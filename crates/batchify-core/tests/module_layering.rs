@@ -150,8 +150,10 @@ const STAGES: &[(&str, u32)] = &[
     ("array_form", 14),
     ("callers", 14),
     ("enzyme_batch", 14),
+    // Maps call the array form's element loads and stores.
+    ("map_entry", 15),
     // The module driver, which runs all of them.
-    ("driver", 15),
+    ("driver", 16),
 ];
 
 /// Modules that may name items of the crate root (`crate::batchify_module`).

@@ -60,6 +60,7 @@ fn error_kind(e: &Error) -> (&'static str, String) {
         Error::VariantMismatch { reason, .. } => ("rejected", format!("variant mismatch: {}", normalize(reason))),
         Error::Unsupported { what, .. } => ("rejected", format!("unsupported: {}", normalize(what))),
         Error::BatchCall { message, .. } => ("rejected", format!("__enzyme_batch call: {}", normalize(message))),
+        Error::Map { reason, .. } => ("rejected", format!("map entry: {}", normalize(reason))),
         Error::Internal { message, .. } => ("internal", normalize(message)),
     }
 }

@@ -1,0 +1,312 @@
+//! Map entry points (`f_map(n, arrays..., out)`, docs/cli.md "Maps"):
+//! built through the driver as the CLI and the plugin ask for them, and
+//! checked by `batchify_testkit::map_check` over whole arrays (n = 0, 1,
+//! N-1, N, N+1, ..., against guard pages, in place); hand-written wrong
+//! maps show that the check can fail; the random programs run through maps.
+
+use batchify_core::driver::{self, OnError, Selection};
+use batchify_core::map_entry::MapRequest;
+use batchify_core::vfabi::{Isa, VariantName};
+use batchify_core::{CloneSpec, Options};
+use batchify_testkit::corpus::parse_module;
+use batchify_testkit::fuzz::{self, Engine, FuzzOptions};
+use batchify_testkit::map_check::{check_map, MapCheckConfig, MapCheckError};
+use inkwell::context::Context;
+
+/// A divergent loop (Collatz steps, capped), a uniform and a linear
+/// parameter, a recorder call under divergent control flow, an `i1` and
+/// an `i17` parameter (one and four bytes per array element).
+const KERNELS: &str = r#"
+declare void @batchify_record(i64, i64)
+
+define i32 @steps(i32 %x, i32 %cap) {
+entry:
+  br label %loop
+loop:
+  %v = phi i32 [ %x, %entry ], [ %next, %body ]
+  %n = phi i32 [ 0, %entry ], [ %n1, %body ]
+  %done = icmp ule i32 %v, 1
+  %over = icmp sge i32 %n, %cap
+  %stop = or i1 %done, %over
+  br i1 %stop, label %exit, label %body
+body:
+  %odd = and i32 %v, 1
+  %isodd = icmp ne i32 %odd, 0
+  %t = mul i32 %v, 3
+  %t1 = add i32 %t, 1
+  %h = lshr i32 %v, 1
+  %next = select i1 %isodd, i32 %t1, i32 %h
+  %n1 = add i32 %n, 1
+  br label %loop
+exit:
+  ret i32 %n
+}
+
+define float @blend(float %x, i64 %i, i1 %neg) {
+entry:
+  %fi = sitofp i64 %i to float
+  %s = fmul float %x, %fi
+  br i1 %neg, label %flip, label %done
+flip:
+  %bits = fptosi float %s to i64
+  call void @batchify_record(i64 7, i64 %bits)
+  %f = fneg float %s
+  br label %done
+done:
+  %r = phi float [ %s, %entry ], [ %f, %flip ]
+  ret float %r
+}
+
+define i17 @odd(i17 %a, i17 %b) {
+  %s = add i17 %a, %b
+  %m = mul i17 %s, %a
+  ret i17 %m
+}
+
+define void @effect(i32 %x) {
+  %c = icmp sgt i32 %x, 0
+  br i1 %c, label %yes, label %no
+yes:
+  %e = sext i32 %x to i64
+  call void @batchify_record(i64 1, i64 %e)
+  ret void
+no:
+  ret void
+}
+"#;
+
+/// Builds the maps of `variants` through the driver (as `--map` does) and
+/// checks each.
+fn build_and_check(variants: &[&str]) {
+    let ctx = Context::create();
+    let module = parse_module(&ctx, KERNELS.as_bytes(), "kernels").expect("parses");
+    let specs: Vec<CloneSpec> =
+        variants.iter().map(|v| CloneSpec::from_variant(&VariantName::parse(v).unwrap()).unwrap()).collect();
+    let maps: Vec<MapRequest> = specs.iter().map(MapRequest::named).collect();
+    let plan = driver::Run {
+        selection: Selection::Named { specs, only_here: false },
+        on_error: OnError::Stop,
+        callers: false,
+        maps: true,
+    };
+    let core = batchify_core::llvm::Module::from_inkwell(&module);
+    let out = driver::run(core, &plan, &Options::default(), &mut |_| {}).expect("batches");
+    module.verify().expect("verifies");
+    for m in &maps {
+        assert!(out.notes.iter().any(|n| n.starts_with(&format!("map: {} over", m.name))), "{:?}", out.notes);
+        let stats = check_map(&module, m, &MapCheckConfig::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(stats.elements > 100, "{}: {stats:?}", m.name);
+        let has_in_place = module.get_function(&m.spec.scalar_name).unwrap().get_type().get_return_type().is_some()
+            && m.name != "odd_map";
+        if has_in_place && m.name != "blend_map" {
+            assert!(stats.in_place_trials > 0, "{}: {stats:?}", m.name);
+        }
+    }
+}
+
+#[test]
+fn maps_of_avx2_variants_match_the_scalar_calls() {
+    build_and_check(&["_ZGVdN8vu_steps", "_ZGVdN8vl1v_blend", "_ZGVdN8vv_odd", "_ZGVdN8v_effect"]);
+}
+
+#[test]
+fn maps_of_sixteen_lanes_and_masked_requests_match() {
+    build_and_check(&["_ZGVdM16vu_steps", "_ZGVbN4vl1v_blend", "_ZGV_LLVM_M4vv_odd"]);
+}
+
+#[test]
+fn maps_of_avx512_variants_match() {
+    if !batchify_testkit::skip::require_cpu("maps_of_avx512_variants_match", "avx512f") {
+        return;
+    }
+    build_and_check(&["_ZGVeN16vu_steps", "_ZGVeM16vl1v_blend", "_ZGVeN16v_effect"]);
+}
+
+/// A module-defined request `__batchify_map_<variant>` gets its body
+/// replaced; a request whose type does not fit is an error naming both.
+#[test]
+fn a_defined_request_is_completed_and_a_wrong_type_is_refused() {
+    let ctx = Context::create();
+    let text = format!(
+        "{KERNELS}
+define void @__batchify_map__ZGVdN8vu_steps(i64 %n, ptr %x, i32 %cap, ptr %out) {{
+  ret void
+}}"
+    );
+    let module = parse_module(&ctx, text.as_bytes(), "req").expect("parses");
+    let plan = driver::Run {
+        selection: Selection::Requested { isa: None, only_here: false },
+        on_error: OnError::Stop,
+        callers: false,
+        maps: false,
+    };
+    let core = batchify_core::llvm::Module::from_inkwell(&module);
+    driver::run(core, &plan, &Options::default(), &mut |_| {}).expect("batches");
+    let request = batchify_core::map_entry::requests(core).unwrap().pop().expect("one request");
+    assert!(request.defined);
+    check_map(&module, &request, &MapCheckConfig::default()).unwrap_or_else(|e| panic!("{e}"));
+
+    let ctx = Context::create();
+    let text = format!(
+        "{KERNELS}
+define void @__batchify_map__ZGVdN8vu_steps(i64 %n, ptr %x, ptr %out) {{
+  ret void
+}}"
+    );
+    let module = parse_module(&ctx, text.as_bytes(), "bad").expect("parses");
+    let core = batchify_core::llvm::Module::from_inkwell(&module);
+    let e = driver::run(core, &plan, &Options::default(), &mut |_| {}).unwrap_err().to_string();
+    assert!(e.contains("__batchify_map__ZGVdN8vu_steps") && e.contains("void (i64, ptr, i32, ptr)"), "{e}");
+}
+
+/// Hand-written maps of `steps` (8 lanes), each wrong in one way: the
+/// check must catch every one.
+#[test]
+fn wrong_maps_are_caught() {
+    // Correct for n % 8 == 0 only: the tail is skipped.
+    let no_tail = r#"
+define void @steps_map(i64 %n, ptr %x, i32 %cap, ptr %out) {
+entry:
+  %r = urem i64 %n, 8
+  %full = sub i64 %n, %r
+  %any = icmp ne i64 %full, 0
+  br i1 %any, label %loop, label %done
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
+  %p = getelementptr i32, ptr %x, i64 %i
+  %v = load i32, ptr %p
+  %s = call i32 @steps(i32 %v, i32 %cap)
+  %q = getelementptr i32, ptr %out, i64 %i
+  store i32 %s, ptr %q
+  %i1 = add i64 %i, 1
+  %more = icmp ult i64 %i1, %full
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}"#;
+    // Reads one element past the end (a full vector over the tail).
+    let overread = r#"
+define void @steps_map(i64 %n, ptr %x, i32 %cap, ptr %out) {
+entry:
+  %any = icmp ne i64 %n, 0
+  br i1 %any, label %loop, label %done
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
+  %p = getelementptr i32, ptr %x, i64 %i
+  %v = load i32, ptr %p
+  %s = call i32 @steps(i32 %v, i32 %cap)
+  %q = getelementptr i32, ptr %out, i64 %i
+  store i32 %s, ptr %q
+  %i1 = add i64 %i, 1
+  %more = icmp ule i64 %i1, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}"#;
+    // Right results, but element 5's input is overwritten.
+    let clobbers = r#"
+define void @steps_map(i64 %n, ptr %x, i32 %cap, ptr %out) {
+entry:
+  %any = icmp ne i64 %n, 0
+  br i1 %any, label %loop, label %done
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
+  %p = getelementptr i32, ptr %x, i64 %i
+  %v = load i32, ptr %p
+  %s = call i32 @steps(i32 %v, i32 %cap)
+  %q = getelementptr i32, ptr %out, i64 %i
+  store i32 %s, ptr %q
+  %five = icmp eq i64 %i, 5
+  %w = select i1 %five, i32 12345, i32 %v
+  store i32 %w, ptr %p
+  %i1 = add i64 %i, 1
+  %more = icmp ult i64 %i1, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}"#;
+    // Wrong in place: writes each result before reading the next input,
+    // shifted by one, so an in-place call reads a result as an input.
+    let not_in_place = r#"
+define void @steps_map(i64 %n, ptr %x, i32 %cap, ptr %out) {
+entry:
+  %any = icmp ne i64 %n, 0
+  br i1 %any, label %loop, label %done
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %next ]
+  %p = getelementptr i32, ptr %x, i64 %i
+  %v = load i32, ptr %p
+  %s = call i32 @steps(i32 %v, i32 %cap)
+  %q = getelementptr i32, ptr %out, i64 %i
+  store i32 %s, ptr %q
+  %i1 = add i64 %i, 1
+  %last = icmp eq i64 %i1, %n
+  br i1 %last, label %done, label %next
+next:
+  %q1 = getelementptr i32, ptr %out, i64 %i1
+  store i32 0, ptr %q1
+  br label %loop
+done:
+  ret void
+}"#;
+    for (what, body) in
+        [("no tail", no_tail), ("overread", overread), ("clobbers", clobbers), ("in place", not_in_place)]
+    {
+        let ctx = Context::create();
+        let module = parse_module(&ctx, format!("{KERNELS}{body}").as_bytes(), what).expect("parses");
+        let spec = CloneSpec::from_variant(&VariantName::parse("_ZGVdN8vu_steps").unwrap()).unwrap();
+        let request = MapRequest::named(&spec);
+        match check_map(&module, &request, &MapCheckConfig::default()) {
+            Err(MapCheckError::Mismatch(m)) => eprintln!("{what}: caught: {m}"),
+            other => panic!("{what}: the wrong map was not caught: {other:?}"),
+        }
+    }
+    // The recorder: groups of elements run out of order.
+    let reversed = r#"
+define void @effect_map(i64 %n, ptr %x) {
+entry:
+  %any = icmp ne i64 %n, 0
+  br i1 %any, label %loop, label %done
+loop:
+  %i = phi i64 [ %n, %entry ], [ %i1, %loop ]
+  %i1 = sub i64 %i, 1
+  %p = getelementptr i32, ptr %x, i64 %i1
+  %v = load i32, ptr %p
+  call void @effect(i32 %v)
+  %more = icmp ne i64 %i1, 0
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}"#;
+    let ctx = Context::create();
+    let module = parse_module(&ctx, format!("{KERNELS}{reversed}").as_bytes(), "reversed").expect("parses");
+    let spec = CloneSpec::from_variant(&VariantName::parse("_ZGVdN8v_effect").unwrap()).unwrap();
+    match check_map(&module, &MapRequest::named(&spec), &MapCheckConfig::default()) {
+        Err(MapCheckError::Mismatch(m)) => assert!(m.contains("recorder log"), "{m}"),
+        other => panic!("a map running its groups backwards was not caught: {other:?}"),
+    }
+}
+
+/// The random programs through the map: masked and unmasked twins, 4, 8
+/// and 16 lanes, target-independent and x86 variants (longer runs:
+/// `batchify-fuzz --map`).
+#[test]
+fn random_programs_through_maps() {
+    for (width, isa, seed) in [(8, Isa::Llvm, 0x3a9_0000u64), (4, Isa::Avx2, 0x3a9_1000), (16, Isa::Avx2, 0x3a9_2000)] {
+        let opts = FuzzOptions {
+            count: 250,
+            seed,
+            width,
+            isa,
+            engine: Engine::Map,
+            gen: batchify_testkit::gen::GenConfig { p_buffers: 0.0, p_buf_helper: 0.0, ..Default::default() },
+            threads: 2,
+            ..FuzzOptions::default()
+        };
+        let s = fuzz::run(&opts);
+        eprintln!("{}", s.report());
+        assert!(!s.failed(), "{}", s.report());
+        assert_eq!(s.oracle_setup_errors, 0, "{}", s.report());
+        assert_eq!(s.ok, s.programs, "{}", s.report());
+    }
+}
