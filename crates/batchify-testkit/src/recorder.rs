@@ -98,10 +98,7 @@ pub fn check_log(lanes: &[Vec<Entry>], clone: &[Entry]) -> Result<(), LogMismatc
         // that is a partial interleaving.
         return Err(fail(longest_prefix(lanes, clone)));
     }
-    let mut seen: HashSet<Vec<u32>> = HashSet::new();
-    let mut budget = SEARCH_LIMIT;
-    let mut pos = vec![0u32; lanes.len()];
-    match search(lanes, clone, &mut pos, 0, &mut seen, &mut budget) {
+    match search(lanes, clone) {
         Some(true) => Ok(()),
         Some(false) => Err(fail(longest_prefix(lanes, clone))),
         None => {
@@ -118,50 +115,51 @@ pub fn check_log(lanes: &[Vec<Entry>], clone: &[Entry]) -> Result<(), LogMismatc
     }
 }
 
-/// Depth-first search for an assignment of `clone[t..]` given lane
-/// positions `pos`; `None` when the budget runs out.
-fn search(
-    lanes: &[Vec<Entry>],
-    clone: &[Entry],
-    pos: &mut [u32],
-    t: usize,
-    seen: &mut HashSet<Vec<u32>>,
-    budget: &mut usize,
-) -> Option<bool> {
-    let mut t = t;
-    // Follow forced moves without recursion.
-    loop {
-        if t == clone.len() {
-            return Some(lanes.iter().zip(pos.iter()).all(|(l, &p)| p as usize == l.len()));
-        }
-        let cands: Vec<usize> =
-            (0..lanes.len()).filter(|&k| lanes[k].get(pos[k] as usize) == Some(&clone[t])).collect();
-        match cands.len() {
-            0 => return Some(false),
-            1 => {
-                pos[cands[0]] += 1;
-                t += 1;
+/// Depth-first search for an assignment of the whole clone log, lowest
+/// lane first, with an explicit stack (a log of thousands of entries with
+/// a choice at each would otherwise recurse as deep); `None` when
+/// [`SEARCH_LIMIT`] branch states have been visited.
+fn search(lanes: &[Vec<Entry>], clone: &[Entry]) -> Option<bool> {
+    let mut seen: HashSet<Vec<u32>> = HashSet::new();
+    let mut budget = SEARCH_LIMIT;
+    let mut stack: Vec<(Vec<u32>, usize)> = vec![(vec![0; lanes.len()], 0)];
+    while let Some((mut pos, mut t)) = stack.pop() {
+        // Follow forced moves; stop at a dead end or a branch.
+        loop {
+            if t == clone.len() {
+                if lanes.iter().zip(&pos).all(|(l, &p)| p as usize == l.len()) {
+                    return Some(true);
+                }
+                break;
             }
-            _ => {
-                if !seen.insert(pos.to_vec()) {
-                    return Some(false);
+            let cands: Vec<usize> =
+                (0..lanes.len()).filter(|&k| lanes[k].get(pos[k] as usize) == Some(&clone[t])).collect();
+            match cands.len() {
+                0 => break,
+                1 => {
+                    pos[cands[0]] += 1;
+                    t += 1;
                 }
-                if *budget == 0 {
-                    return None;
-                }
-                *budget -= 1;
-                for k in cands {
-                    let mut next = pos.to_vec();
-                    next[k] += 1;
-                    match search(lanes, clone, &mut next, t + 1, seen, budget) {
-                        Some(false) => {}
-                        other => return other,
+                _ => {
+                    if !seen.insert(pos.clone()) {
+                        break;
                     }
+                    if budget == 0 {
+                        return None;
+                    }
+                    budget -= 1;
+                    // Lowest lane on top, so it is tried first.
+                    for &k in cands.iter().rev() {
+                        let mut next = pos.clone();
+                        next[k] += 1;
+                        stack.push((next, t + 1));
+                    }
+                    break;
                 }
-                return Some(false);
             }
         }
     }
+    Some(false)
 }
 
 /// Length of the longest prefix of `clone` that lowest-lane-first greedy
@@ -180,6 +178,21 @@ fn longest_prefix(lanes: &[Vec<Entry>], clone: &[Entry]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Thousands of entries with a choice of lane at each: the search must
+    /// not recurse per entry (a 2 MiB test thread overflowed on a fuzzer
+    /// program's log of 7,000 entries).
+    #[test]
+    fn long_logs_with_a_choice_at_every_entry_are_checked() {
+        // Both lanes record the same entries, so either may take each one.
+        let lanes: Vec<Vec<Entry>> = (0..2).map(|_| (0..20_000).map(|i| (i % 3, 0)).collect()).collect();
+        let interleaved: Vec<Entry> = (0..20_000).flat_map(|i| [(i % 3, 0), (i % 3, 0)]).collect();
+        assert_eq!(check_log(&lanes, &interleaved), Ok(()));
+        let mut wrong = interleaved.clone();
+        wrong.swap(39_998, 39_999);
+        wrong[39_999] = (9, 9);
+        assert!(check_log(&lanes, &wrong).is_err());
+    }
 
     #[test]
     fn lock_step_and_sequential_orders_pass() {
