@@ -41,15 +41,23 @@ pub struct ArrayRequest {
 /// Every defined request in the module whose name parses as a variant.
 /// Names that do not parse are errors: the prefix is reserved.
 pub fn requests(module: Module) -> Result<Vec<ArrayRequest>> {
+    Ok(defined_requests(module, ARRAY_PREFIX)?.into_iter().map(|(name, spec)| ArrayRequest { name, spec }).collect())
+}
+
+/// The functions the module defines named `prefix` + a variant's name
+/// (requests: array forms, maps), with the variant's spec. A name that
+/// does not parse is an error: the prefix is reserved.
+pub(crate) fn defined_requests(module: Module, prefix: &str) -> Result<Vec<(String, CloneSpec)>> {
     let mut out = Vec::new();
     for f in module.functions() {
         let name = f.name();
-        let Some(variant) = name.strip_prefix(ARRAY_PREFIX) else { continue };
+        let Some(variant) = name.strip_prefix(prefix) else { continue };
         if f.is_declaration() {
             continue;
         }
         let v = VariantName::parse(variant).map_err(|e| Error::BadVariant(format!("`{name}`: {e}")))?;
-        out.push(ArrayRequest { name, spec: CloneSpec::from_variant(&v)? });
+        let spec = CloneSpec::from_variant(&v)?;
+        out.push((name, spec));
     }
     Ok(out)
 }

@@ -239,29 +239,8 @@ fn build(
 /// (one elsewhere gets a remark: the unit holding the scalar function
 /// builds it).
 fn array_requests(module: Module, isa: Option<Isa>, only_here: bool, out: &mut Outcome) -> Result<Vec<ArrayRequest>> {
-    let found = match array_form::requests(module) {
-        Ok(r) => r,
-        Err(e) if only_here => {
-            out.warnings.push(e.to_string());
-            return Ok(Vec::new());
-        }
-        Err(e) => return Err(e),
-    };
-    let mut kept = Vec::new();
-    for r in found.into_iter().filter(|r| isa.is_none_or(|i| r.spec.isa == i)) {
-        if only_here && array_form::is_complete(module, &r) {
-            continue;
-        }
-        let here = module.function(&r.spec.scalar_name).is_some_and(|f| !f.is_declaration());
-        if only_here && !here {
-            let message =
-                format!("{} keeps its scalar loop: `{}` has no body in this module", r.name, r.spec.scalar_name);
-            out.missed.push((r.name.clone(), "ScalarElsewhere", message));
-            continue;
-        }
-        kept.push(r);
-    }
-    Ok(kept)
+    let pick = RequestFilter { module, isa, only_here };
+    pick.keep(array_form::requests(module), |r| (&r.name, &r.spec), |r| array_form::is_complete(module, r), out)
 }
 
 /// The maps [`Run::maps`] asks for: one `<f>_map` per named clone; two
@@ -283,26 +262,54 @@ fn named_maps(specs: &[CloneSpec]) -> Result<Vec<MapRequest>> {
 }
 
 /// The map requests the module defines (of `isa` if given); with
-/// `only_here`, those whose scalar body is in this module.
+/// `only_here`, those whose scalar body is in this module. Whether a map
+/// was built already is asked where maps are completed, for named ones too.
 fn map_requests(module: Module, isa: Option<Isa>, only_here: bool, out: &mut Outcome) -> Result<Vec<MapRequest>> {
-    let found = match map_entry::requests(module) {
-        Ok(r) => r,
-        Err(e) if only_here => {
-            out.warnings.push(e.to_string());
-            return Ok(Vec::new());
+    let pick = RequestFilter { module, isa, only_here };
+    pick.keep(map_entry::requests(module), |r| (&r.name, &r.spec), |_| false, out)
+}
+
+/// Which of a module's requests (array forms, maps) a run completes.
+struct RequestFilter<'ctx> {
+    module: Module<'ctx>,
+    isa: Option<Isa>,
+    only_here: bool,
+}
+
+impl RequestFilter<'_> {
+    /// The requests `found` of the run's ISA; with `only_here`, a request
+    /// name that does not parse is a warning, and requests `complete`
+    /// already or whose scalar body is elsewhere (a remark) are dropped.
+    fn keep<R>(
+        &self,
+        found: Result<Vec<R>>,
+        name_spec: impl Fn(&R) -> (&String, &CloneSpec),
+        complete: impl Fn(&R) -> bool,
+        out: &mut Outcome,
+    ) -> Result<Vec<R>> {
+        let found = match found {
+            Ok(r) => r,
+            Err(e) if self.only_here => {
+                out.warnings.push(e.to_string());
+                return Ok(Vec::new());
+            }
+            Err(e) => return Err(e),
+        };
+        let mut kept = Vec::new();
+        for r in found {
+            let (name, spec) = name_spec(&r);
+            if self.isa.is_some_and(|i| spec.isa != i) || (self.only_here && complete(&r)) {
+                continue;
+            }
+            let here = self.module.function(&spec.scalar_name).is_some_and(|f| !f.is_declaration());
+            if self.only_here && !here {
+                let message =
+                    format!("{name} keeps its scalar loop: `{}` has no body in this module", spec.scalar_name);
+                out.missed.push((name.clone(), "ScalarElsewhere", message));
+                continue;
+            }
+            kept.push(r);
         }
-        Err(e) => return Err(e),
-    };
-    let mut kept = Vec::new();
-    for r in found.into_iter().filter(|r| isa.is_none_or(|i| r.spec.isa == i)) {
-        let here = module.function(&r.spec.scalar_name).is_some_and(|f| !f.is_declaration());
-        if only_here && !here {
-            let message =
-                format!("{} keeps its scalar loop: `{}` has no body in this module", r.name, r.spec.scalar_name);
-            out.missed.push((r.name.clone(), "ScalarElsewhere", message));
-            continue;
-        }
-        kept.push(r);
+        Ok(kept)
     }
-    Ok(kept)
 }

@@ -91,17 +91,8 @@ fn with_mask(spec: &CloneSpec, masked: bool) -> Result<CloneSpec> {
 /// Every map request the module defines (`__batchify_map_<variant>`).
 /// Names that do not parse are errors: the prefix is reserved.
 pub fn requests(module: Module) -> Result<Vec<MapRequest>> {
-    let mut out = Vec::new();
-    for f in module.functions() {
-        let name = f.name();
-        let Some(variant) = name.strip_prefix(MAP_PREFIX) else { continue };
-        if f.is_declaration() {
-            continue;
-        }
-        let v = VariantName::parse(variant).map_err(|e| Error::BadVariant(format!("`{name}`: {e}")))?;
-        out.push(MapRequest { name, spec: CloneSpec::from_variant(&v)?, defined: true });
-    }
-    Ok(out)
+    let found = crate::array_form::defined_requests(module, MAP_PREFIX)?;
+    Ok(found.into_iter().map(|(name, spec)| MapRequest { name, spec, defined: true }).collect())
 }
 
 /// Whether `request`'s map exists with a body that calls its variant
