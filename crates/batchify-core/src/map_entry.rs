@@ -95,13 +95,16 @@ pub fn requests(module: Module) -> Result<Vec<MapRequest>> {
     Ok(found.into_iter().map(|(name, spec)| MapRequest { name, spec, defined: true }).collect())
 }
 
-/// Whether `request`'s map exists with a body that calls its variant
-/// (built by an earlier run).
+/// The function attribute a built map carries (its value: the variant):
+/// it survives the inlining of the variants into the map, which a check
+/// for calls would not.
+pub const BUILT_ATTRIBUTE: &str = "batchify-map-of";
+
+/// Whether `request`'s map exists and was built by an earlier run.
 pub fn is_complete(module: Module, request: &MapRequest) -> bool {
-    let Some(f) = module.function(&request.name) else { return false };
-    let Ok((full, _)) = request.clones() else { return false };
-    let Some(variant) = module.function(&full.vector_name) else { return false };
-    f.blocks().iter().any(|b| b.instructions().iter().any(|i| i.is_call() && i.called_value() == variant))
+    module
+        .function(&request.name)
+        .is_some_and(|f| !f.is_declaration() && f.string_attribute(FUNCTION_INDEX, BUILT_ATTRIBUTE).is_some())
 }
 
 /// The function type of `request`'s map of the scalar function `scalar`.
@@ -170,6 +173,7 @@ pub fn complete<'ctx>(module: Module<'ctx>, request: &MapRequest) -> Result<Valu
             f.set_string_attribute(FUNCTION_INDEX, key, &v);
         }
     }
+    f.set_string_attribute(FUNCTION_INDEX, BUILT_ATTRIBUTE, &full_spec.vector_name);
     name_params(f, scalar);
     MapBody::new(module, f, scalar, spec, (full, &full_spec), (tail, &tail_spec))?.emit();
     hoist_allocas(f);

@@ -336,6 +336,8 @@ fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result
         .collect();
     let variant = format!("_ZGVd{}{}{}_{}", if opts.masked { 'M' } else { 'N' }, width, letters, shim_symbol);
     let request_symbol = format!("__batchify_array_{variant}");
+    let map_symbol = format!("__batchify_map_{variant}");
+    let map_request = format_ident!("__batchify_map_request_{}", fname);
     let shim = format_ident!("__batchify_shim_{}", fname);
     let request = format_ident!("__batchify_request_{}", fname);
 
@@ -432,6 +434,8 @@ fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result
         }
     );
 
+    let map_out_param = ret.as_ref().map(|r| quote!(, __batchify_out: *mut #r));
+    let map_out_arg = ret.as_ref().map(|_| quote!(, out.as_mut_ptr()));
     let slice_fn = slice_api(SliceApi {
         fname,
         vis,
@@ -444,6 +448,27 @@ fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result
         tail_args: &tail_args,
         rest_args: &rest_args,
         varying: &varying_names,
+        map: quote!(#map_request(__batchify_len, #(#x_req_args),* #map_out_arg)),
+    });
+
+    // The map request (docs/plugin.md, "Map requests"): the slice API's
+    // loop, replaced by the plugin with groups of the variant and one
+    // masked call for the tail. Never inlined, as the array request. Only
+    // where there is a slice API to call it.
+    let map_fn = (!varying_names.is_empty() || ret.is_some()).then(|| {
+        quote! {
+            #[doc(hidden)]
+            #[inline(never)]
+            #[allow(non_snake_case, clippy::missing_safety_doc, unused_unsafe)]
+            #[unsafe(export_name = #map_symbol)]
+            unsafe extern "C-unwind" fn #map_request(__batchify_n: usize, #(#req_params),* #map_out_param) {
+                for __batchify_k in 0..__batchify_n {
+                    unsafe {
+                        #req_store #shim(#(#req_lane_args),*);
+                    }
+                }
+            }
+        }
     });
 
     let span = Span::call_site();
@@ -475,6 +500,8 @@ fn expand(attr: TokenStream2, item: TokenStream2, location: &str) -> syn::Result
                 }
             }
         }
+
+        #map_fn
 
         #[doc = #doc]
         #[allow(clippy::too_many_arguments, clippy::needless_range_loop, unused_mut)]
@@ -514,14 +541,17 @@ struct SliceApi<'a> {
     tail_args: &'a [TokenStream2],
     rest_args: &'a [TokenStream2],
     varying: &'a [Ident],
+    /// The call of the map request over all `__batchify_len` elements.
+    map: TokenStream2,
 }
 
-/// `f_slice`: `f` over whole slices, `width` elements per call of `f_xN`
-/// and the rest by the masked `f_xN` (masked functions) or by scalar
-/// calls. Nothing for a function without a varying parameter or a result
+/// `f_slice`: `f` over whole slices: on AVX2 CPUs one call of the map
+/// request (under the plugin, groups of the variant with a masked tail),
+/// elsewhere `width` elements per call of `f_xN` and the rest by the
+/// masked `f_xN` (masked functions) or by scalar calls. Nothing for a function without a varying parameter or a result
 /// (no length to run over).
 fn slice_api(a: SliceApi) -> TokenStream2 {
-    let SliceApi { fname, vis, xname, width, masked, ret, params, chunk_args, tail_args, rest_args, varying } = a;
+    let SliceApi { fname, vis, xname, width, masked, ret, params, chunk_args, tail_args, rest_args, varying, map } = a;
     if varying.is_empty() && ret.is_none() {
         return quote!();
     }
@@ -581,6 +611,16 @@ fn slice_api(a: SliceApi) -> TokenStream2 {
         #vis fn #name(#(#params,)* #out_param) {
             let __batchify_len = #len_from;
             #(#checks)*
+            #[cfg(target_arch = "x86_64")]
+            {
+                if ::std::is_x86_feature_detected!("avx2") {
+                    // SAFETY: every varying slice and `out` hold
+                    // `__batchify_len` elements; uniform slices are passed
+                    // with their own length.
+                    unsafe { #map };
+                    return;
+                }
+            }
             let mut __batchify_i = 0;
             while __batchify_i + #n <= __batchify_len {
                 #bind #xname(#(#chunk_args,)* #all);

@@ -3,8 +3,9 @@
 //! `rustc -O -Z llvm-plugins=libbatchify_plugin.so -C passes=batchify`, at
 //! 16 codegen units, with fat LTO, with thin LTO and with AVX2 enabled for
 //! the whole crate, and run. Each batched
-//! function's variant must be built exactly once (`-C remark=batchify`) and
-//! every check must pass with the variants in use.
+//! function's variant must be built exactly once (`-C remark=batchify`), so
+//! must the map its slice API calls (`batchify<report>`), and every check
+//! must pass with the variants in use.
 //!
 //! Needs rustc (stable with `RUSTC_BOOTSTRAP=1` is enough), an AVX2 CPU and
 //! the built plugin (`cargo build -p batchify-plugin`, or `BATCHIFY_PLUGIN`).
@@ -71,7 +72,7 @@ fn lanes_under_the_plugin() {
             .args(["--edition=2021", "--test", "-O"])
             .args(flags)
             .arg(format!("-Zllvm-plugins={}", plugin.display()))
-            .args(["-C", "passes=batchify", "-C", "remark=batchify"])
+            .args(["-C", "passes=batchify<report>", "-C", "remark=batchify"])
             .arg(format!("--extern=batchify={}", macro_dylib().display()))
             .arg("-o")
             .arg(&exe)
@@ -90,6 +91,10 @@ fn lanes_under_the_plugin() {
                 })
                 .count();
             assert_eq!(built, 1, "{name}: {variant}* built {built} times:\n{stderr}");
+            // The slice API's map request, completed once (`report`'s line).
+            let maps =
+                stderr.lines().filter(|l| l.starts_with(&format!("batchify: map: __batchify_map_{variant}"))).count();
+            assert_eq!(maps, 1, "{name}: the map of {variant}* built {maps} times:\n{stderr}");
         }
         // The variants are reachable only through the requests, so the
         // linker keeps them only if the requests still call them (fat LTO
