@@ -1,11 +1,12 @@
-; `--map` builds `<f>_map(n, arrays..., out)` on the named clone: full
+; `--map --map-form grouped` builds `<f>_map(n, arrays..., out)` on the
+; named clone (the other forms: map-refill.ll): full
 ; groups are one call of the unmasked variant on contiguous vector loads
 ; and stores (no gathers), the tail one call of the masked twin with
 ; masked loads and a masked store under `lane < n % N`; uniform
 ; parameters pass through, linear ones advance by `i * step`. The map's
 ; results are checked by execution in crates/batchify-testkit/tests/map_entry.rs.
 ;
-; RUN: %batchify %s -o %t.ll -S --variant _ZGVdN8vu_f --variant _ZGVeN16l4v_g --map --report 2> %t.err
+; RUN: %batchify %s -o %t.ll -S --variant _ZGVdN8vu_f --variant _ZGVeN16l4v_g --map --map-form grouped --report 2> %t.err
 ; RUN: FileCheck %s < %t.ll
 ; RUN: FileCheck %s --check-prefix=REPORT < %t.err
 

@@ -87,7 +87,7 @@ declare float @ext(float)
 ; CHECK:         [[C:%.*]] = fcmp ogt <4 x float> [[X]], zeroinitializer
 ; CHECK:         [[BITS:%.*]] = bitcast <4 x i1> [[C]] to i4
 ; CHECK:       {{^}}lanes:
-; CHECK-NEXT:    phi i4 [ [[BITS]], %entry ]
+; CHECK-NEXT:    phi i4 [ [[BITS]], %lanes.pre ]
 ; CHECK:         call float @ext(float
 ; CHECK:         br i1 {{.*}}, label %lanes, !llvm.loop
 ; CHECK-NOT:     call float @ext

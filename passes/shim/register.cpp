@@ -67,6 +67,9 @@ cl::opt<bool> OptForAutodiff("batchify-for-autodiff", cl::cat(Category),
 cl::opt<bool> OptMap("batchify-map", cl::cat(Category),
                     cl::desc("batchify: also build <function>_map for the -batchify-function/-variant clones"),
                     cl::init(false));
+cl::opt<std::string> OptMapForm("batchify-map-form", cl::cat(Category),
+                                cl::desc("batchify: how maps run their elements (adaptive, refill, grouped)"),
+                                cl::init(""));
 cl::opt<bool> OptNoAuto("batchify-no-auto", cl::cat(Category),
                         cl::desc("batchify: do not run at the default pipelines' extension points"),
                         cl::init(false));
@@ -98,6 +101,8 @@ std::string clParams() {
     add("for-autodiff");
   if (OptMap)
     add("map");
+  if (!OptMapForm.empty())
+    add("map-form=" + OptMapForm);
   return s;
 }
 

@@ -31,6 +31,8 @@ pub struct PluginOptions {
     /// Also build `<function>_map` for the `function=`/`variant=` clones
     /// (like `--map`).
     pub map: bool,
+    /// How maps run their elements (`map-form=`, like `--map-form`).
+    pub map_form: Option<batchify_core::map_entry::MapForm>,
 }
 
 impl PluginOptions {
@@ -86,6 +88,12 @@ impl PluginOptions {
                         self.variants.push(name.to_string());
                     }
                 }
+                "map-form" => {
+                    let v = need("adaptive, refill or grouped")?;
+                    self.map_form = Some(batchify_core::map_entry::MapForm::parse(v).ok_or_else(|| {
+                        format!("unknown map form `{v}` in pass parameter `map-form` (expected adaptive, refill or grouped)")
+                    })?);
+                }
                 "report" if value.is_none() => self.report = true,
                 "no-callers" if value.is_none() => self.no_callers = true,
                 "for-autodiff" if value.is_none() => self.for_autodiff = true,
@@ -93,7 +101,7 @@ impl PluginOptions {
                 _ => {
                     return Err(format!(
                         "unknown pass parameter `{item}` (expected isa=, width=, veclib=, function=, variant=, \
-                         report, no-callers, for-autodiff or map)"
+                         map-form=, report, no-callers, for-autodiff or map)"
                     ))
                 }
             }

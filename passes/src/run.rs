@@ -34,7 +34,13 @@ pub fn run(module: &Module<'_>, pass_params: &str, cl_params: &str, automatic: b
     };
     let core_opts =
         Options { veclib: opts.veclib.unwrap_or_default(), for_autodiff: opts.for_autodiff, ..Options::default() };
-    let plan = driver::Run { selection, on_error: OnError::Continue, callers: !opts.no_callers, maps: opts.map };
+    let plan = driver::Run {
+        selection,
+        on_error: OnError::Continue,
+        callers: !opts.no_callers,
+        maps: opts.map,
+        map_form: opts.map_form.unwrap_or_default(),
+    };
     let core_module = batchify_core::llvm::Module::from_inkwell(module);
     let out = match driver::run(core_module, &plan, &core_opts, &mut |_| {}) {
         Ok(out) => out,

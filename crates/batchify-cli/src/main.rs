@@ -15,6 +15,7 @@ mod input;
 mod isolation;
 
 use batchify_core::driver::{self, OnError, Selection};
+use batchify_core::map_entry::MapForm;
 use batchify_core::vfabi::{Isa, VariantName};
 use batchify_core::{CloneSpec, Options, PrintAfter, VecLib};
 use clap::{Parser, ValueEnum};
@@ -71,6 +72,13 @@ struct Cli {
     /// arrays, the tail with its masked twin (docs/cli.md, "Maps").
     #[arg(long = "map")]
     map: bool,
+    /// How maps run their elements: `adaptive` (time both forms on the
+    /// input and run the faster), `refill` (lanes that finish take the next
+    /// element at once) or `grouped` (one clone call per `N` elements).
+    /// Functions that write memory or have no single outermost loop are
+    /// always grouped.
+    #[arg(long = "map-form", value_name = "FORM", default_value = "adaptive", value_parser = parse_map_form)]
+    map_form: MapForm,
     /// Print each clone's analyses on stderr: every instruction's uniformity,
     /// the loops, and the control plan of each level.
     #[arg(long = "print-analysis")]
@@ -104,6 +112,10 @@ struct Cli {
     /// that gives more, is an error).
     #[arg(long = "max-input-bytes", value_name = "N", default_value_t = input::DEFAULT_MAX_BYTES)]
     max_input_bytes: u64,
+}
+
+fn parse_map_form(s: &str) -> Result<MapForm, String> {
+    MapForm::parse(s).ok_or_else(|| format!("unknown map form `{s}` (expected adaptive, refill or grouped)"))
 }
 
 fn parse_veclib(s: &str) -> Result<VecLib, String> {
@@ -291,7 +303,13 @@ fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, Stri
         for_autodiff: cli.for_autodiff,
         ..Options::default()
     };
-    let plan = driver::Run { selection, on_error: OnError::Stop, callers: !cli.no_callers, maps: cli.map };
+    let plan = driver::Run {
+        selection,
+        on_error: OnError::Stop,
+        callers: !cli.no_callers,
+        maps: cli.map,
+        map_form: cli.map_form,
+    };
     let mut progress = |s: &CloneSpec| sink.stage(&format!("batching `{}` as `{}`", s.scalar_name, s.vector_name));
     let core = batchify_core::llvm::Module::from_inkwell(&module);
     let out = driver::run(core, &plan, &opts, &mut progress).map_err(|e| e.to_string())?;

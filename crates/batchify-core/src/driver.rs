@@ -27,8 +27,9 @@
 use crate::array_form::{self, ArrayRequest};
 use crate::error::{Error, Result};
 use crate::llvm::Module;
-use crate::map_entry::{self, MapRequest};
+use crate::map_entry::{self, MapForm, MapRequest, RefillClone};
 use crate::options::Options;
+use crate::refill::{self, Worker};
 use crate::spec::CloneSpec;
 use crate::vfabi::Isa;
 use crate::CloneReport;
@@ -75,6 +76,8 @@ pub struct Run {
     /// CLI's `--map`, the plugin's `map`), besides the maps the module
     /// defines as requests.
     pub maps: bool,
+    /// How the maps run their elements (`--map-form`).
+    pub map_form: MapForm,
 }
 
 /// A remark for the host compiler: the function, a short kind
@@ -145,6 +148,22 @@ pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&
     if only_here {
         specs.retain(|s| has_body(&s.scalar_name) && !has_body(&s.vector_name));
     }
+    // Refill workers for the maps to build, if their form may refill.
+    let workers: Vec<Option<Worker>> = maps
+        .iter()
+        .map(|m| {
+            if run.map_form == MapForm::Grouped || (only_here && map_entry::is_complete(module, m)) {
+                return None;
+            }
+            match refill::build_worker(module, m) {
+                Ok(w) => Some(w),
+                Err(why) => {
+                    out.notes.push(format!("map: {} has no refill form: {why}", m.name));
+                    None
+                }
+            }
+        })
+        .collect();
     out.nothing_asked = specs.is_empty() && !crate::enzyme_batch::has_calls(module);
     out.declares_variants =
         module.functions().into_iter().any(|f| !crate::callee_clones::declared_variants(f).is_empty());
@@ -162,12 +181,20 @@ pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&
             }
         }
     }
-    for m in &maps {
+    let refills = build_workers(module, &maps, workers, opts, progress, &mut out);
+    for (m, refill) in maps.iter().zip(&refills) {
         if only_here && map_entry::is_complete(module, m) {
             continue;
         }
-        match map_entry::complete(module, m) {
-            Ok(_) => out.notes.push(format!("map: {} over {} lanes of {}", m.name, m.spec.width, m.spec.vector_name)),
+        let form = if refill.is_some() { run.map_form } else { MapForm::Grouped };
+        match map_entry::complete(module, m, refill.as_ref(), form) {
+            Ok(_) => out.notes.push(format!(
+                "map: {} over {} lanes of {}, {}",
+                m.name,
+                m.spec.width,
+                m.spec.vector_name,
+                form.name()
+            )),
             Err(e) if run.on_error == OnError::Stop => return Err(e),
             Err(e) => out.warnings.push(format!("`{}` was not built: {e}", m.name)),
         }
@@ -199,6 +226,69 @@ pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&
         message: format!("the module does not verify after batchify: {e}"),
     })?;
     Ok(out)
+}
+
+/// Builds the refill workers' clones (a worker that fails or gets the
+/// per-lane fallback leaves its map grouped, with a note) and deletes the
+/// scalar workers; returns each map's worker clone.
+fn build_workers<'ctx>(
+    module: Module<'ctx>,
+    maps: &[MapRequest],
+    workers: Vec<Option<Worker<'ctx>>>,
+    opts: &Options,
+    progress: &mut dyn FnMut(&CloneSpec),
+    out: &mut Outcome,
+) -> Vec<Option<RefillClone<'ctx>>> {
+    let specs: Vec<CloneSpec> = workers.iter().flatten().map(|w| w.spec.clone()).collect();
+    let mut built = Outcome::default();
+    // The cost model costs every block of a trip, but the worker's start
+    // and finish run only in trips where a lane needs them: an adaptive
+    // map's timing is the judge of the vector form, not the estimate.
+    let opts = Options { cost_model: false, ..opts.clone() };
+    // A worker's failure is not the run's: its map stays grouped.
+    let _ = build(module, &specs, &opts, OnError::Continue, progress, &mut built);
+    let mut refills = Vec::new();
+    for (m, w) in maps.iter().zip(workers) {
+        let Some(w) = w else {
+            refills.push(None);
+            continue;
+        };
+        let name = &w.spec.vector_name;
+        let clone = module.function(name).filter(|c| !c.is_declaration());
+        let report = built.reports.iter().find(|r| &r.spec.vector_name == name);
+        let why = match (clone, report) {
+            (None, _) => {
+                Some(built.failed.iter().find(|(n, _)| n == name).map_or("it was not built".into(), |(_, e)| e.clone()))
+            }
+            (Some(_), Some(r)) if r.fallback.is_some() => {
+                Some(format!("it would run per lane: {}", r.fallback.as_deref().unwrap_or("")))
+            }
+            _ => None,
+        };
+        let refill = match (why, clone) {
+            (None, Some(symbol)) => match crate::abi::CloneAbi::of(w.scalar, &w.spec) {
+                Ok(abi) => Some(RefillClone { symbol, abi }),
+                Err(e) => {
+                    out.notes.push(format!("map: {} has no refill form: {e}", m.name));
+                    symbol.delete_function();
+                    None
+                }
+            },
+            (Some(why), clone) => {
+                out.notes.push(format!("map: {} has no refill form: the worker {why}", m.name));
+                if let Some(c) = clone {
+                    c.delete_function();
+                }
+                None
+            }
+            (None, None) => None,
+        };
+        w.scalar.delete_function();
+        refills.push(refill);
+    }
+    refill::drop_active_lanes_decl(module);
+    out.reports.append(&mut built.reports);
+    refills
 }
 
 /// Builds `specs`; with [`OnError::Continue`] a clone that fails is

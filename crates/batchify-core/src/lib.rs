@@ -47,6 +47,7 @@ pub mod map_entry;
 pub mod options;
 pub mod plan;
 pub mod prepare;
+pub mod refill;
 pub mod select;
 pub mod shell;
 pub mod spec;

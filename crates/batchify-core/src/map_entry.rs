@@ -39,8 +39,72 @@ use crate::vfabi::{Param, ParamKind, VariantName};
 /// The name prefix of a map request defined in a module.
 pub const MAP_PREFIX: &str = "__batchify_map_";
 
+/// The name prefix of an adaptive map's grouped range
+/// (`__batchify_groups.<map>`, internal; not [`MAP_PREFIX`], which a later
+/// run would take for a request).
+pub const GROUPS_PREFIX: &str = "__batchify_groups.";
+
 /// The suffix of a map a front end names (`<scalar>_map`).
 pub const MAP_SUFFIX: &str = "_map";
+
+/// How a map runs its elements (`--map-form`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MapForm {
+    /// Groups of `N`: one call of the unmasked variant per full group, the
+    /// masked twin for the tail.
+    Grouped,
+    /// One refilling loop over all elements (the refill worker's clone,
+    /// `crate::refill`) where the function allows it, else grouped.
+    Refill,
+    /// Both, chosen at run time: the map times a stretch of each form with
+    /// the CPU's cycle counter and runs the faster on the next stretch
+    /// ([`PROBE_GROUPS`], [`RUN_PROBES`]). The choice changes speed only:
+    /// every form computes every element exactly as the scalar function.
+    #[default]
+    Adaptive,
+}
+
+impl MapForm {
+    /// The form named `name` (`grouped`, `refill`, `adaptive`).
+    pub fn parse(name: &str) -> Option<MapForm> {
+        Some(match name {
+            "grouped" => MapForm::Grouped,
+            "refill" => MapForm::Refill,
+            "adaptive" => MapForm::Adaptive,
+            _ => return None,
+        })
+    }
+
+    /// The form's name, as [`MapForm::parse`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            MapForm::Grouped => "grouped",
+            MapForm::Refill => "refill",
+            MapForm::Adaptive => "adaptive",
+        }
+    }
+}
+
+/// An adaptive map's probe: this many groups of `N` elements in each form.
+pub const PROBE_GROUPS: u64 = 128;
+
+/// An adaptive map runs the faster form on this many probes' worth of
+/// elements before it probes again; while the same form keeps winning,
+/// twice as many each time, up to [`RUN_BACKOFF`] times as many (so that
+/// probing the slower form costs little on input that does not change).
+pub const RUN_PROBES: u64 = 16;
+
+/// The most an adaptive map's run grows ([`RUN_PROBES`]).
+pub const RUN_BACKOFF: u64 = 8;
+
+/// The built clone of a map's refill worker (see `crate::refill`): the
+/// scalar worker's clone and its ABI.
+pub struct RefillClone<'ctx> {
+    /// The clone.
+    pub symbol: Value<'ctx>,
+    /// Its ABI (of the scalar worker and the clone's spec).
+    pub abi: abi::CloneAbi<'ctx>,
+}
 
 /// One map to build.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,10 +198,17 @@ fn map_error(name: &str, reason: String) -> Error {
 }
 
 /// Builds the map's body, calling the two clones of
-/// [`MapRequest::clones`], which must be built. Creates the function, or
+/// [`MapRequest::clones`], which must be built, and in the forms
+/// [`MapForm::Refill`] and [`MapForm::Adaptive`] the refill worker's clone
+/// `refill` (without one the map is grouped). Creates the function, or
 /// replaces a defined request's body; fails (changing nothing) when the
 /// request's signature does not fit or a created map's name is taken.
-pub fn complete<'ctx>(module: Module<'ctx>, request: &MapRequest) -> Result<Value<'ctx>> {
+pub fn complete<'ctx>(
+    module: Module<'ctx>,
+    request: &MapRequest,
+    refill: Option<&RefillClone<'ctx>>,
+    form: MapForm,
+) -> Result<Value<'ctx>> {
     let spec = &request.spec;
     let err = |reason: String| map_error(&request.name, reason);
     let scalar = module.function(&spec.scalar_name).ok_or_else(|| err("no scalar function".into()))?;
@@ -175,9 +246,198 @@ pub fn complete<'ctx>(module: Module<'ctx>, request: &MapRequest) -> Result<Valu
     }
     f.set_string_attribute(FUNCTION_INDEX, BUILT_ATTRIBUTE, &full_spec.vector_name);
     name_params(f, scalar);
-    MapBody::new(module, f, scalar, spec, (full, &full_spec), (tail, &tail_spec))?.emit();
-    hoist_allocas(f);
+    let grouped = |g: Value<'ctx>, first: usize| -> Result<()> {
+        let body = MapBody::new(module, g, first, scalar, spec, (full, &full_spec), (tail, &tail_spec))?;
+        let ps = g.params();
+        let (lo, hi) =
+            if first == 1 { (constant::null(Type::int(module.context(), 64)), ps[0]) } else { (ps[0], ps[1]) };
+        body.emit_range(lo, hi);
+        hoist_allocas(g);
+        Ok(())
+    };
+    match (refill, form) {
+        (None, _) | (_, MapForm::Grouped) => grouped(f, 1)?,
+        (Some(worker), MapForm::Refill) => emit_refill(module, f, worker),
+        (Some(worker), MapForm::Adaptive) => {
+            let ctx = module.context();
+            let mut params = vec![Type::int(ctx, 64)];
+            params.extend(want.param_types());
+            let groups = module
+                .add_function(&format!("{GROUPS_PREFIX}{}", request.name), Type::function(Type::void(ctx), &params));
+            groups.set_internal();
+            for key in ["target-cpu", "tune-cpu", "target-features", "min-legal-vector-width"] {
+                if let Some(v) = full.string_attribute(FUNCTION_INDEX, key) {
+                    groups.set_string_attribute(FUNCTION_INDEX, key, &v);
+                }
+            }
+            grouped(groups, 2)?;
+            emit_adaptive(module, f, groups, worker, spec.width);
+        }
+    }
     Ok(f)
+}
+
+/// The refilling map's body: the worker on the whole array, in stretches
+/// of at most `refill::MAX_COUNT` elements.
+///
+/// ```text
+/// head: pos = phi; br (pos != n) ? run : done
+/// run:  len = min(n - pos, MAX); worker(pos, len); br head
+/// ```
+fn emit_refill<'ctx>(module: Module<'ctx>, f: Value<'ctx>, worker: &RefillClone<'ctx>) {
+    use LLVMOpcode::*;
+    let i64t = Type::int(module.context(), 64);
+    let b = Builder::new(module.context());
+    let ps = f.params();
+    let n = ps[0];
+    let (entry, head, run, done) =
+        (f.append_block("entry"), f.append_block("head"), f.append_block("run"), f.append_block("done"));
+    b.position_at_end(entry);
+    b.br(head);
+    b.position_at_end(head);
+    let pos = b.phi(i64t);
+    pos.add_incoming(constant::null(i64t), entry);
+    let more = b.icmp(LLVMIntPredicate::LLVMIntNE, pos, n);
+    b.cond_br(more, run, done);
+    b.position_at_end(run);
+    let left = b.binop(LLVMSub, n, pos);
+    let max = constant::int(i64t, WORKER_MAX_COUNT);
+    let short = b.icmp(LLVMIntPredicate::LLVMIntULT, left, max);
+    let len = b.select(short, left, max);
+    let end = b.binop(LLVMAdd, pos, len);
+    call_worker(&b, worker, pos, end, &ps[1..]);
+    pos.add_incoming(end, run);
+    b.br(head);
+    b.position_at_end(done);
+    b.ret(None);
+}
+
+/// The most elements one call of a refill worker takes (`refill::MAX_COUNT`
+/// is this): `count + N` must not overflow its lanes' 32-bit counters.
+pub const WORKER_MAX_COUNT: u64 = 1 << 30;
+
+/// One call of the refill worker's clone on the elements `lo..hi` (at
+/// most [`WORKER_MAX_COUNT`]), with the map's parameters after `n` (`rest`).
+fn call_worker<'ctx>(
+    b: &Builder<'ctx>,
+    worker: &RefillClone<'ctx>,
+    lo: Value<'ctx>,
+    hi: Value<'ctx>,
+    rest: &[Value<'ctx>],
+) {
+    let i32t = Type::int(b.context(), 32);
+    let len = b.binop(LLVMOpcode::LLVMSub, hi, lo);
+    let mut args = vec![lo, b.cast(LLVMOpcode::LLVMTrunc, len, i32t)];
+    args.extend_from_slice(rest);
+    // The lane: linear, lane 0's value.
+    args.push(constant::null(i32t));
+    match &worker.abi.lowering {
+        Some(l) => {
+            crate::shell::gcc_adapter::call_lowered(b, worker.symbol, &args, l);
+        }
+        None => {
+            let call = b.call(worker.abi.natural, worker.symbol, &args);
+            call.set_call_conv(worker.symbol.call_conv());
+        }
+    }
+}
+
+/// The adaptive map's body: while more than two probes of elements are
+/// left, time one probe grouped (`groups`, the grouped map of a range) and
+/// one refilling, then run the faster on the next `run` elements (`R*P`,
+/// doubled while the same form wins, up to [`RUN_BACKOFF`] times); the last
+/// elements grouped.
+///
+/// ```text
+/// head:  pos, run, last = phi; br (n - pos > 2P) ? probe : rest
+/// probe: t0; groups(pos, pos+P); t1; refill(pos+P, pos+2P); t2; wins = t2-t1 < t1-t0
+///        run = (wins == last) ? min(2 run, B*R*P) : R*P; end = pos + 2P + min(n - pos - 2P, run)
+///        br wins ? refill(..end) : groups(..end)
+/// rest:  groups(pos, n)
+/// ```
+fn emit_adaptive<'ctx>(
+    module: Module<'ctx>,
+    f: Value<'ctx>,
+    groups: Value<'ctx>,
+    worker: &RefillClone<'ctx>,
+    width: u32,
+) {
+    use LLVMIntPredicate::*;
+    use LLVMOpcode::*;
+    let ctx = module.context();
+    let i64t = Type::int(ctx, 64);
+    let b = Builder::new(ctx);
+    let ps = f.params();
+    let (n, rest_params) = (ps[0], &ps[1..]);
+    let probe_len = constant::int(i64t, PROBE_GROUPS * u64::from(width));
+    let run_len = constant::int(i64t, RUN_PROBES * PROBE_GROUPS * u64::from(width));
+    let max_run = constant::int(i64t, RUN_BACKOFF * RUN_PROBES * PROBE_GROUPS * u64::from(width));
+    let clock = module.intrinsic("llvm.readcyclecounter", &[]).expect("llvm.readcyclecounter exists");
+    let now = |b: &Builder<'ctx>| b.call(clock.function_type(), clock, &[]);
+    let call_groups = |b: &Builder<'ctx>, lo: Value<'ctx>, hi: Value<'ctx>| {
+        let mut args = vec![lo, hi];
+        args.extend_from_slice(rest_params);
+        b.call(groups.function_type(), groups, &args);
+    };
+    let entry = f.append_block("entry");
+    let head = f.append_block("head");
+    let probe = f.append_block("probe");
+    let run_refill = f.append_block("run.refill");
+    let run_groups = f.append_block("run.groups");
+    let next = f.append_block("next");
+    let rest = f.append_block("rest");
+    b.position_at_end(entry);
+    b.br(head);
+
+    b.position_at_end(head);
+    let pos = b.phi(i64t);
+    pos.add_incoming(constant::null(i64t), entry);
+    // The run's length, doubled while the same form keeps winning.
+    let run = b.phi(i64t);
+    run.add_incoming(run_len, entry);
+    let last = b.phi(Type::int(ctx, 1));
+    last.add_incoming(constant::null(Type::int(ctx, 1)), entry);
+    let left = b.binop(LLVMSub, n, pos);
+    let two = b.binop(LLVMAdd, probe_len, probe_len);
+    let room = b.icmp(LLVMIntUGT, left, two);
+    b.cond_br(room, probe, rest);
+
+    b.position_at_end(probe);
+    let t0 = now(&b);
+    let p1 = b.binop(LLVMAdd, pos, probe_len);
+    call_groups(&b, pos, p1);
+    let t1 = now(&b);
+    let p2 = b.binop(LLVMAdd, p1, probe_len);
+    call_worker(&b, worker, p1, p2, rest_params);
+    let t2 = now(&b);
+    let grouped_time = b.binop(LLVMSub, t1, t0);
+    let refill_time = b.binop(LLVMSub, t2, t1);
+    let refill_wins = b.icmp(LLVMIntULT, refill_time, grouped_time);
+    let same = b.icmp(LLVMIntEQ, refill_wins, last);
+    let doubled = b.binop(LLVMAdd, run, run);
+    let capped = b.select(b.icmp(LLVMIntULT, doubled, max_run), doubled, max_run);
+    let new_run = b.select(same, capped, run_len);
+    let after = b.binop(LLVMSub, n, p2);
+    let short = b.icmp(LLVMIntULT, after, new_run);
+    let len = b.select(short, after, new_run);
+    let end = b.binop(LLVMAdd, p2, len);
+    b.cond_br(refill_wins, run_refill, run_groups);
+
+    b.position_at_end(run_refill);
+    call_worker(&b, worker, p2, end, rest_params);
+    b.br(next);
+    b.position_at_end(run_groups);
+    call_groups(&b, p2, end);
+    b.br(next);
+    b.position_at_end(next);
+    pos.add_incoming(end, next);
+    run.add_incoming(new_run, next);
+    last.add_incoming(refill_wins, next);
+    b.br(head);
+
+    b.position_at_end(rest);
+    call_groups(&b, pos, n);
+    b.ret(None);
 }
 
 /// Names the map's parameters after the scalar function's (`n`, then each
@@ -197,7 +457,11 @@ fn name_params(f: Value, scalar: Value) {
 /// The pieces of one map's body.
 struct MapBody<'ctx> {
     module: Module<'ctx>,
+    /// The function whose body this is: the map (`n`, parameters...) or an
+    /// adaptive map's grouped range (`lo`, `hi`, parameters...).
     f: Value<'ctx>,
+    /// The index of `f`'s first parameter after the range.
+    first: usize,
     b: Builder<'ctx>,
     /// The scalar function's parameter types.
     param_types: Vec<Type<'ctx>>,
@@ -225,6 +489,7 @@ impl<'ctx> MapBody<'ctx> {
     fn new(
         module: Module<'ctx>,
         f: Value<'ctx>,
+        first: usize,
         scalar: Value<'ctx>,
         spec: &CloneSpec,
         full: (Value<'ctx>, &CloneSpec),
@@ -234,6 +499,7 @@ impl<'ctx> MapBody<'ctx> {
         Ok(MapBody {
             module,
             f,
+            first,
             b: Builder::new(module.context()),
             param_types: sty.param_types(),
             kinds: spec.params.clone(),
@@ -244,17 +510,17 @@ impl<'ctx> MapBody<'ctx> {
         })
     }
 
+    /// The elements `lo..hi` (`lo` a constant 0 for a whole map):
+    ///
     /// ```text
-    /// entry: full = n - n % N; br (0 < full) ? group : tail_test
+    /// entry: rem = (hi - lo) % N; full = hi - rem; br (lo != full) ? group : tail_test
     /// group: i = phi; call the unmasked variant on elements i..i+N; i += N; br (i < full) ? group : tail_test
-    /// tail_test: br (full < n) ? tail : done
-    /// tail: the masked variant on elements full..n-1 (masked loads and store)
+    /// tail_test: br (rem != 0) ? tail : done
+    /// tail: the masked variant on elements full..hi-1 (masked loads and store)
     /// ```
-    fn emit(&self) {
+    fn emit_range(&self, lo: Value<'ctx>, hi: Value<'ctx>) {
         let ctx = self.module.context();
         let i64t = Type::int(ctx, 64);
-        let ps = self.f.params();
-        let n = ps[0];
         let entry = self.f.append_block("entry");
         let group = self.f.append_block("group");
         let tail_test = self.f.append_block("tail.test");
@@ -263,14 +529,15 @@ impl<'ctx> MapBody<'ctx> {
         let b = &self.b;
         b.position_at_end(entry);
         let width = constant::int(i64t, u64::from(self.width));
-        let rem = b.binop(LLVMOpcode::LLVMURem, n, width);
-        let full_end = b.binop(LLVMOpcode::LLVMSub, n, rem);
-        let any_full = b.icmp(LLVMIntPredicate::LLVMIntNE, full_end, constant::null(i64t));
+        let count = if lo.is_null_constant() { hi } else { b.binop(LLVMOpcode::LLVMSub, hi, lo) };
+        let rem = b.binop(LLVMOpcode::LLVMURem, count, width);
+        let full_end = b.binop(LLVMOpcode::LLVMSub, hi, rem);
+        let any_full = b.icmp(LLVMIntPredicate::LLVMIntNE, full_end, lo);
         b.cond_br(any_full, group, tail_test);
 
         b.position_at_end(group);
         let i = b.phi(i64t);
-        i.add_incoming(constant::null(i64t), entry);
+        i.add_incoming(lo, entry);
         self.call_group(&self.full, i, None);
         let next = b.binop(LLVMOpcode::LLVMAdd, i, width);
         i.add_incoming(next, group);
@@ -306,10 +573,10 @@ impl<'ctx> MapBody<'ctx> {
     fn call_group(&self, variant: &Variant<'ctx>, i: Value<'ctx>, on: Option<Value<'ctx>>) {
         let ctx = self.module.context();
         let b = &self.b;
-        let ps = self.f.params();
+        let ps = &self.f.params()[self.first..];
         let mut args = Vec::new();
         for (j, (&t, kind)) in self.param_types.iter().zip(&self.kinds).enumerate() {
-            let p = ps[1 + j];
+            let p = ps[j];
             args.push(match *kind {
                 ParamKind::Vector => {
                     let at = self.element_address(t, p, i);
@@ -320,7 +587,7 @@ impl<'ctx> MapBody<'ctx> {
                 }
                 ParamKind::Linear { step } => self.advance(p, i, constant::int(Type::int(ctx, 64), step as u64)),
                 ParamKind::LinearVarStep { param } => {
-                    let step = ps[1 + param];
+                    let step = ps[param];
                     let step = if step.ty().int_width() == 64 {
                         step
                     } else {

@@ -152,8 +152,10 @@ const STAGES: &[(&str, u32)] = &[
     ("enzyme_batch", 14),
     // Maps call the array form's element loads and stores.
     ("map_entry", 15),
+    // A map's refill worker is built from the map's request and signature.
+    ("refill", 16),
     // The module driver, which runs all of them.
-    ("driver", 16),
+    ("driver", 17),
 ];
 
 /// Modules that may name items of the crate root (`crate::batchify_module`).

@@ -21,7 +21,8 @@ use crate::gen::{generate, GenConfig, Program};
 use crate::jit::JitTarget;
 use crate::map_check::{check_map, MapCheckConfig, MapCheckError};
 use crate::{CheckConfig, Oracle, OracleError, OracleOptions};
-use batchify_core::map_entry::MapRequest;
+use batchify_core::driver::{self, OnError, Selection};
+use batchify_core::map_entry::{MapForm, MapRequest};
 use batchify_core::spec::mask_abi_for;
 use batchify_core::vfabi::{Isa, Param, ParamKind, VariantName};
 use batchify_core::{CloneReport, CloneSpec, Error, Options};
@@ -98,6 +99,8 @@ pub struct FuzzOptions {
     /// The CPU the oracle's JIT compiles for (default: `BATCHIFY_JIT_CPU`,
     /// else the host; see [`crate::jit::JitTarget`]).
     pub jit_target: JitTarget,
+    /// How [`Engine::Map`]'s maps run their elements (`--map-form`).
+    pub map_form: MapForm,
 }
 
 impl Default for FuzzOptions {
@@ -119,6 +122,7 @@ impl Default for FuzzOptions {
             for_autodiff: false,
             isa: Isa::Llvm,
             jit_target: JitTarget::from_env(),
+            map_form: MapForm::Adaptive,
         }
     }
 }
@@ -575,7 +579,12 @@ pub fn repro_command(seed: u64, opts: &FuzzOptions) -> String {
         Engine::Batchify => {}
         Engine::ScalarLoop => s.push_str(" --self-test"),
         Engine::AttrCheck => s.push_str(" --attr-check"),
-        Engine::Map => s.push_str(" --map"),
+        Engine::Map => {
+            s.push_str(" --map");
+            if opts.map_form != MapForm::Adaptive {
+                s.push_str(&format!(" --map-form {}", opts.map_form.name()));
+            }
+        }
     }
     s.push_str(" --dump");
     s
@@ -805,8 +814,10 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
     }
 }
 
-/// [`Engine::Map`]: builds both twins of `spec` and the map on them, then
-/// checks the map over whole arrays; returns the elements compared too.
+/// [`Engine::Map`]: builds the map of `spec` through the driver (both
+/// twins, the refill worker where [`FuzzOptions::map_form`] asks for one,
+/// the map), then checks the map over whole arrays; returns the elements
+/// compared too.
 fn check_map_of(
     module: &Module<'_>,
     spec: &CloneSpec,
@@ -814,20 +825,24 @@ fn check_map_of(
     opts: &FuzzOptions,
 ) -> (Outcome, String, Option<CloneReport>, usize) {
     let request = MapRequest::named(spec);
-    let twins = match request.clones() {
-        Ok((full, tail)) => [full, tail],
-        Err(e) => return (Outcome::Unsupported, e.to_string(), None, 0),
-    };
+    if let Err(e) = request.clones() {
+        return (Outcome::Unsupported, e.to_string(), None, 0);
+    }
     let build = Options { cost_model: false, for_autodiff: opts.for_autodiff, ..Options::default() };
-    let mut reports = match batchify_core::batchify_inkwell(module, &twins, &build) {
-        Ok(r) => r,
+    let run = driver::Run {
+        selection: Selection::Named { specs: vec![spec.clone()], only_here: false },
+        on_error: OnError::Stop,
+        callers: false,
+        maps: true,
+        map_form: opts.map_form,
+    };
+    let core = batchify_core::llvm::Module::from_inkwell(module);
+    let out = match driver::run(core, &run, &build, &mut |_| {}) {
+        Ok(out) => out,
         Err(e @ Error::Internal { .. }) => return (Outcome::InvalidIr, e.to_string(), None, 0),
         Err(e) => return (Outcome::Unsupported, e.to_string(), None, 0),
     };
-    let report = reports.pop();
-    if let Err(e) = batchify_core::map_entry::complete(batchify_core::llvm::Module::from_inkwell(module), &request) {
-        return (Outcome::InvalidIr, format!("the map was not built: {e}"), report, 0);
-    }
+    let report = out.reports.into_iter().find(|r| r.spec.vector_name == spec.vector_name);
     if let Err(e) = module.verify() {
         return (Outcome::InvalidIr, format!("the map does not verify: {e}"), report, 0);
     }
@@ -835,6 +850,8 @@ fn check_map_of(
         trials: opts.trials.max(8),
         seed: mix(seed),
         jit_target: opts.jit_target,
+        // Thousands of elements: only where the adaptive driver is tested.
+        probe_size: opts.map_form == MapForm::Adaptive,
         ..MapCheckConfig::default()
     };
     match check_map(module, &request, &cfg) {

@@ -3,7 +3,8 @@
 //! arrays, on the same inputs, and compares the output arrays bit for bit.
 //!
 //! Each trial picks an element count `n` (0, 1, `N-1`, `N`, `N+1`, `2N-1`,
-//! `3N+2`, then random counts up to `8N`), random and special values for
+//! `3N+2`, `384N+5` (an adaptive map's probes of both forms and a run
+//! of one; [`MapCheckConfig::probe_size`]), then random counts up to `8N`), random and special values for
 //! the varying parameters' arrays, one value for each uniform parameter
 //! and a base for each linear one. Every array sits at the end of its own
 //! read-write pages, against a guard page (see [`crate::buffers`]), with
@@ -28,7 +29,7 @@ use crate::jit::{Jit, JitTarget};
 use crate::recorder;
 use crate::wrappers::{add_scalar_wrapper, copy_call_abi, load_scalar, new_wrapper, RESULT_SLOT, SLOT};
 use batchify_core::llvm::{Module, Type, Value};
-use batchify_core::map_entry::MapRequest;
+use batchify_core::map_entry::{MapRequest, PROBE_GROUPS};
 use batchify_core::vfabi::ParamKind;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -47,6 +48,10 @@ pub struct MapCheckConfig {
     pub jit_target: JitTarget,
     /// Time limit of the whole check in seconds (0: none).
     pub timeout_secs: u32,
+    /// Whether trial 7 has an adaptive map's size (`3 * PROBE_GROUPS * N
+    /// + 5`: two probes and a run; thousands of elements) instead of a
+    /// random one.
+    pub probe_size: bool,
 }
 
 impl Default for MapCheckConfig {
@@ -57,6 +62,7 @@ impl Default for MapCheckConfig {
             max_groups: 8,
             jit_target: JitTarget::from_env(),
             timeout_secs: 120,
+            probe_size: true,
         }
     }
 }
@@ -245,6 +251,8 @@ impl Check {
             4 => w + 1,
             5 => 2 * w - 1,
             6 => 3 * w + 2,
+            // An adaptive map probes both forms, runs one, and ends grouped.
+            7 if self.cfg.probe_size => 3 * PROBE_GROUPS as usize * w + 5,
             _ => rng.gen_range(0..=self.cfg.max_groups * w),
         }
     }

@@ -5,7 +5,7 @@
 //! maps show that the check can fail; the random programs run through maps.
 
 use batchify_core::driver::{self, OnError, Selection};
-use batchify_core::map_entry::MapRequest;
+use batchify_core::map_entry::{MapForm, MapRequest};
 use batchify_core::vfabi::{Isa, VariantName};
 use batchify_core::{CloneSpec, Options};
 use batchify_testkit::corpus::parse_module;
@@ -75,9 +75,16 @@ no:
 }
 "#;
 
-/// Builds the maps of `variants` through the driver (as `--map` does) and
-/// checks each.
+/// Builds the maps of `variants` through the driver (as `--map` does) in
+/// every form and checks each. Only `steps` (a loop, no memory written)
+/// has a refill form; the others say why not and stay grouped.
 fn build_and_check(variants: &[&str]) {
+    for form in [MapForm::Grouped, MapForm::Refill, MapForm::Adaptive] {
+        build_and_check_form(variants, form);
+    }
+}
+
+fn build_and_check_form(variants: &[&str], form: MapForm) {
     let ctx = Context::create();
     let module = parse_module(&ctx, KERNELS.as_bytes(), "kernels").expect("parses");
     let specs: Vec<CloneSpec> =
@@ -88,12 +95,29 @@ fn build_and_check(variants: &[&str]) {
         on_error: OnError::Stop,
         callers: false,
         maps: true,
+        map_form: form,
     };
     let core = batchify_core::llvm::Module::from_inkwell(&module);
     let out = driver::run(core, &plan, &Options::default(), &mut |_| {}).expect("batches");
     module.verify().expect("verifies");
     for m in &maps {
-        assert!(out.notes.iter().any(|n| n.starts_with(&format!("map: {} over", m.name))), "{:?}", out.notes);
+        let refills = m.spec.scalar_name == "steps";
+        let built_form = if refills { form } else { MapForm::Grouped };
+        let note =
+            format!("map: {} over {} lanes of {}, {}", m.name, m.spec.width, m.spec.vector_name, built_form.name());
+        assert!(out.notes.contains(&note), "{note} not in {:?}", out.notes);
+        let why_not = format!("map: {} has no refill form", m.name);
+        assert_eq!(
+            out.notes.iter().any(|n| n.starts_with(&why_not)),
+            form != MapForm::Grouped && !refills,
+            "{:?}",
+            out.notes
+        );
+        // The scalar worker is gone; its clone is there exactly when used.
+        let worker = format!("__batchify_refill.{}", m.name);
+        let worker_clone = module.get_functions().any(|f| f.get_name().to_str().unwrap().ends_with(&worker));
+        assert_eq!(worker_clone, refills && form != MapForm::Grouped, "{}", m.name);
+        assert!(module.get_function(&worker).is_none());
         let stats = check_map(&module, m, &MapCheckConfig::default()).unwrap_or_else(|e| panic!("{e}"));
         assert!(stats.elements > 100, "{}: {stats:?}", m.name);
         let has_in_place = module.get_function(&m.spec.scalar_name).unwrap().get_type().get_return_type().is_some()
@@ -139,6 +163,7 @@ define void @__batchify_map__ZGVdN8vu_steps(i64 %n, ptr %x, i32 %cap, ptr %out) 
         on_error: OnError::Stop,
         callers: false,
         maps: false,
+        map_form: MapForm::Adaptive,
     };
     let core = batchify_core::llvm::Module::from_inkwell(&module);
     driver::run(core, &plan, &Options::default(), &mut |_| {}).expect("batches");

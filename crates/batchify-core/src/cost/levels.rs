@@ -89,7 +89,7 @@ impl<'a, 'b, 'ctx> Walk<'a, 'b, 'ctx> {
                         let ph = reach.get(&head).copied().unwrap_or(0.0);
                         reach_v.get(&head).copied().unwrap_or(1.0) * if ph > 0.0 { (p / ph).min(1.0) } else { 0.0 }
                     }
-                    Node::Block(b) if !crate::plan::worth_skipping(lp, *b) => 1.0,
+                    Node::Block(b) if !crate::plan::worth_skipping(lp, inputs.recipes, *b) => 1.0,
                     _ => 1.0 - (1.0 - p).powf(self.lanes),
                 }
             };

@@ -10,11 +10,12 @@
 //! becomes one small loop over the mask's set bits instead:
 //!
 //! ```text
-//!   store <N x T> %arg, ptr %slot.arg        ; once per varying argument
 //!   %bits0 = bitcast <N x i1> %mask to iN
-//!   br (%bits0 != 0), %lanes, %lanes.done    ; only if the mask may be empty
+//!   br (%bits0 != 0), %lanes.pre, %lanes.done ; only if the mask may be empty
+//! lanes.pre:
+//!   store <N x T> %arg, ptr %slot.arg        ; once per varying argument
 //! lanes:
-//!   %bits = phi iN [ %bits0, %pre ], [ %rest, %lanes ]
+//!   %bits = phi iN [ %bits0, %lanes.pre ], [ %rest, %lanes ]
 //!   %lane = cttz(%bits)
 //!   %a = load T, (gep T, %slot.arg, %lane)
 //!   %r = call @f(%a, ...)
@@ -41,24 +42,31 @@
 //! given straight-line per-lane code).
 
 use super::state::Widener;
+
 use crate::analysis::calls;
 use crate::llvm::LLVMIntPredicate;
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{constant, Type, Value};
-use crate::plan::memory::is_plain_element;
+use crate::plan::memory::{is_plain_element, is_sparse};
 
 impl<'ctx> Widener<'_, 'ctx> {
     /// Whether the varying call `i`, which runs per lane with a guard on
     /// each lane (`guarded`), runs as a loop over the active lanes.
     fn lane_loop_applies(&self, i: Value<'ctx>, guarded: bool) -> bool {
-        if !guarded || self.for_autodiff || self.n < 2 || i.opcode() != LLVMCall || i.is_musttail() {
+        if !guarded || self.for_autodiff || self.n < 2 {
             return false;
         }
-        if calls::called_intrinsic(i).is_some() {
-            return false;
+        match i.opcode() {
+            LLVMLoad | LLVMStore => {
+                if !is_sparse(i) || i.is_volatile() || i.is_atomic() {
+                    return false;
+                }
+            }
+            LLVMCall if !i.is_musttail() && calls::called_intrinsic(i).is_none() => {}
+            _ => return false,
         }
         // Only arguments and the callee are operands (no bundles).
-        if i.num_operands() != i.num_arg_operands() + 1 {
+        if i.opcode() == LLVMCall && i.num_operands() != i.num_arg_operands() + 1 {
             return false;
         }
         let ty = i.ty();
@@ -68,8 +76,9 @@ impl<'ctx> Widener<'_, 'ctx> {
         i.operands().iter().all(|o| !self.analyses.uniformity.is_varying(*o) || is_plain_element(o.ty()))
     }
 
-    /// The call `i` run once per active lane as a loop over the mask's
-    /// bits, or `None` where [`Self::lane_loop_applies`] says no. `guarded`:
+    /// The call (or sparse load or store, `plan::memory::SPARSE_ACCESS`) `i` run once per
+    /// active lane as a loop over the mask's bits, or `None` where
+    /// [`Self::lane_loop_applies`] says no. `guarded`:
     /// whether the unrolled form would guard each lane (some lanes may be
     /// inactive and the call may trap or write).
     pub(super) fn call_lane_loop(&mut self, i: Value<'ctx>, guarded: bool) -> Option<Value<'ctx>> {
@@ -100,24 +109,26 @@ impl<'ctx> Widener<'_, 'ctx> {
             s.set_name("lane.res");
             s
         });
-        // Before the loop: the argument vectors, once, and the lanes to run.
+        // Before the loop: the lanes to run and, if there are any, the
+        // argument vectors, once.
+        let bits0 = self.b.cast(LLVMBitCast, self.flow.mask, bits_ty);
+        let may_be_empty = !self.flow.nonempty;
+        let pre = may_be_empty.then(|| self.clone.append_block("lanes.pre"));
+        let body = self.clone.append_block("lanes");
+        let done = self.clone.append_block("lanes.done");
+        if let Some(pre) = pre {
+            let some = self.b.icmp(LLVMIntPredicate::LLVMIntNE, bits0, constant::null(bits_ty));
+            self.b.cond_br(some, pre, done);
+            self.b.position_at_end(pre);
+        }
         for (o, s) in ops.iter().zip(&slots) {
             if let Some(s) = s {
                 let v = self.values.vmap[o];
                 self.b.store(v, *s, 0);
             }
         }
-        let bits0 = self.b.cast(LLVMBitCast, self.flow.mask, bits_ty);
-        let may_be_empty = !self.flow.nonempty;
         let pre = self.b.current_block();
-        let body = self.clone.append_block("lanes");
-        let done = self.clone.append_block("lanes.done");
-        if may_be_empty {
-            let some = self.b.icmp(LLVMIntPredicate::LLVMIntNE, bits0, constant::null(bits_ty));
-            self.b.cond_br(some, body, done);
-        } else {
-            self.b.br(body);
-        }
+        self.b.br(body);
         self.b.position_at_end(body);
         let bits = self.b.phi(bits_ty);
         bits.set_name("lanes.bits");

@@ -33,7 +33,8 @@ pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Memo
             return super::tables::table_load(w, i, intrinsic);
         }
         Access::Gather(why) => {
-            w.stats.memory_what.push(format!("gather: `{}` ({why})", short(i)));
+            let what = if crate::plan::memory::is_sparse(i) { "sparse gather" } else { "gather" };
+            w.stats.memory_what.push(format!("{what}: `{}` ({why})", short(i)));
             return gather(w, i, recipe.lanewise);
         }
         _ => {}
@@ -80,7 +81,8 @@ pub(super) fn store<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Mem
             return store_last_lane(w, i);
         }
         Access::Gather(why) => {
-            w.stats.memory_what.push(format!("scatter: `{}` ({why})", short(i)));
+            let what = if crate::plan::memory::is_sparse(i) { "sparse scatter" } else { "scatter" };
+            w.stats.memory_what.push(format!("{what}: `{}` ({why})", short(i)));
             return scatter(w, i, recipe.lanewise);
         }
         _ => {}
@@ -401,8 +403,15 @@ fn store_last_lane<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Value<'ct
     constant::poison(Type::int(w.ctx(), 1))
 }
 
-/// A load at varying addresses: a masked gather (inactive lanes read nothing).
+/// A load at varying addresses: a masked gather (inactive lanes read
+/// nothing); a sparse one under a partial mask (`plan::memory::SPARSE_ACCESS`,
+/// "sparse gather" in `--report`), a loop over the active lanes.
 pub(super) fn gather<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, lanewise: bool) -> Value<'ctx> {
+    if lane_mask(w).is_some() {
+        if let Some(r) = w.call_lane_loop(i, true) {
+            return r;
+        }
+    }
     let ptrs = w.varying_value(i.operand(0));
     let vty = i.ty().vector_of(w.n);
     if lanewise {
@@ -419,6 +428,11 @@ pub(super) fn gather<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, lanewise: 
 /// A store of varying values or at varying addresses: a masked scatter
 /// (lanes in lane order where addresses collide, as LLVM defines it).
 pub(super) fn scatter<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, lanewise: bool) -> Value<'ctx> {
+    if lane_mask(w).is_some() {
+        if let Some(r) = w.call_lane_loop(i, true) {
+            return r;
+        }
+    }
     let vals = w.varying_value(i.operand(0));
     let ptrs = w.varying_value(i.operand(1));
     if lanewise {

@@ -241,6 +241,9 @@ impl<'ctx> Widener<'_, 'ctx> {
     /// Copies a uniform instruction with its operands remapped; guards it
     /// if it may trap or has effects and some lanes may be inactive.
     fn emit_uniform(&mut self, i: Value<'ctx>) -> Value<'ctx> {
+        if crate::analysis::calls::is_active_lanes(i) {
+            return self.active_lanes(i.ty());
+        }
         let op = i.opcode();
         let c = i.clone_instruction();
         for k in 0..c.num_operands() {
@@ -275,6 +278,23 @@ impl<'ctx> Widener<'_, 'ctx> {
         self.b.insert(c);
         c.set_name(&i.name());
         c
+    }
+
+    /// The number of active lanes, as an integer of type `ty`
+    /// (`analysis::calls::ACTIVE_LANES`).
+    fn active_lanes(&mut self, ty: Type<'ctx>) -> Value<'ctx> {
+        if self.flow.full {
+            return constant::int(ty, u64::from(self.n));
+        }
+        let bits_ty = Type::int(self.ctx(), self.n);
+        let bits = self.b.cast(LLVMBitCast, self.flow.mask, bits_ty);
+        let ctpop = self.module.intrinsic("llvm.ctpop", &[bits_ty]).expect("llvm.ctpop exists");
+        let count = self.b.call(ctpop.function_type(), ctpop, &[bits]);
+        match bits_ty.int_width().cmp(&ty.int_width()) {
+            std::cmp::Ordering::Less => self.b.cast(LLVMZExt, count, ty),
+            std::cmp::Ordering::Greater => self.b.cast(LLVMTrunc, count, ty),
+            std::cmp::Ordering::Equal => count,
+        }
     }
 
     /// What a value that was not computed for a lane holds: poison, or zero

@@ -206,6 +206,16 @@ impl<'ctx> Value<'ctx> {
             })
             .collect()
     }
+    /// Instruction: attaches an empty `!kind` node, a flag that passes and
+    /// analyses read with [`Value::metadata_node`].
+    pub fn set_flag_metadata(self, kind: &str) {
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(self.0));
+            let node = LLVMMDNodeInContext2(ctx, std::ptr::null_mut(), 0);
+            let id = LLVMGetMDKindIDInContext(ctx, kind.as_ptr() as *const _, kind.len() as u32);
+            LLVMSetMetadata(self.0, id, LLVMMetadataAsValue(ctx, node));
+        }
+    }
     /// Branch: marks the loop it closes `llvm.loop.unroll.disable` (a
     /// distinct, self-referential `!llvm.loop` node).
     pub fn set_loop_unroll_disable(self) {

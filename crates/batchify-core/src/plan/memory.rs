@@ -75,6 +75,18 @@ pub struct MemoryRecipe {
     pub lanewise: bool,
 }
 
+/// The metadata flag of a load or store that few lanes run at a time (a
+/// refill worker's element reads and result writes, `crate::refill`): its
+/// gather or scatter under a partial mask becomes a loop over the active
+/// lanes, like a per-lane call (`emit::lane_loop`), instead of `N` lane tests or a gather of
+/// mostly inactive lanes.
+pub const SPARSE_ACCESS: &str = "batchify.sparse";
+
+/// Whether `i` carries [`SPARSE_ACCESS`].
+pub fn is_sparse(i: Value) -> bool {
+    i.metadata_node(SPARSE_ACCESS).is_some()
+}
+
 /// The largest stride, in elements, that is read as one wide access. At 4
 /// elements (`aos_norm` in `cargo xtask bench-gcc`, AVX2 on znver1) the four
 /// masked loads and shuffles per access were slower than a gather.

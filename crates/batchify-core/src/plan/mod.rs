@@ -228,8 +228,13 @@ pub const SKIP_WEIGHT: u32 = 16;
 /// any-lane test, skipped when no lane is in it: heavy enough that the test
 /// and a branch cost less than running it for no lane, and an ordinary
 /// block (no return, no deferred `noreturn` call, no uniform region kept
-/// inside). Emission skips such blocks unless it knows some lane is there.
-pub fn worth_skipping(level: &LevelPlan, b: Block) -> bool {
+/// inside). A gather, a scatter or a per-lane instruction weighs as much as
+/// a call: even with no lane set it costs its full latency (AVX2's masked
+/// gathers) or a test per lane; a block with a sparse access (a refill
+/// worker's element reads and result writes, `memory::SPARSE_ACCESS`)
+/// is always skipped. Emission skips such blocks unless it knows some lane
+/// is there.
+pub fn worth_skipping(level: &LevelPlan, recipes: &Plan, b: Block) -> bool {
     let term = b.terminator().expect("blocks have terminators");
     if !matches!(term.opcode(), LLVMBr | LLVMSwitch) || level.regions.contains_key(&b) {
         return false;
@@ -239,9 +244,20 @@ pub fn worth_skipping(level: &LevelPlan, b: Block) -> bool {
         if call_facts::is_deferrable(i) {
             return false;
         }
+        // A refill worker's element reads and result writes run in few
+        // trips: their blocks are skipped in the others.
+        if memory::is_sparse(i) {
+            return true;
+        }
+        let lane_by_lane = match recipes.recipes.get(&i) {
+            Some(Recipe::Memory { recipe, .. }) => matches!(recipe.access, memory::Access::Gather(_)),
+            Some(Recipe::PerLane(_)) => true,
+            _ => false,
+        };
         weight += match i.opcode() {
             LLVMPHI => 0,
             LLVMCall => 10,
+            _ if lane_by_lane => 10,
             LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMFDiv | LLVMFRem => 8,
             LLVMLoad | LLVMStore => 3,
             _ => 1,

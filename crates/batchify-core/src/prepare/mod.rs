@@ -75,16 +75,31 @@ fn copy_function<'ctx>(module: Module<'ctx>, f: Value<'ctx>, name: &str) -> Valu
     for a in f.attributes(crate::llvm::FUNCTION_INDEX) {
         g.add_attribute(crate::llvm::FUNCTION_INDEX, a);
     }
-    let mut map: HashMap<Value, Value> = HashMap::new();
     for (p, q) in f.params().into_iter().zip(g.params()) {
         q.set_name(&p.name());
+    }
+    copy_body(f, g, &g.params());
+    g
+}
+
+/// Appends a copy of `f`'s blocks to `g`, with `args[j]` for `f`'s
+/// parameter `j` (values `g` defines where the copy's blocks can use
+/// them); returns the block map (the copy of `f`'s entry block is
+/// `map[&f.blocks()[0]]`).
+pub(crate) fn copy_body<'ctx>(
+    f: Value<'ctx>,
+    g: Value<'ctx>,
+    args: &[Value<'ctx>],
+) -> HashMap<Block<'ctx>, Block<'ctx>> {
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    for (p, &q) in f.params().into_iter().zip(args) {
         map.insert(p, q);
     }
     let mut bmap: HashMap<Block, Block> = HashMap::new();
     for b in f.blocks() {
         bmap.insert(b, g.append_block(&b.name()));
     }
-    let builder = Builder::new(module.context());
+    let builder = Builder::new(f.function_type().context());
     let mut phis = Vec::new();
     let mut clones = Vec::new();
     for b in f.blocks() {
@@ -125,7 +140,7 @@ fn copy_function<'ctx>(module: Module<'ctx>, f: Value<'ctx>, name: &str) -> Valu
             new.add_incoming(remap(v), bmap[&b]);
         }
     }
-    g
+    bmap
 }
 
 /// Keeps the clone from fusing what the scalar code computes unfused:

@@ -54,7 +54,7 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
 [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F] [--tail-fraction F] [--attrs F] [--ptr-callees P] \
 [--sret P] [--pair-ret P] [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal] [--buffers P] [--max-buffers N] \
 [--uniform-params P] [--linear-params P] [--records P] [--recursion P] [--buf-callees P] \
-[--self-test | --attr-check | --map | --enzyme-reverse] [--threads N] \
+[--self-test | --attr-check | --map [--map-form F] | --enzyme-reverse] [--threads N] \
 [--timeout SECS] [--dump]
 
   --count N          programs to run (default 1000)
@@ -118,6 +118,7 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
                      (batchify --map) and check the map over whole arrays: n = 0, 1, N-1, N,
                      N+1, ..., random inputs against guard pages, in place (implies --buffers 0
                      and --buf-callees 0 unless given: the map check takes scalar parameters only)
+  --map-form F       how --map's maps run: adaptive (default), refill or grouped (batchify --map-form)
   --enzyme-reverse   differentiate each program with Enzyme (reverse mode, __enzyme_autodiff;
                      the plugin from ENZYME_PLUGIN or shared/enzyme) and check batchify's
                      unmasked and masked clones (--unmasked: unmasked only) of the derivative,
@@ -227,6 +228,11 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             "--self-test" => opts.engine = Engine::ScalarLoop,
             "--attr-check" => opts.engine = Engine::AttrCheck,
             "--map" => opts.engine = Engine::Map,
+            "--map-form" => {
+                let v: String = value(&flag, next())?;
+                opts.map_form = batchify_core::map_entry::MapForm::parse(&v)
+                    .ok_or_else(|| format!("--map-form: unknown form `{v}` (adaptive, refill or grouped)"))?;
+            }
             "--enzyme-reverse" => enzyme_reverse = true,
             "--timeout" => {
                 let secs: u64 = value(&flag, next())?;

@@ -74,7 +74,7 @@ impl<'ctx> Widener<'_, 'ctx> {
     /// Whether block `b` of a linear level is skipped when no lane is in
     /// it (the plan's rule, [`crate::plan::worth_skipping`]).
     fn worth_skipping(&self, level: Option<LoopId>, b: Block<'ctx>) -> bool {
-        crate::plan::worth_skipping(&self.analyses.plan.levels[&level], b)
+        crate::plan::worth_skipping(&self.analyses.plan.levels[&level], self.analyses.recipes, b)
     }
 
     /// Starts a block that runs only if some lane is in it (see
