@@ -6,6 +6,7 @@
 
 mod bench_autodiff;
 mod bench_gcc;
+mod bench_map;
 mod compile_time;
 mod demo;
 mod doc_commands;
@@ -106,6 +107,16 @@ const COMMANDS: &[Command] = &[
                 target/bench-autodiff/results.md; --smoke: 64x64 points, 1 round; other options: --side N, --reps R (12: \
                 3 rounds at each of 4 stack shifts), --batchify PATH, --out DIR",
         run: bench_autodiff::run,
+    },
+    Command {
+        name: "bench-map",
+        usage: "[--smoke] [...]",
+        about: "map entry points grouped, refilling and adaptive against a scalar loop on five divergent \
+                kernels (benches/map), natural, shuffled and sorted input, AVX2 x8, AVX2 x16 and AVX-512 x16 \
+                (where the CPU has it); every map checked bit for bit; table printed and written to \
+                target/bench-map/results.md; --smoke: 4096 elements, 1 run; other options: --n N, --runs R \
+                (5), --batchify PATH, --out DIR",
+        run: bench_map::run,
     },
     Command {
         name: "simd-suite",

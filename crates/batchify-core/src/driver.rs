@@ -244,7 +244,7 @@ fn build_workers<'ctx>(
     // The cost model costs every block of a trip, but the worker's start
     // and finish run only in trips where a lane needs them: an adaptive
     // map's timing is the judge of the vector form, not the estimate.
-    let opts = Options { cost_model: false, ..opts.clone() };
+    let opts = Options { cost_model: false, ..*opts };
     // A worker's failure is not the run's: its map stays grouped.
     let _ = build(module, &specs, &opts, OnError::Continue, progress, &mut built);
     let mut refills = Vec::new();

@@ -23,6 +23,13 @@
 //! input is undefined. `n = 0` does nothing. Booleans and other odd-width
 //! integers are one byte per element, as in the array form.
 //!
+//! That is the grouped form ([`MapForm::Grouped`]). A map can also run
+//! its elements through a refill worker's clone (`crate::refill`: lanes
+//! that finish take their next element instead of waiting for the group;
+//! [`MapForm::Refill`]), or time both forms on stretches of the input and
+//! run the faster ([`MapForm::Adaptive`], the default); a function the
+//! refill worker cannot take keeps the grouped form.
+//!
 //! Two doors ask for a map ([`MapRequest`]): a front end names it (the
 //! CLI's `--map`, the plugin's `map`: the function `<f>_map` is created),
 //! or a module *defines* `__batchify_map_<variant>` with the map's

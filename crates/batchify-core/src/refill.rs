@@ -208,10 +208,15 @@ pub fn drop_active_lanes_decl(module: Module) {
 }
 
 /// Why `f`'s elements could not interleave unseen: the first instruction
-/// that may write memory other than `f`'s own stack slots, if any.
+/// that may write memory other than `f`'s own stack slots, if any; or an
+/// `alloca` outside the entry block (the worker would grow its stack with
+/// every element).
 fn writes_memory(f: Value) -> Option<String> {
-    for block in f.blocks() {
+    for (k, block) in f.blocks().into_iter().enumerate() {
         for i in block.instructions() {
+            if k > 0 && i.opcode() == LLVMAlloca {
+                return Some(format!("`{}` allocates stack memory per call", i.print().trim()));
+            }
             let bad = match i.opcode() {
                 LLVMStore => i.is_volatile() || !on_own_stack(i.operand(1)),
                 LLVMLoad => i.is_volatile(),

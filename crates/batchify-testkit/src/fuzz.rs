@@ -190,6 +190,9 @@ pub struct Checked {
     pub report: Option<CloneReport>,
     /// The clone's IR (with [`FuzzOptions::keep_ir`]), when there is one.
     pub clone_ir: Option<String>,
+    /// [`Engine::Map`] with a form that may refill: whether the map runs a
+    /// refill worker (`Ok`) or why not (`Err`, the driver's note).
+    pub refill: Option<Result<(), String>>,
 }
 
 /// Message prefix of programs whose clone is batchify's per-lane fallback.
@@ -206,6 +209,7 @@ impl Checked {
             optimized_ir,
             report: None,
             clone_ir: None,
+            refill: None,
         }
     }
 }
@@ -260,6 +264,10 @@ pub struct FuzzSummary {
     pub divergent_loops: usize,
     /// Why programs were unsupported: message prefix -> count.
     pub unsupported_reasons: BTreeMap<String, usize>,
+    /// Ok maps that run a refill worker ([`Checked::refill`]).
+    pub refill_maps: usize,
+    /// Why ok maps have no refill form: reason prefix -> count.
+    pub no_refill_reasons: BTreeMap<String, usize>,
     /// The first failures (mismatch, invalid IR, panic), up to
     /// [`FuzzOptions::keep_failures`].
     pub failures: Vec<Failure>,
@@ -292,6 +300,10 @@ impl FuzzSummary {
         for (reason, n) in &other.unsupported_reasons {
             *self.unsupported_reasons.entry(reason.clone()).or_default() += n;
         }
+        self.refill_maps += other.refill_maps;
+        for (reason, n) in &other.no_refill_reasons {
+            *self.no_refill_reasons.entry(reason.clone()).or_default() += n;
+        }
         self.failures.extend(other.failures.iter().cloned());
         self.elapsed += other.elapsed;
     }
@@ -306,6 +318,11 @@ impl FuzzSummary {
         self.optimized += c.optimized as usize;
         self.post_optimized += c.post_optimized as usize;
         self.lanes_compared += c.lanes_compared;
+        match (&c.refill, c.outcome) {
+            (Some(Ok(())), Outcome::Ok) => self.refill_maps += 1,
+            (Some(Err(why)), Outcome::Ok) => *self.no_refill_reasons.entry(without_quotes(why)).or_default() += 1,
+            _ => {}
+        }
         if let Some(r) = &c.report {
             if c.outcome == Outcome::Ok {
                 self.divergent += (r.stats.divergent_loops + r.stats.linearized_levels > 0) as usize;
@@ -356,6 +373,14 @@ impl FuzzSummary {
                 let _ = writeln!(s, "  {n:6}  {r}");
             }
         }
+        if !self.no_refill_reasons.is_empty() {
+            let mut reasons: Vec<(&String, &usize)> = self.no_refill_reasons.iter().collect();
+            reasons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            let _ = writeln!(s, "{} maps through a refill worker; grouped maps, by reason:", self.refill_maps);
+            for (r, n) in reasons.into_iter().take(8) {
+                let _ = writeln!(s, "  {n:6}  {r}");
+            }
+        }
         s
     }
 }
@@ -395,6 +420,12 @@ pub(crate) fn reason_key(message: &str) -> String {
     };
     let head = m.split('`').next().unwrap_or(m).trim();
     head.chars().take(100).collect()
+}
+
+/// `message` with every quoted part (an instruction) shown as `` `...` ``:
+/// groups reasons that name different instructions.
+fn without_quotes(message: &str) -> String {
+    message.split('`').enumerate().map(|(k, part)| if k % 2 == 1 { "..." } else { part }).collect::<Vec<_>>().join("`")
 }
 
 /// Seed of program `index` of a run seeded with `run_seed`.
@@ -754,8 +785,13 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
     }
     let fail = |outcome, message: String| Checked::new(outcome, optimized, message, optimized_ir.clone());
     if opts.engine == Engine::Map {
-        let (outcome, message, report, elements) = check_map_of(&module, &spec, seed, opts);
-        return Checked { report, lanes_compared: elements, ..fail(outcome, message) };
+        let m = check_map_of(&module, &spec, seed, opts);
+        return Checked {
+            report: m.report,
+            lanes_compared: m.elements,
+            refill: m.refill,
+            ..fail(m.outcome, m.message)
+        };
     }
     let specs = [spec];
     let mut report = None;
@@ -814,19 +850,26 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
     }
 }
 
+/// What [`check_map_of`] found.
+struct MapChecked {
+    outcome: Outcome,
+    message: String,
+    /// The report of the clone `spec`.
+    report: Option<CloneReport>,
+    /// Elements compared.
+    elements: usize,
+    /// See [`Checked::refill`].
+    refill: Option<Result<(), String>>,
+}
+
 /// [`Engine::Map`]: builds the map of `spec` through the driver (both
 /// twins, the refill worker where [`FuzzOptions::map_form`] asks for one,
-/// the map), then checks the map over whole arrays; returns the elements
-/// compared too.
-fn check_map_of(
-    module: &Module<'_>,
-    spec: &CloneSpec,
-    seed: u64,
-    opts: &FuzzOptions,
-) -> (Outcome, String, Option<CloneReport>, usize) {
+/// the map), then checks the map over whole arrays.
+fn check_map_of(module: &Module<'_>, spec: &CloneSpec, seed: u64, opts: &FuzzOptions) -> MapChecked {
+    let done = |outcome, message: String, report| MapChecked { outcome, message, report, elements: 0, refill: None };
     let request = MapRequest::named(spec);
     if let Err(e) = request.clones() {
-        return (Outcome::Unsupported, e.to_string(), None, 0);
+        return done(Outcome::Unsupported, e.to_string(), None);
     }
     let build = Options { cost_model: false, for_autodiff: opts.for_autodiff, ..Options::default() };
     let run = driver::Run {
@@ -839,12 +882,19 @@ fn check_map_of(
     let core = batchify_core::llvm::Module::from_inkwell(module);
     let out = match driver::run(core, &run, &build, &mut |_| {}) {
         Ok(out) => out,
-        Err(e @ Error::Internal { .. }) => return (Outcome::InvalidIr, e.to_string(), None, 0),
-        Err(e) => return (Outcome::Unsupported, e.to_string(), None, 0),
+        Err(e @ Error::Internal { .. }) => return done(Outcome::InvalidIr, e.to_string(), None),
+        Err(e) => return done(Outcome::Unsupported, e.to_string(), None),
     };
+    let refill = (opts.map_form != MapForm::Grouped).then(|| {
+        let prefix = format!("map: {} has no refill form: ", request.name);
+        match out.notes.iter().find_map(|n| n.strip_prefix(&prefix)) {
+            Some(why) => Err(why.to_string()),
+            None => Ok(()),
+        }
+    });
     let report = out.reports.into_iter().find(|r| r.spec.vector_name == spec.vector_name);
     if let Err(e) = module.verify() {
-        return (Outcome::InvalidIr, format!("the map does not verify: {e}"), report, 0);
+        return done(Outcome::InvalidIr, format!("the map does not verify: {e}"), report);
     }
     let cfg = MapCheckConfig {
         trials: opts.trials.max(8),
@@ -854,14 +904,15 @@ fn check_map_of(
         probe_size: opts.map_form == MapForm::Adaptive,
         ..MapCheckConfig::default()
     };
-    match check_map(module, &request, &cfg) {
+    let (outcome, message, elements) = match check_map(module, &request, &cfg) {
         Ok(stats) => match report.as_ref().and_then(|r| r.fallback.clone()) {
-            Some(why) => (Outcome::Unsupported, format!("{FALLBACK}{why}"), report, stats.elements),
-            None => (Outcome::Ok, String::new(), report, stats.elements),
+            Some(why) => (Outcome::Unsupported, format!("{FALLBACK}{why}"), stats.elements),
+            None => (Outcome::Ok, String::new(), stats.elements),
         },
-        Err(MapCheckError::Mismatch(m)) => (Outcome::Mismatch, m, report, 0),
-        Err(e @ MapCheckError::Setup(_)) => (Outcome::OracleSetupError, e.to_string(), report, 0),
-    }
+        Err(MapCheckError::Mismatch(m)) => (Outcome::Mismatch, m, 0),
+        Err(e @ MapCheckError::Setup(_)) => (Outcome::OracleSetupError, e.to_string(), 0),
+    };
+    MapChecked { outcome, message, report, elements, refill }
 }
 
 /// Generates and checks program `seed`, turning a panic into [`Outcome::Panic`].

@@ -48,8 +48,8 @@ pub struct MapCheckConfig {
     pub jit_target: JitTarget,
     /// Time limit of the whole check in seconds (0: none).
     pub timeout_secs: u32,
-    /// Whether trial 7 has an adaptive map's size (`3 * PROBE_GROUPS * N
-    /// + 5`: two probes and a run; thousands of elements) instead of a
+    /// Whether trial 7 has an adaptive map's size, two probes and a run
+    /// (`3 * PROBE_GROUPS * N + 5`: thousands of elements), instead of a
     /// random one.
     pub probe_size: bool,
 }
