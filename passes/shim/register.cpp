@@ -70,6 +70,9 @@ cl::opt<bool> OptMap("batchify-map", cl::cat(Category),
 cl::opt<std::string> OptMapForm("batchify-map-form", cl::cat(Category),
                                 cl::desc("batchify: how maps run their elements (adaptive, refill, grouped)"),
                                 cl::init(""));
+cl::opt<bool> OptInstrumentLanes("batchify-instrument-lanes", cl::cat(Category),
+                                 cl::desc("batchify: count divergent loops' trips and active lanes, print at exit"),
+                                 cl::init(false));
 cl::opt<bool> OptNoAuto("batchify-no-auto", cl::cat(Category),
                         cl::desc("batchify: do not run at the default pipelines' extension points"),
                         cl::init(false));
@@ -101,6 +104,8 @@ std::string clParams() {
     add("for-autodiff");
   if (OptMap)
     add("map");
+  if (OptInstrumentLanes)
+    add("instrument-lanes");
   if (!OptMapForm.empty())
     add("map-form=" + OptMapForm);
   return s;

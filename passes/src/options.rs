@@ -28,6 +28,9 @@ pub struct PluginOptions {
     pub no_callers: bool,
     /// Build clones for automatic differentiation (like `--for-autodiff`).
     pub for_autodiff: bool,
+    /// Count divergent loops' trips and active lanes (`instrument-lanes`,
+    /// like `--instrument-lanes`).
+    pub instrument_lanes: bool,
     /// Also build `<function>_map` for the `function=`/`variant=` clones
     /// (like `--map`).
     pub map: bool,
@@ -97,11 +100,12 @@ impl PluginOptions {
                 "report" if value.is_none() => self.report = true,
                 "no-callers" if value.is_none() => self.no_callers = true,
                 "for-autodiff" if value.is_none() => self.for_autodiff = true,
+                "instrument-lanes" if value.is_none() => self.instrument_lanes = true,
                 "map" if value.is_none() => self.map = true,
                 _ => {
                     return Err(format!(
                         "unknown pass parameter `{item}` (expected isa=, width=, veclib=, function=, variant=, \
-                         map-form=, report, no-callers, for-autodiff or map)"
+                         map-form=, report, no-callers, for-autodiff, instrument-lanes or map)"
                     ))
                 }
             }

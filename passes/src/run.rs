@@ -32,8 +32,12 @@ pub fn run(module: &Module<'_>, pass_params: &str, cl_params: &str, automatic: b
             return false;
         }
     };
-    let core_opts =
-        Options { veclib: opts.veclib.unwrap_or_default(), for_autodiff: opts.for_autodiff, ..Options::default() };
+    let core_opts = Options {
+        veclib: opts.veclib.unwrap_or_default(),
+        for_autodiff: opts.for_autodiff,
+        instrument_lanes: opts.instrument_lanes,
+        ..Options::default()
+    };
     let plan = driver::Run {
         selection,
         on_error: OnError::Continue,

@@ -67,6 +67,12 @@ struct Cli {
     /// the vectorizer cannot handle still get the per-lane loop.
     #[arg(long = "no-cost-model")]
     no_cost_model: bool,
+    /// Build clones that count each divergent loop's trips and active
+    /// lanes (and adaptive maps that count their choices) and print the
+    /// lanes' utilisation at exit, to standard error or appended to the
+    /// file named by `BATCHIFY_LANES_FILE` (docs/cli.md, "Lane utilisation").
+    #[arg(long = "instrument-lanes")]
+    instrument_lanes: bool,
     /// Also build `<function>_map(n, arrays..., out)` for each clone named by
     /// `--function` or `--variant`: the clone applied to `n` elements of
     /// arrays, the tail with its masked twin (docs/cli.md, "Maps").
@@ -300,6 +306,7 @@ fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, Stri
         print_after: cli.print_after,
         veclib: cli.veclib,
         cost_model: !cli.no_cost_model,
+        instrument_lanes: cli.instrument_lanes,
         for_autodiff: cli.for_autodiff,
         ..Options::default()
     };

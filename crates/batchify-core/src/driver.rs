@@ -187,7 +187,7 @@ pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&
             continue;
         }
         let form = if refill.is_some() { run.map_form } else { MapForm::Grouped };
-        match map_entry::complete(module, m, refill.as_ref(), form) {
+        match map_entry::complete(module, m, refill.as_ref(), form, opts.instrument_lanes) {
             Ok(_) => out.notes.push(format!(
                 "map: {} over {} lanes of {}, {}",
                 m.name,
@@ -199,6 +199,7 @@ pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&
             Err(e) => out.warnings.push(format!("`{}` was not built: {e}", m.name)),
         }
     }
+    crate::emit::instrument::complete_report(module);
     // 4. `__enzyme_batch`
     let batch = crate::enzyme_batch::run(module, opts)?;
     if let (false, Some((_, e))) = (opts.allow_fallback, batch.failed.first()) {

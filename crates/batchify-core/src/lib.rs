@@ -174,6 +174,9 @@ pub fn batchify_module_observed(
 ) -> Result<Vec<CloneReport>> {
     let before = vector_widths::Snapshot::take(module);
     let built = build_clones(module, specs, opts, progress);
+    // Instrumented clones call the report at exit; it prints every loop
+    // the module counts (also those of clones built by earlier runs).
+    emit::instrument::complete_report(module);
     // Every function built or given calls of new functions covers the
     // vector types of its calls, also when a later clone failed.
     let changed = before.cover_changed(module);

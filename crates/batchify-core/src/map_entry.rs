@@ -215,6 +215,7 @@ pub fn complete<'ctx>(
     request: &MapRequest,
     refill: Option<&RefillClone<'ctx>>,
     form: MapForm,
+    instrument: bool,
 ) -> Result<Value<'ctx>> {
     let spec = &request.spec;
     let err = |reason: String| map_error(&request.name, reason);
@@ -229,7 +230,8 @@ pub fn complete<'ctx>(
     let (full, tail) = (built(&full_spec)?, built(&tail_spec)?);
     let want = map_type(module, scalar, request)?;
     let f = match module.function(&request.name) {
-        Some(f) if request.defined => {
+        // A defined request, or a declaration (a caller in this module).
+        Some(f) if request.defined || f.is_declaration() => {
             if f.function_type() != want {
                 return Err(err(format!(
                     "its type is `{}`, the map of `{}` is `{}`",
@@ -238,10 +240,15 @@ pub fn complete<'ctx>(
                     want.print()
                 )));
             }
-            f.delete_body();
+            if f.is_declaration() {
+                // A declaration's `!dbg` subprogram is not one a definition may have.
+                f.clear_global_metadata();
+            } else {
+                f.delete_body();
+            }
             f
         }
-        Some(_) => return Err(err(format!("the module has a function named `{}` already", request.name))),
+        Some(_) => return Err(err(format!("the module defines a function named `{}` already", request.name))),
         None => module.add_function(&request.name, want),
     };
     // The map calls the variants with vectors in the registers of their
@@ -278,7 +285,7 @@ pub fn complete<'ctx>(
                 }
             }
             grouped(groups, 2)?;
-            emit_adaptive(module, f, groups, worker, spec.width);
+            emit_adaptive(module, f, groups, worker, spec.width, instrument.then_some(request.name.as_str()));
         }
     }
     Ok(f)
@@ -368,6 +375,7 @@ fn emit_adaptive<'ctx>(
     groups: Value<'ctx>,
     worker: &RefillClone<'ctx>,
     width: u32,
+    instrument: Option<&str>,
 ) {
     use LLVMIntPredicate::*;
     use LLVMOpcode::*;
@@ -394,6 +402,13 @@ fn emit_adaptive<'ctx>(
     let next = f.append_block("next");
     let rest = f.append_block("rest");
     b.position_at_end(entry);
+    // `--instrument-lanes`: probes and refill wins (`emit::instrument`).
+    let counters = instrument.map(|name| {
+        let c = crate::emit::instrument::add_counters(module, crate::emit::instrument::MAP_COUNTERS_PREFIX, 2, name);
+        crate::emit::instrument::register_report(module, &b, f);
+        c
+    });
+    let entry = b.current_block();
     b.br(head);
 
     b.position_at_end(head);
@@ -420,6 +435,11 @@ fn emit_adaptive<'ctx>(
     let grouped_time = b.binop(LLVMSub, t1, t0);
     let refill_time = b.binop(LLVMSub, t2, t1);
     let refill_wins = b.icmp(LLVMIntULT, refill_time, grouped_time);
+    if let Some(c) = counters {
+        use crate::emit::instrument::bump;
+        bump(&b, c, constant::null(i64t), constant::int(i64t, 1));
+        bump(&b, c, constant::int(i64t, 1), b.cast(LLVMZExt, refill_wins, i64t));
+    }
     let same = b.icmp(LLVMIntEQ, refill_wins, last);
     let doubled = b.binop(LLVMAdd, run, run);
     let capped = b.select(b.icmp(LLVMIntULT, doubled, max_run), doubled, max_run);

@@ -42,6 +42,10 @@ pub struct Options {
     /// vector form: the baseline the cost model's choice is judged against
     /// (`cargo xtask judge-cost`, `batchify-judge-cost`).
     pub force_per_lane: bool,
+    /// Count each divergent loop's trips and active lanes, and the
+    /// adaptive maps' choices, and print them at exit
+    /// (`--instrument-lanes`, `emit::instrument`).
+    pub instrument_lanes: bool,
 }
 
 /// A vector math library the clones may call (`--veclib`).
@@ -78,6 +82,7 @@ impl Default for Options {
             cost_model: true,
             for_autodiff: false,
             hold_finished_lanes: false,
+            instrument_lanes: false,
             force_per_lane: false,
         }
     }

@@ -335,3 +335,33 @@ fn random_programs_through_maps() {
         assert_eq!(s.ok, s.programs, "{}", s.report());
     }
 }
+
+/// Random programs through refilling maps (no recorder calls, which would
+/// rule refill out): every map matches, and some run a refill worker.
+#[test]
+fn random_programs_through_refilling_maps() {
+    for (width, isa, seed) in [(8, Isa::Llvm, 0x3a9_3000u64), (16, Isa::Avx2, 0x3a9_4000)] {
+        let opts = FuzzOptions {
+            count: 250,
+            seed,
+            width,
+            isa,
+            engine: Engine::Map,
+            map_form: MapForm::Refill,
+            gen: batchify_testkit::gen::GenConfig {
+                p_buffers: 0.0,
+                p_buf_helper: 0.0,
+                p_record: 0.0,
+                ..Default::default()
+            },
+            threads: 2,
+            ..FuzzOptions::default()
+        };
+        let s = fuzz::run(&opts);
+        eprintln!("{}", s.report());
+        assert!(!s.failed(), "{}", s.report());
+        assert_eq!(s.oracle_setup_errors, 0, "{}", s.report());
+        assert_eq!(s.ok, s.programs, "{}", s.report());
+        assert!(s.refill_maps >= 20, "{}", s.report());
+    }
+}

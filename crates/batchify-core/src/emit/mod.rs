@@ -37,6 +37,7 @@ pub mod control;
 pub mod division;
 pub mod fmod;
 pub mod inactive;
+pub mod instrument;
 pub mod lane_loop;
 pub mod lane_scalar;
 pub mod lanewise;
@@ -77,6 +78,7 @@ pub fn emit<'ctx>(
         veclib: opts.veclib,
         for_autodiff: opts.for_autodiff,
         hold_finished_lanes: opts.for_autodiff || opts.hold_finished_lanes,
+        instrument_lanes: opts.instrument_lanes,
         b: Builder::new(ctx),
         aux: Builder::new(ctx),
         stats: WidenStats::default(),

@@ -86,6 +86,9 @@ pub(crate) struct Widener<'a, 'ctx> {
     pub(crate) veclib: crate::options::VecLib,
     /// Clones for automatic differentiation (`Options::for_autodiff`).
     pub(crate) for_autodiff: bool,
+    /// Count trips and active lanes of divergent loops
+    /// (`Options::instrument_lanes`, [`super::instrument`]).
+    pub(crate) instrument_lanes: bool,
     /// Lanes that left a divergent loop hold their loop-carried values
     /// (`Options::hold_finished_lanes`, implied by `for_autodiff`).
     pub(crate) hold_finished_lanes: bool,

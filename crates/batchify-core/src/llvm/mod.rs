@@ -397,6 +397,10 @@ impl<'ctx> Type<'ctx> {
     pub fn vector_len(self) -> u32 {
         unsafe { LLVMGetVectorSize(self.0) }
     }
+    /// Elements of an array type.
+    pub fn array_len(self) -> u32 {
+        unsafe { LLVMGetArrayLength2(self.0) as u32 }
+    }
     /// Return type of a function type.
     pub fn return_type(self) -> Type<'ctx> {
         Type(unsafe { LLVMGetReturnType(self.0) }, PhantomData)
@@ -416,6 +420,11 @@ impl<'ctx> Type<'ctx> {
     pub fn function(ret: Type<'ctx>, params: &[Type<'ctx>]) -> Type<'ctx> {
         let mut p: Vec<LLVMTypeRef> = params.iter().map(|t| t.0).collect();
         Type(unsafe { LLVMFunctionType(ret.0, p.as_mut_ptr(), p.len() as u32, 0) }, PhantomData)
+    }
+    /// A variadic function type (`ret (params, ...)`, like `printf`).
+    pub fn function_variadic(ret: Type<'ctx>, params: &[Type<'ctx>]) -> Type<'ctx> {
+        let mut p: Vec<LLVMTypeRef> = params.iter().map(|t| t.0).collect();
+        Type(unsafe { LLVMFunctionType(ret.0, p.as_mut_ptr(), p.len() as u32, 1) }, PhantomData)
     }
     /// `iN` in a context.
     pub fn int(ctx: Context<'ctx>, bits: u32) -> Type<'ctx> {

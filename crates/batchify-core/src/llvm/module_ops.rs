@@ -74,6 +74,28 @@ impl<'ctx> Module<'ctx> {
         Value(unsafe { LLVMAddGlobal(self.0, ty.0, c.as_ptr()) }, PhantomData)
     }
 
+    /// The global variable named `name`, if there is one.
+    pub fn global(self, name: &str) -> Option<Value<'ctx>> {
+        let c = cstring(name);
+        let g = unsafe { LLVMGetNamedGlobal(self.0, c.as_ptr()) };
+        (!g.is_null()).then_some(Value(g, PhantomData))
+    }
+
+    /// A private constant global holding `text` as a NUL-terminated C
+    /// string (`private unnamed_addr constant [n x i8] c"..."`).
+    pub fn add_c_string(self, name: &str, text: &str) -> Value<'ctx> {
+        let ctx = self.context();
+        let init = unsafe { LLVMConstStringInContext2(ctx.0, text.as_ptr() as *const _, text.len(), 0) };
+        let g = self.add_global(Type(unsafe { LLVMTypeOf(init) }, PhantomData), name);
+        unsafe {
+            LLVMSetInitializer(g.0, init);
+            LLVMSetGlobalConstant(g.0, 1);
+            LLVMSetLinkage(g.0, llvm_sys::LLVMLinkage::LLVMPrivateLinkage);
+            LLVMSetUnnamedAddress(g.0, llvm_sys::LLVMUnnamedAddr::LLVMGlobalUnnamedAddr);
+        }
+        g
+    }
+
     /// A copy of the whole module, in the same context.
     pub fn clone_module(self) -> OwnedModule<'ctx> {
         OwnedModule { raw: unsafe { LLVMCloneModule(self.0) }, ctx: PhantomData }

@@ -127,6 +127,22 @@ impl<'ctx> Value<'ctx> {
             Some(ops.into_iter().map(value).collect())
         }
     }
+    /// Global (a function): drops its metadata attachments, such as the
+    /// `!dbg` subprogram a declaration carries, which a definition could not
+    /// keep.
+    pub fn clear_global_metadata(self) {
+        unsafe { LLVMGlobalClearMetadata(self.0) }
+    }
+    /// Instruction: the file name of its debug location, if it has one.
+    pub fn debug_file(self) -> Option<String> {
+        let mut len = 0u32;
+        let p = unsafe { LLVMGetDebugLocFilename(self.0, &mut len) };
+        if p.is_null() || len == 0 {
+            return None;
+        }
+        let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len as usize) };
+        Some(String::from_utf8_lossy(bytes).into_owned())
+    }
     /// Instruction: the source line of its debug location, if it has one.
     pub fn debug_line(self) -> Option<u32> {
         let line = unsafe { LLVMGetDebugLocLine(self.0) };

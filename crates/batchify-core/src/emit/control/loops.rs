@@ -34,9 +34,14 @@ impl<'ctx> Widener<'_, 'ctx> {
             self.stats.linearized_levels += 1;
             let saved_full = self.flow.full;
             self.flow.full = false;
+            let counters = self.loop_counters(header);
             let top = self.clone.append_block("loop.top");
             self.b.br(top);
             self.b.position_at_end(top);
+            if let Some(c) = counters {
+                let trip = self.load_mask(self.flow.mask_slots[&header]);
+                self.count_trip(c, trip);
+            }
             self.flow.frames.push(Frame {
                 level: Some(l),
                 real: false,
