@@ -35,7 +35,7 @@ pub struct PluginOptions {
     /// (like `--map`).
     pub map: bool,
     /// How maps run their elements (`map-form=`, like `--map-form`).
-    pub map_form: Option<batchify_core::map_entry::MapForm>,
+    pub map_form: Option<batchify_core::driver::MapForm>,
 }
 
 impl PluginOptions {
@@ -93,7 +93,7 @@ impl PluginOptions {
                 }
                 "map-form" => {
                     let v = need("adaptive, refill or grouped")?;
-                    self.map_form = Some(batchify_core::map_entry::MapForm::parse(v).ok_or_else(|| {
+                    self.map_form = Some(batchify_core::driver::MapForm::parse(v).ok_or_else(|| {
                         format!("unknown map form `{v}` in pass parameter `map-form` (expected adaptive, refill or grouped)")
                     })?);
                 }

@@ -14,8 +14,7 @@ use batchify_llvm_link as _;
 mod input;
 mod isolation;
 
-use batchify_core::driver::{self, OnError, Selection};
-use batchify_core::map_entry::MapForm;
+use batchify_core::driver::{self, MapForm, OnError, Selection};
 use batchify_core::vfabi::{Isa, VariantName};
 use batchify_core::{CloneSpec, Options, PrintAfter, VecLib};
 use clap::{Parser, ValueEnum};

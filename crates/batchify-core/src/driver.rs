@@ -27,7 +27,9 @@
 use crate::array_form::{self, ArrayRequest};
 use crate::error::{Error, Result};
 use crate::llvm::Module;
-use crate::map_entry::{self, MapForm, MapRequest, RefillClone};
+/// How maps run their elements ([`Run::map_form`]).
+pub use crate::map_entry::MapForm;
+use crate::map_entry::{self, MapRequest, RefillClone};
 use crate::options::Options;
 use crate::refill::{self, Worker};
 use crate::spec::CloneSpec;
