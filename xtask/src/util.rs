@@ -129,6 +129,28 @@ pub fn tools_required() -> bool {
     std::env::var("BATCHIFY_REQUIRE_TOOLS").is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
+/// The batchify binary `cargo build` made (debug, else release), if any:
+/// what a benchmark's `--smoke` test runs.
+#[cfg(test)]
+pub fn built_batchify() -> Option<PathBuf> {
+    ["debug", "release"].iter().map(|p| target_dir().join(p).join("batchify")).find(|p| p.exists())
+}
+
+/// A test that cannot run here skips loudly: it says why on stderr, logs
+/// it to `BATCHIFY_SKIP_LOG` (which `cargo xtask test` reads back), and
+/// fails instead where tools are required (`BATCHIFY_REQUIRE_TOOLS`).
+#[cfg(test)]
+pub fn skip_test(test: &str, why: &str) {
+    eprintln!("SKIPPED {test}: {why}");
+    assert!(!tools_required(), "{test}: {why} (BATCHIFY_REQUIRE_TOOLS is set)");
+    if let Some(log) = std::env::var_os("BATCHIFY_SKIP_LOG") {
+        use std::io::Write as _;
+        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
+            let _ = writeln!(f, "xtask {test}: {why}");
+        }
+    }
+}
+
 /// Ends `cargo xtask <command>`: fine after a measured run; after a skip,
 /// prints `<command> SKIPPED: why` loudly, and fails where tools are
 /// required.

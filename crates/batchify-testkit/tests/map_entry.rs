@@ -312,19 +312,20 @@ done:
     }
 }
 
-/// The random programs through the map: masked and unmasked twins, 4, 8
-/// and 16 lanes, target-independent and x86 variants (longer runs:
-/// `batchify-fuzz --map`).
-#[test]
-fn random_programs_through_maps() {
-    for (width, isa, seed) in [(8, Isa::Llvm, 0x3a9_0000u64), (4, Isa::Avx2, 0x3a9_1000), (16, Isa::Avx2, 0x3a9_2000)] {
+/// Runs 250 random programs through maps of `form` at each of `runs`
+/// (width, ISA, seed), with `gen`'s generator: every map matches its
+/// scalar calls. Returns how many maps ran a refill worker.
+fn random_maps(form: MapForm, gen: batchify_testkit::gen::GenConfig, runs: &[(u32, Isa, u64)]) -> Vec<usize> {
+    let mut refills = Vec::new();
+    for &(width, isa, seed) in runs {
         let opts = FuzzOptions {
             count: 250,
             seed,
             width,
             isa,
             engine: Engine::Map,
-            gen: batchify_testkit::gen::GenConfig { p_buffers: 0.0, p_buf_helper: 0.0, ..Default::default() },
+            map_form: form,
+            gen: gen.clone(),
             threads: 2,
             ..FuzzOptions::default()
         };
@@ -333,35 +334,31 @@ fn random_programs_through_maps() {
         assert!(!s.failed(), "{}", s.report());
         assert_eq!(s.oracle_setup_errors, 0, "{}", s.report());
         assert_eq!(s.ok, s.programs, "{}", s.report());
+        refills.push(s.refill_maps);
     }
+    refills
+}
+
+/// The random programs through the map: masked and unmasked twins, 4, 8
+/// and 16 lanes, target-independent and x86 variants, adaptive maps
+/// (longer runs: `batchify-fuzz --map`).
+#[test]
+fn random_programs_through_maps() {
+    let gen = batchify_testkit::gen::GenConfig { p_buffers: 0.0, p_buf_helper: 0.0, ..Default::default() };
+    random_maps(
+        MapForm::Adaptive,
+        gen,
+        &[(8, Isa::Llvm, 0x3a9_0000), (4, Isa::Avx2, 0x3a9_1000), (16, Isa::Avx2, 0x3a9_2000)],
+    );
 }
 
 /// Random programs through refilling maps (no recorder calls, which would
 /// rule refill out): every map matches, and some run a refill worker.
 #[test]
 fn random_programs_through_refilling_maps() {
-    for (width, isa, seed) in [(8, Isa::Llvm, 0x3a9_3000u64), (16, Isa::Avx2, 0x3a9_4000)] {
-        let opts = FuzzOptions {
-            count: 250,
-            seed,
-            width,
-            isa,
-            engine: Engine::Map,
-            map_form: MapForm::Refill,
-            gen: batchify_testkit::gen::GenConfig {
-                p_buffers: 0.0,
-                p_buf_helper: 0.0,
-                p_record: 0.0,
-                ..Default::default()
-            },
-            threads: 2,
-            ..FuzzOptions::default()
-        };
-        let s = fuzz::run(&opts);
-        eprintln!("{}", s.report());
-        assert!(!s.failed(), "{}", s.report());
-        assert_eq!(s.oracle_setup_errors, 0, "{}", s.report());
-        assert_eq!(s.ok, s.programs, "{}", s.report());
-        assert!(s.refill_maps >= 20, "{}", s.report());
+    let gen =
+        batchify_testkit::gen::GenConfig { p_buffers: 0.0, p_buf_helper: 0.0, p_record: 0.0, ..Default::default() };
+    for refills in random_maps(MapForm::Refill, gen, &[(8, Isa::Llvm, 0x3a9_3000), (16, Isa::Avx2, 0x3a9_4000)]) {
+        assert!(refills >= 20, "only {refills} of 250 maps ran a refill worker");
     }
 }

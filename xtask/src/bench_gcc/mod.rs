@@ -368,17 +368,8 @@ mod tests {
     /// or a built batchify (fails instead under `BATCHIFY_REQUIRE_TOOLS=1`).
     #[test]
     fn smoke() {
-        let bin = ["debug", "release"].iter().map(|p| util::target_dir().join(p).join("batchify")).find(|p| p.exists());
-        let skip = |why: &str| {
-            eprintln!("SKIPPED bench_gcc::tests::smoke: {why}");
-            assert!(!util::tools_required(), "bench-gcc smoke: {why} (BATCHIFY_REQUIRE_TOOLS is set)");
-            if let Some(log) = std::env::var_os("BATCHIFY_SKIP_LOG") {
-                use std::io::Write as _;
-                if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
-                    let _ = writeln!(f, "xtask bench_gcc::tests::smoke: {why}");
-                }
-            }
-        };
+        let bin = util::built_batchify();
+        let skip = |why: &str| util::skip_test("bench_gcc::tests::smoke", why);
         let Some(bin) = bin else {
             return skip("no target/{debug,release}/batchify (build the workspace first)");
         };
