@@ -311,6 +311,7 @@ impl<'ctx> Build<'ctx> {
         b.br(bmap[&source.blocks()[0]]);
 
         // f's returns finish the element.
+        let mut finishes = Vec::new();
         for copy in bmap.values() {
             let Some(term) = copy.terminator() else { continue };
             if term.opcode() != LLVMRet {
@@ -328,12 +329,32 @@ impl<'ctx> Build<'ctx> {
             let next = b.binop(LLVMAdd, r, constant::int(i32t, u64::from(self.width)));
             b.store(next, r_slot, 4);
             b.store(constant::null(Type::int(ctx, 1)), busy_slot, 1);
-            b.br(next_trip);
+            finishes.push(b.br(next_trip));
             term.erase();
         }
         self.hoist_allocas(bmap[&source.blocks()[0]], entry);
         if !crate::prepare::demote::demote(self.w) {
             return Err("its values could not be demoted to stack slots".into());
+        }
+        // A finished element's values are dead: say so, so that they are
+        // no live-outs of f's loop that the clone must hold for lanes that
+        // finished while others run on (after promotion, the element
+        // loop's phis take poison from the finishing path).
+        let own = [r_slot, busy_slot];
+        let slots: Vec<Value> = entry
+            .instructions()
+            .into_iter()
+            .filter(|i| i.opcode() == LLVMAlloca && !own.contains(i))
+            .filter(|i| {
+                let t = i.allocated_type();
+                !t.is_aggregate() && !t.is_void()
+            })
+            .collect();
+        for br in finishes {
+            b.position_before(br);
+            for slot in &slots {
+                b.store(constant::poison(slot.allocated_type()), *slot, 0);
+            }
         }
         // Flatten: the loop's back edges run up to REFILL_TRIPS trips, then
         // resume at `fetch`.
