@@ -91,9 +91,12 @@ fn lanes_under_the_plugin() {
                 })
                 .count();
             assert_eq!(built, 1, "{name}: {variant}* built {built} times:\n{stderr}");
-            // The slice API's map request, completed once (`report`'s line).
-            let maps =
-                stderr.lines().filter(|l| l.starts_with(&format!("batchify: map: __batchify_map_{variant}"))).count();
+            // The slice API's map request, completed once (`report`'s line
+            // `map: <name> over N lanes of <variant>, <form>`).
+            let maps = stderr
+                .lines()
+                .filter(|l| l.starts_with(&format!("batchify: map: __batchify_map_{variant}")) && l.contains(" over "))
+                .count();
             assert_eq!(maps, 1, "{name}: the map of {variant}* built {maps} times:\n{stderr}");
         }
         // The variants are reachable only through the requests, so the
