@@ -208,7 +208,8 @@ pub fn drop_active_lanes_decl(module: Module) {
 }
 
 /// Why `f`'s elements could not interleave unseen: the first instruction
-/// that may write memory other than `f`'s own stack slots, if any; or an
+/// that may write memory other than `f`'s own stack slots or that does not
+/// return, if any; or an
 /// `alloca` outside the entry block (the worker would grow its stack with
 /// every element).
 fn writes_memory(f: Value) -> Option<String> {
@@ -225,6 +226,13 @@ fn writes_memory(f: Value) -> Option<String> {
                 LLVMCall => {
                     let hint = crate::analysis::calls::called_intrinsic(i)
                         .is_some_and(|n| crate::analysis::calls::is_droppable_hint(&n));
+                    // A `noreturn` call (a panic, `abort`) would end the
+                    // elements in another order than the scalar loop's.
+                    let noreturn = i.call_has_fn_attribute("noreturn")
+                        || (i.called_value().is_function() && i.called_value().has_fn_attribute("noreturn"));
+                    if noreturn {
+                        return Some(format!("`{}` does not return", i.print().trim()));
+                    }
                     !hint && crate::analysis::calls::may_write(i)
                 }
                 _ => false,
