@@ -15,7 +15,9 @@ use inkwell::context::Context;
 
 /// A divergent loop (Collatz steps, capped), a uniform and a linear
 /// parameter, a recorder call under divergent control flow, an `i1` and
-/// an `i17` parameter (one and four bytes per array element).
+/// an `i17` parameter (one and four bytes per array element), and a loop
+/// over an `i17` with an `i1` parameter (refilled: the worker reads and
+/// writes odd-width elements too).
 const KERNELS: &str = r#"
 declare void @batchify_record(i64, i64)
 
@@ -63,6 +65,23 @@ define i17 @odd(i17 %a, i17 %b) {
   ret i17 %m
 }
 
+define i17 @odd_loop(i17 %a, i1 %neg) {
+entry:
+  br label %loop
+loop:
+  %v = phi i17 [ %a, %entry ], [ %h, %loop ]
+  %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
+  %h = lshr i17 %v, 1
+  %k1 = add i32 %k, 1
+  %z = icmp eq i17 %h, 0
+  br i1 %z, label %exit, label %loop
+exit:
+  %r = trunc i32 %k1 to i17
+  %n = sub i17 0, %r
+  %s = select i1 %neg, i17 %n, i17 %r
+  ret i17 %s
+}
+
 define void @effect(i32 %x) {
   %c = icmp sgt i32 %x, 0
   br i1 %c, label %yes, label %no
@@ -101,7 +120,7 @@ fn build_and_check_form(variants: &[&str], form: MapForm) {
     let out = driver::run(core, &plan, &Options::default(), &mut |_| {}).expect("batches");
     module.verify().expect("verifies");
     for m in &maps {
-        let refills = m.spec.scalar_name == "steps";
+        let refills = m.spec.scalar_name == "steps" || m.spec.scalar_name == "odd_loop";
         let built_form = if refills { form } else { MapForm::Grouped };
         let note =
             format!("map: {} over {} lanes of {}, {}", m.name, m.spec.width, m.spec.vector_name, built_form.name());
@@ -121,7 +140,8 @@ fn build_and_check_form(variants: &[&str], form: MapForm) {
         let stats = check_map(&module, m, &MapCheckConfig::default()).unwrap_or_else(|e| panic!("{e}"));
         assert!(stats.elements > 100, "{}: {stats:?}", m.name);
         let has_in_place = module.get_function(&m.spec.scalar_name).unwrap().get_type().get_return_type().is_some()
-            && m.name != "odd_map";
+            && m.name != "odd_map"
+            && m.name != "odd_loop_map";
         if has_in_place && m.name != "blend_map" {
             assert!(stats.in_place_trials > 0, "{}: {stats:?}", m.name);
         }
@@ -130,12 +150,18 @@ fn build_and_check_form(variants: &[&str], form: MapForm) {
 
 #[test]
 fn maps_of_avx2_variants_match_the_scalar_calls() {
-    build_and_check(&["_ZGVdN8vu_steps", "_ZGVdN8vl1v_blend", "_ZGVdN8vv_odd", "_ZGVdN8v_effect"]);
+    build_and_check(&[
+        "_ZGVdN8vu_steps",
+        "_ZGVdN8vl1v_blend",
+        "_ZGVdN8vv_odd",
+        "_ZGVdN8v_effect",
+        "_ZGVdN8vv_odd_loop",
+    ]);
 }
 
 #[test]
 fn maps_of_sixteen_lanes_and_masked_requests_match() {
-    build_and_check(&["_ZGVdM16vu_steps", "_ZGVbN4vl1v_blend", "_ZGV_LLVM_M4vv_odd"]);
+    build_and_check(&["_ZGVdM16vu_steps", "_ZGVbN4vl1v_blend", "_ZGV_LLVM_M4vv_odd", "_ZGVbM4vv_odd_loop"]);
 }
 
 #[test]
