@@ -108,14 +108,7 @@ pub fn complete(module: Module, request: &ArrayRequest) -> Result<()> {
     }
     let n = spec.width;
     f.delete_body();
-    // Vector arguments travel in the registers the caller's features allow:
-    // the request must have the variant's, or the two disagree on where
-    // `<8 x float>` is (two `xmm` registers against one `ymm`).
-    for key in ["target-cpu", "tune-cpu", "target-features", "min-legal-vector-width"] {
-        if let Some(v) = variant.string_attribute(FUNCTION_INDEX, key) {
-            f.set_string_attribute(FUNCTION_INDEX, key, &v);
-        }
-    }
+    copy_target_attributes(variant, f);
     let b = Builder::new(ctx);
     b.position_at_end(f.append_block("entry"));
     let ps = f.params();
@@ -144,6 +137,18 @@ pub fn complete(module: Module, request: &ArrayRequest) -> Result<()> {
     }
     b.ret(None);
     Ok(())
+}
+
+/// Gives `caller` the target attributes of the variant `variant` it
+/// calls. Vector arguments travel in the registers the caller's features
+/// allow: a caller must have the variant's, or the two disagree on where
+/// `<8 x float>` is (two `xmm` registers against one `ymm`).
+pub(crate) fn copy_target_attributes(variant: Value, caller: Value) {
+    for key in ["target-cpu", "tune-cpu", "target-features", "min-legal-vector-width"] {
+        if let Some(v) = variant.string_attribute(FUNCTION_INDEX, key) {
+            caller.set_string_attribute(FUNCTION_INDEX, key, &v);
+        }
+    }
 }
 
 /// The type lanes are kept in memory as: `i1` as one byte (as C's and

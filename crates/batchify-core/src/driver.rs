@@ -150,11 +150,14 @@ pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&
     if only_here {
         specs.retain(|s| has_body(&s.scalar_name) && !has_body(&s.vector_name));
     }
+    // Maps built by an earlier run stay as they are.
+    let maps: Vec<MapRequest> =
+        maps.into_iter().filter(|m| !(only_here && map_entry::is_complete(module, m))).collect();
     // Refill workers for the maps to build, if their form may refill.
     let workers: Vec<Option<Worker>> = maps
         .iter()
         .map(|m| {
-            if run.map_form == MapForm::Grouped || (only_here && map_entry::is_complete(module, m)) {
+            if run.map_form == MapForm::Grouped {
                 return None;
             }
             match refill::build_worker(module, m) {
@@ -185,9 +188,6 @@ pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&
     }
     let refills = build_workers(module, &maps, workers, opts, progress, &mut out);
     for (m, refill) in maps.iter().zip(&refills) {
-        if only_here && map_entry::is_complete(module, m) {
-            continue;
-        }
         let form = if refill.is_some() { run.map_form } else { MapForm::Grouped };
         match map_entry::complete(module, m, refill.as_ref(), form, opts.instrument_lanes) {
             Ok(_) => out.notes.push(format!(
@@ -256,42 +256,37 @@ fn build_workers<'ctx>(
             refills.push(None);
             continue;
         };
-        let name = &w.spec.vector_name;
-        let clone = module.function(name).filter(|c| !c.is_declaration());
-        let report = built.reports.iter().find(|r| &r.spec.vector_name == name);
-        let why = match (clone, report) {
-            (None, _) => {
-                Some(built.failed.iter().find(|(n, _)| n == name).map_or("it was not built".into(), |(_, e)| e.clone()))
+        let refill = usable_worker(module, &w, &built);
+        if let Err(why) = &refill {
+            out.notes.push(format!("map: {} has no refill form: {why}", m.name));
+            if let Some(clone) = module.function(&w.spec.vector_name) {
+                clone.delete_function();
             }
-            (Some(_), Some(r)) if r.fallback.is_some() => {
-                Some(format!("it would run per lane: {}", r.fallback.as_deref().unwrap_or("")))
-            }
-            _ => None,
-        };
-        let refill = match (why, clone) {
-            (None, Some(symbol)) => match crate::abi::CloneAbi::of(w.scalar, &w.spec) {
-                Ok(abi) => Some(RefillClone { symbol, abi }),
-                Err(e) => {
-                    out.notes.push(format!("map: {} has no refill form: {e}", m.name));
-                    symbol.delete_function();
-                    None
-                }
-            },
-            (Some(why), clone) => {
-                out.notes.push(format!("map: {} has no refill form: the worker {why}", m.name));
-                if let Some(c) = clone {
-                    c.delete_function();
-                }
-                None
-            }
-            (None, None) => None,
-        };
+        }
         w.scalar.delete_function();
-        refills.push(refill);
+        refills.push(refill.ok());
     }
     refill::drop_active_lanes_decl(module);
     out.reports.append(&mut built.reports);
     refills
+}
+
+/// The clone of worker `w` that `built` (the workers' run) made, or why the
+/// map cannot use it (not built, or built as the per-lane fallback).
+fn usable_worker<'ctx>(
+    module: Module<'ctx>,
+    w: &Worker<'ctx>,
+    built: &Outcome,
+) -> std::result::Result<RefillClone<'ctx>, String> {
+    let name = &w.spec.vector_name;
+    let Some(symbol) = module.function(name).filter(|c| !c.is_declaration()) else {
+        let failed = built.failed.iter().find(|(n, _)| n == name);
+        return Err(failed.map_or("the worker was not built".into(), |(_, e)| format!("the worker was not built: {e}")));
+    };
+    if let Some(why) = built.reports.iter().find(|r| &r.spec.vector_name == name).and_then(|r| r.fallback.as_ref()) {
+        return Err(format!("the worker would run per lane: {why}"));
+    }
+    crate::abi::CloneAbi::of(w.scalar, &w.spec).map(|abi| RefillClone { symbol, abi }).map_err(|e| e.to_string())
 }
 
 /// Builds `specs`; with [`OnError::Continue`] a clone that fails is

@@ -37,7 +37,7 @@
 //! same contract as [`crate::array_form`]).
 
 use crate::abi;
-use crate::array_form::{load_lanes, memory_element, store_lanes};
+use crate::array_form::{copy_target_attributes, load_lanes, memory_element, store_lanes};
 use crate::error::{Error, Result};
 use crate::llvm::{constant, Builder, LLVMIntPredicate, LLVMOpcode, Module, Type, Value, FUNCTION_INDEX};
 use crate::spec::CloneSpec;
@@ -251,13 +251,7 @@ pub fn complete<'ctx>(
         Some(_) => return Err(err(format!("the module defines a function named `{}` already", request.name))),
         None => module.add_function(&request.name, want),
     };
-    // The map calls the variants with vectors in the registers of their
-    // features (see `array_form::complete`).
-    for key in ["target-cpu", "tune-cpu", "target-features", "min-legal-vector-width"] {
-        if let Some(v) = full.string_attribute(FUNCTION_INDEX, key) {
-            f.set_string_attribute(FUNCTION_INDEX, key, &v);
-        }
-    }
+    copy_target_attributes(full, f);
     f.set_string_attribute(FUNCTION_INDEX, BUILT_ATTRIBUTE, &full_spec.vector_name);
     name_params(f, scalar);
     let grouped = |g: Value<'ctx>, first: usize| -> Result<()> {
@@ -279,11 +273,7 @@ pub fn complete<'ctx>(
             let groups = module
                 .add_function(&format!("{GROUPS_PREFIX}{}", request.name), Type::function(Type::void(ctx), &params));
             groups.set_internal();
-            for key in ["target-cpu", "tune-cpu", "target-features", "min-legal-vector-width"] {
-                if let Some(v) = full.string_attribute(FUNCTION_INDEX, key) {
-                    groups.set_string_attribute(FUNCTION_INDEX, key, &v);
-                }
-            }
+            copy_target_attributes(full, groups);
             grouped(groups, 2)?;
             emit_adaptive(module, f, groups, worker, spec.width, instrument.then_some(request.name.as_str()));
         }
@@ -292,7 +282,7 @@ pub fn complete<'ctx>(
 }
 
 /// The refilling map's body: the worker on the whole array, in stretches
-/// of at most `refill::MAX_COUNT` elements.
+/// of at most [`WORKER_MAX_COUNT`] elements.
 ///
 /// ```text
 /// head: pos = phi; br (pos != n) ? run : done
@@ -326,8 +316,8 @@ fn emit_refill<'ctx>(module: Module<'ctx>, f: Value<'ctx>, worker: &RefillClone<
     b.ret(None);
 }
 
-/// The most elements one call of a refill worker takes (`refill::MAX_COUNT`
-/// is this): `count + N` must not overflow its lanes' 32-bit counters.
+/// The most elements one call of a refill worker takes: `count + N` must
+/// not overflow its lanes' 32-bit counters.
 pub const WORKER_MAX_COUNT: u64 = 1 << 30;
 
 /// One call of the refill worker's clone on the elements `lo..hi` (at
@@ -612,16 +602,7 @@ impl<'ctx> MapBody<'ctx> {
                         Some(on) => self.masked_load(t, at, on),
                     }
                 }
-                ParamKind::Linear { step } => self.advance(p, i, constant::int(Type::int(ctx, 64), step as u64)),
-                ParamKind::LinearVarStep { param } => {
-                    let step = ps[param];
-                    let step = if step.ty().int_width() == 64 {
-                        step
-                    } else {
-                        b.cast(LLVMOpcode::LLVMSExt, step, Type::int(ctx, 64))
-                    };
-                    self.advance(p, i, step)
-                }
+                ParamKind::Linear { .. } | ParamKind::LinearVarStep { .. } => linear_at(b, *kind, p, ps, i),
                 _ => p,
             });
         }
@@ -651,20 +632,6 @@ impl<'ctx> MapBody<'ctx> {
         self.b.gep(m, p, &[i], Default::default())
     }
 
-    /// A linear parameter's value at element `i`: `base + i * step` (bytes
-    /// for a pointer), wrapping as the variant's own lanes do.
-    fn advance(&self, base: Value<'ctx>, i: Value<'ctx>, step: Value<'ctx>) -> Value<'ctx> {
-        let ctx = self.module.context();
-        let b = &self.b;
-        let offset = b.binop(LLVMOpcode::LLVMMul, i, step);
-        if base.ty().is_pointer() {
-            return b.gep(Type::int(ctx, 8), base, &[offset], Default::default());
-        }
-        let w = base.ty().int_width();
-        let offset = if w < 64 { b.cast(LLVMOpcode::LLVMTrunc, offset, base.ty()) } else { offset };
-        b.binop(LLVMOpcode::LLVMAdd, base, offset)
-    }
-
     /// `N` elements of type `t` from `p`, only lanes `on` read (the others
     /// zero).
     fn masked_load(&self, t: Type<'ctx>, p: Value<'ctx>, on: Value<'ctx>) -> Value<'ctx> {
@@ -681,9 +648,39 @@ impl<'ctx> MapBody<'ctx> {
     }
 }
 
-/// Moves the `alloca`s that calls of GCC-lowered variants placed in the
-/// loop to the entry block, so the stack does not grow per group.
-fn hoist_allocas(f: Value) {
+/// The value the linear parameter `base` (of `kind`, `l<step>` or
+/// `ls<param>`, the step read from `params`, the map's parameters after
+/// `n`) takes at element `i` (an `i64`): `base + i * step`, bytes for a
+/// pointer, wrapping as the variant's own lanes do. Maps and refill
+/// workers compute their elements' values with it.
+pub(crate) fn linear_at<'ctx>(
+    b: &Builder<'ctx>,
+    kind: ParamKind,
+    base: Value<'ctx>,
+    params: &[Value<'ctx>],
+    i: Value<'ctx>,
+) -> Value<'ctx> {
+    let i64t = Type::int(b.context(), 64);
+    let step = match kind {
+        ParamKind::Linear { step } => constant::int(i64t, step as u64),
+        ParamKind::LinearVarStep { param } if params[param].ty().int_width() == 64 => params[param],
+        ParamKind::LinearVarStep { param } => b.cast(LLVMOpcode::LLVMSExt, params[param], i64t),
+        _ => unreachable!("linear_at of a parameter that is not linear"),
+    };
+    let offset = b.binop(LLVMOpcode::LLVMMul, i, step);
+    if base.ty().is_pointer() {
+        return b.gep(Type::int(b.context(), 8), base, &[offset], Default::default());
+    }
+    let w = base.ty().int_width();
+    let offset = if w < 64 { b.cast(LLVMOpcode::LLVMTrunc, offset, base.ty()) } else { offset };
+    b.binop(LLVMOpcode::LLVMAdd, base, offset)
+}
+
+/// Moves the `alloca`s of every block but the entry to the top of the
+/// entry block, so the stack does not grow per trip: those that calls of
+/// GCC-lowered variants place in a map's loop, and those of the function
+/// body a refill worker copies into its element loop.
+pub(crate) fn hoist_allocas(f: Value) {
     let blocks = f.blocks();
     let Some(first) = blocks[0].instructions().first().copied() else { return };
     let b = Builder::new(f.function_type().context());

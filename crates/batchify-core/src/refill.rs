@@ -10,7 +10,7 @@
 //!
 //! in which "lane" `lane` computes the elements `lo + lane`, `lo + lane +
 //! N`, `lo + lane + 2N`, ... below `lo + count` one after the other
-//! (`count` at most [`MAX_COUNT`]: the lanes count in 32 bits, so that
+//! (`count` at most `map_entry::WORKER_MAX_COUNT`: the lanes count in 32 bits, so that
 //! their index and masks take one register, not two), with `f`'s
 //! body copied in and its one outermost loop *flattened* into the element
 //! loop, whose header (`fetch`) either resumes the element in progress (up
@@ -51,14 +51,10 @@ use crate::analysis::cfg::Cfg;
 use crate::analysis::dominance::Dominators;
 use crate::analysis::loops::{LoopId, Loops};
 use crate::array_form::memory_element;
-use crate::llvm::{constant, Block, Builder, LLVMIntPredicate, LLVMOpcode, LLVMOpcode::*, Module, Type, Value};
+use crate::llvm::{constant, Block, Builder, LLVMIntPredicate, LLVMOpcode::*, Module, Type, Value};
 use crate::map_entry::{self, MapRequest};
 use crate::spec::CloneSpec;
 use crate::vfabi::{Param, ParamKind, VariantName};
-
-/// The most elements one call of a worker computes (callers split longer
-/// ranges; the map's constant): `count + N` must not overflow the lanes' 32-bit counters.
-pub const MAX_COUNT: u64 = crate::map_entry::WORKER_MAX_COUNT;
 
 /// The most trips of `f`'s loop a worker runs between two refills: lanes
 /// whose element finishes wait at most this many trips for the next.
@@ -340,7 +336,8 @@ impl<'ctx> Build<'ctx> {
             finishes.push(b.br(next_trip));
             term.erase();
         }
-        self.hoist_allocas(bmap[&source.blocks()[0]], entry);
+        // f's allocas are all in its entry block (`writes_memory`).
+        map_entry::hoist_allocas(self.w);
         if !crate::prepare::demote::demote(self.w) {
             return Err("its values could not be demoted to stack slots".into());
         }
@@ -427,40 +424,12 @@ impl<'ctx> Build<'ctx> {
                     }
                 }
                 ParamKind::Uniform => p,
-                ParamKind::Linear { step } => self.advance(p, i, constant::int(self.i64t, step as u64)),
-                ParamKind::LinearVarStep { param } => {
-                    let step = map_params[param];
-                    let step = if step.ty().int_width() == 64 { step } else { b.cast(LLVMSExt, step, self.i64t) };
-                    self.advance(p, i, step)
+                ParamKind::Linear { .. } | ParamKind::LinearVarStep { .. } => {
+                    map_entry::linear_at(b, *kind, p, map_params, i)
                 }
                 ParamKind::LinearRef { .. } => return Err(format!("parameter {j}: reference kinds have no map form")),
             });
         }
         Ok(args)
-    }
-
-    /// `base + i * step` (bytes for a pointer), as the map's groups compute it.
-    fn advance(&self, base: Value<'ctx>, i: Value<'ctx>, step: Value<'ctx>) -> Value<'ctx> {
-        let b = &self.b;
-        let offset = b.binop(LLVMOpcode::LLVMMul, i, step);
-        if base.ty().is_pointer() {
-            return b.gep(Type::int(self.module.context(), 8), base, &[offset], Default::default());
-        }
-        let w = base.ty().int_width();
-        let offset = if w < 64 { b.cast(LLVMTrunc, offset, base.ty()) } else { offset };
-        b.binop(LLVMAdd, base, offset)
-    }
-
-    /// Moves the copied entry block's `alloca`s to the worker's entry, so
-    /// the stack does not grow per element.
-    fn hoist_allocas(&self, copied_entry: Block<'ctx>, entry: Block<'ctx>) {
-        let Some(first) = entry.instructions().first().copied() else { return };
-        for inst in copied_entry.instructions() {
-            if inst.opcode() == LLVMAlloca {
-                inst.remove_from_parent();
-                self.b.position_before(first);
-                self.b.insert(inst);
-            }
-        }
     }
 }

@@ -109,21 +109,12 @@ fn libc_function<'ctx>(module: Module<'ctx>, name: &str, ty: Type<'ctx>) -> Valu
 }
 
 impl<'ctx> Widener<'_, 'ctx> {
-    /// At the top of a trip of the divergent loop with header `header` and
-    /// lanes `mask` (`<N x i1>`): counts the trip, its lanes and its
-    /// histogram bucket.
+    /// At the top of a trip of a divergent loop with lanes `mask`
+    /// (`<N x i1>`): counts the trip, its lanes and its histogram bucket
+    /// into `counters`.
     pub(super) fn count_trip(&mut self, counters: Value<'ctx>, mask: Value<'ctx>) {
-        let ctx = self.ctx();
-        let i64t = Type::int(ctx, 64);
-        let bits_ty = Type::int(ctx, self.n);
-        let bits = self.b.cast(LLVMBitCast, mask, bits_ty);
-        let ctpop = self.module.intrinsic("llvm.ctpop", &[bits_ty]).expect("llvm.ctpop exists");
-        let active = self.b.call(ctpop.function_type(), ctpop, &[bits]);
-        let active = match self.n.cmp(&64) {
-            std::cmp::Ordering::Less => self.b.cast(LLVMZExt, active, i64t),
-            std::cmp::Ordering::Greater => self.b.cast(LLVMTrunc, active, i64t),
-            std::cmp::Ordering::Equal => active,
-        };
+        let i64t = Type::int(self.ctx(), 64);
+        let active = self.lanes_set(mask, i64t);
         let one = constant::int(i64t, 1);
         bump(&self.b, counters, constant::null(i64t), one);
         bump(&self.b, counters, one, active);

@@ -286,8 +286,13 @@ impl<'ctx> Widener<'_, 'ctx> {
         if self.flow.full {
             return constant::int(ty, u64::from(self.n));
         }
+        self.lanes_set(self.flow.mask, ty)
+    }
+
+    /// How many lanes `mask` (`<N x i1>`) has set, as an integer of type `ty`.
+    pub(crate) fn lanes_set(&self, mask: Value<'ctx>, ty: Type<'ctx>) -> Value<'ctx> {
         let bits_ty = Type::int(self.ctx(), self.n);
-        let bits = self.b.cast(LLVMBitCast, self.flow.mask, bits_ty);
+        let bits = self.b.cast(LLVMBitCast, mask, bits_ty);
         let ctpop = self.module.intrinsic("llvm.ctpop", &[bits_ty]).expect("llvm.ctpop exists");
         let count = self.b.call(ctpop.function_type(), ctpop, &[bits]);
         match bits_ty.int_width().cmp(&ty.int_width()) {
