@@ -224,9 +224,7 @@ fn writes_memory(f: Value) -> Option<String> {
                         .is_some_and(|n| crate::analysis::calls::is_droppable_hint(&n));
                     // A `noreturn` call (a panic, `abort`) would end the
                     // elements in another order than the scalar loop's.
-                    let noreturn = i.call_has_fn_attribute("noreturn")
-                        || (i.called_value().is_function() && i.called_value().has_fn_attribute("noreturn"));
-                    if noreturn {
+                    if crate::analysis::calls::is_noreturn_call(i) {
                         return Some(format!("`{}` does not return", i.print().trim()));
                     }
                     !hint && crate::analysis::calls::may_write(i)
@@ -307,9 +305,10 @@ impl<'ctx> Build<'ctx> {
         b.position_at_end(done);
         b.ret(None);
 
+        // The lane's element: `lo + r`, in 64 bits.
+        let element = |r: Value<'ctx>| b.binop(LLVMAdd, lo, b.cast(LLVMZExt, r, i64t));
         b.position_at_end(start);
-        let wide = b.cast(LLVMZExt, r, i64t);
-        let i = b.binop(LLVMAdd, lo, wide);
+        let i = element(r);
         let args = self.element_args(source, request, map_params, i)?;
         let bmap = crate::prepare::copy_body(source, self.w, &args);
         b.br(bmap[&source.blocks()[0]]);
@@ -324,8 +323,7 @@ impl<'ctx> Build<'ctx> {
             b.position_before(term);
             let result = term.operand(0);
             let r = b.load(i32t, r_slot, 4);
-            let wide = b.cast(LLVMZExt, r, i64t);
-            let i = b.binop(LLVMAdd, lo, wide);
+            let i = element(r);
             let m = memory_element(ret);
             let at = b.gep(m, out, &[i], Default::default());
             let stored = if m != ret { b.cast(LLVMZExt, result, m) } else { result };
@@ -392,7 +390,6 @@ impl<'ctx> Build<'ctx> {
         }
         b.position_before(to_new);
         b.store(constant::null(i32t), t_slot, 4);
-        b.position_before(to_new);
         let busy = b.load(Type::int(ctx, 1), busy_slot, 1);
         b.cond_br(busy, h, new);
         to_new.erase();

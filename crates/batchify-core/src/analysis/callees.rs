@@ -182,7 +182,7 @@ impl<'ctx> CalleeSummaries<'ctx> {
                 _ => Err(format!("`{name}` calls `{cname}` on memory it did not allocate")),
             };
         }
-        if i.call_has_fn_attribute("noreturn") || callee.has_fn_attribute("noreturn") {
+        if super::calls::is_noreturn_call(i) {
             return Ok(false); // deferred to the lowest doomed lane, made once
         }
         if super::calls::is_lane_invariant_call(i) {

@@ -391,6 +391,12 @@ pub fn vecmath_call(call: Value) -> Option<VecMathCall> {
     args_ok.then(|| VecMathCall { name: format!("{base}{suffix}"), arity })
 }
 
+/// Whether the call `i` is `noreturn` (at the call site or its callee).
+pub fn is_noreturn_call(i: Value) -> bool {
+    let callee = i.called_value();
+    i.call_has_fn_attribute("noreturn") || (callee.is_function() && callee.has_fn_attribute("noreturn"))
+}
+
 /// Whether `i` is a `noreturn` call right before an `unreachable`, with
 /// arguments that fit in vectors: such calls are deferred.
 pub fn is_deferrable(i: Value) -> bool {
@@ -398,7 +404,7 @@ pub fn is_deferrable(i: Value) -> bool {
         return false;
     }
     let callee = i.called_value();
-    let noreturn = i.call_has_fn_attribute("noreturn") || (callee.is_function() && callee.has_fn_attribute("noreturn"));
+    let noreturn = is_noreturn_call(i);
     // `mergereturn` also unifies `unreachable`s: the call may be followed by
     // a branch to the one block that holds `unreachable`.
     let ends_unreachable = |n: Value| match n.opcode() {

@@ -9,7 +9,7 @@
 //! ```
 //!
 //! with its label (`<clone>: loop at <file>:<line>`, or the loop header's
-//! name without debug information) in `__batchify_lanes.s<k>`. An adaptive
+//! name without debug information, if it has one) in `__batchify_lanes.s<k>`. An adaptive
 //! map counts its probes and how often refill won in `__batchify_lanes.m<k>`
 //! (`[0]` probes, `[1]` refill faster). The first time an instrumented loop
 //! or map runs, it registers `__batchify_lanes.report` with `atexit`;
@@ -51,12 +51,18 @@ pub fn add_counters<'ctx>(module: Module<'ctx>, prefix: &str, len: u32, label: &
         k += 1;
     }
     let ty = Type::int(ctx, 64).array_of(len);
-    let g = module.add_global(ty, &format!("{prefix}{k}"));
+    let name = format!("{prefix}{k}");
+    let g = module.add_global(ty, &name);
     g.set_initializer(constant::null(ty));
     g.set_linkage(crate::llvm::LLVMLinkage::LLVMInternalLinkage);
-    let suffix = &prefix[prefix.len() - 1..];
-    module.add_c_string(&format!("{LABEL_PREFIX}{suffix}{k}"), label);
+    module.add_c_string(&label_name(&name), label);
     g
+}
+
+/// The name of the label of the counter array named `counters`
+/// (`__batchify_lanes.c3` -> `__batchify_lanes.sc3`).
+fn label_name(counters: &str) -> String {
+    format!("{LABEL_PREFIX}{}", counters.trim_start_matches("__batchify_lanes."))
 }
 
 /// `counters[index] += by` (plain load and store).
@@ -132,6 +138,8 @@ impl<'ctx> Widener<'_, 'ctx> {
         let first = header.instructions().into_iter().find(|i| i.debug_line().is_some());
         let place = match first.and_then(|i| Some((i.debug_file()?, i.debug_line()?))) {
             Some((file, line)) => format!("loop at {}:{line}", file.rsplit('/').next().unwrap_or(&file)),
+            // Compilers that discard value names (clang) leave blocks unnamed.
+            None if header.name().is_empty() => "loop without a debug location".to_string(),
             None => format!("loop %{}", header.name()),
         };
         let label = format!("{}: {place}", self.clone.name());
@@ -156,7 +164,7 @@ pub fn complete_report(module: Module) {
     let fopen = libc_function(module, "fopen", Type::function(ptr, &[ptr, ptr]));
     let fclose = libc_function(module, "fclose", Type::function(i32t, &[ptr]));
     let stderr = module.global("stderr").unwrap_or_else(|| module.add_global(ptr, "stderr"));
-    let strings = Strings::new(module);
+    let strings = Strings { module };
     let b = Builder::new(ctx);
     let entry = report.append_block("entry");
     let open = report.append_block("open");
@@ -178,12 +186,11 @@ pub fn complete_report(module: Module) {
     let print_loop = print_loop_function(module, fprintf, &strings);
     for g in module.global_variables() {
         let name = g.name();
-        let Some(k) = name.strip_prefix(COUNTERS_PREFIX).or_else(|| name.strip_prefix(MAP_COUNTERS_PREFIX)) else {
-            continue;
-        };
         let is_map = name.starts_with(MAP_COUNTERS_PREFIX);
-        let label_name = format!("{LABEL_PREFIX}{}{k}", if is_map { "m" } else { "c" });
-        let Some(label) = module.global(&label_name) else { continue };
+        if !is_map && !name.starts_with(COUNTERS_PREFIX) {
+            continue;
+        }
+        let Some(label) = module.global(&label_name(&name)) else { continue };
         if is_map {
             let probes = b.load(i64t, g, 8);
             let at = b.gep(i64t, g, &[constant::int(i64t, 1)], Default::default());
@@ -211,10 +218,6 @@ struct Strings<'ctx> {
 }
 
 impl<'ctx> Strings<'ctx> {
-    fn new(module: Module<'ctx>) -> Strings<'ctx> {
-        Strings { module }
-    }
-
     /// The string `text` as `__batchify_lanes.f.<key>` (made once).
     fn get(&self, key: &str, text: &str) -> Value<'ctx> {
         let name = format!("__batchify_lanes.f.{key}");

@@ -42,7 +42,6 @@
 //! given straight-line per-lane code).
 
 use super::state::Widener;
-
 use crate::analysis::calls;
 use crate::llvm::LLVMIntPredicate;
 use crate::llvm::LLVMOpcode::*;
@@ -76,11 +75,11 @@ impl<'ctx> Widener<'_, 'ctx> {
         i.operands().iter().all(|o| !self.analyses.uniformity.is_varying(*o) || is_plain_element(o.ty()))
     }
 
-    /// The call (or sparse load or store, `plan::memory::SPARSE_ACCESS`) `i` run once per
-    /// active lane as a loop over the mask's bits, or `None` where
-    /// [`Self::lane_loop_applies`] says no. `guarded`:
-    /// whether the unrolled form would guard each lane (some lanes may be
-    /// inactive and the call may trap or write).
+    /// The call (or sparse load or store, `plan::memory::SPARSE_ACCESS`)
+    /// `i` run once per active lane as a loop over the mask's bits, or
+    /// `None` where [`Self::lane_loop_applies`] says no. `guarded`: whether
+    /// the unrolled form would guard each lane (some lanes may be inactive
+    /// and the call may trap or write).
     pub(super) fn call_lane_loop(&mut self, i: Value<'ctx>, guarded: bool) -> Option<Value<'ctx>> {
         if !self.lane_loop_applies(i, guarded) {
             return None;

@@ -240,15 +240,14 @@ pub fn worth_skipping(level: &LevelPlan, recipes: &Plan, b: Block) -> bool {
         return false;
     }
     let mut weight = 0;
+    let mut sparse = false;
     for i in b.instructions() {
         if call_facts::is_deferrable(i) {
             return false;
         }
         // A refill worker's element reads and result writes run in few
         // trips: their blocks are skipped in the others.
-        if memory::is_sparse(i) {
-            return true;
-        }
+        sparse |= memory::is_sparse(i);
         let lane_by_lane = match recipes.recipes.get(&i) {
             Some(Recipe::Memory { recipe, .. }) => matches!(recipe.access, memory::Access::Gather(_)),
             Some(Recipe::PerLane(_)) => true,
@@ -263,7 +262,7 @@ pub fn worth_skipping(level: &LevelPlan, recipes: &Plan, b: Block) -> bool {
             _ => 1,
         };
     }
-    weight >= SKIP_WEIGHT
+    sparse || weight >= SKIP_WEIGHT
 }
 
 /// The recipe of one instruction in a block whose mask is `full` or not.
