@@ -330,7 +330,16 @@ mod tests {
         o.batchify = Some(bin);
         o.out = util::target_dir().join("bench-map-smoke-test");
         match run_with(&o) {
-            Ok(BenchOutcome::Done(t)) => assert!(t.contains("| raymarch | sorted |"), "{t}"),
+            Ok(BenchOutcome::Done(t)) => {
+                assert!(t.contains("| raymarch | sorted |"), "{t}");
+                for (name, _, _, feature) in CONFIGS {
+                    if has(feature) {
+                        assert!(t.contains(&format!("{name} refill")), "{name} missing:\n{t}");
+                    } else {
+                        util::skip_cpu_part(&format!("bench_map::tests::smoke ({name})"), feature);
+                    }
+                }
+            }
             Ok(BenchOutcome::Skipped(why)) => skip(&why),
             Err(e) => panic!("bench-map --smoke failed: {e}"),
         }

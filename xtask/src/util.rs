@@ -141,8 +141,25 @@ pub fn built_batchify() -> Option<PathBuf> {
 /// fails instead where tools are required (`BATCHIFY_REQUIRE_TOOLS`).
 #[cfg(test)]
 pub fn skip_test(test: &str, why: &str) {
-    eprintln!("SKIPPED {test}: {why}");
     assert!(!tools_required(), "{test}: {why} (BATCHIFY_REQUIRE_TOOLS is set)");
+    log_skip(test, why);
+}
+
+/// A part of a test that needs the CPU feature `feature`, which this CPU
+/// lacks, skips loudly like [`skip_test`], and fails where
+/// `BATCHIFY_REQUIRE_CPU` lists the feature.
+#[cfg(test)]
+pub fn skip_cpu_part(test: &str, feature: &str) {
+    let required = std::env::var("BATCHIFY_REQUIRE_CPU").is_ok_and(|v| v.split(',').any(|f| f.trim() == feature));
+    let why = format!("the CPU has no {feature}");
+    assert!(!required, "{test}: {why} (BATCHIFY_REQUIRE_CPU lists it)");
+    log_skip(test, &why);
+}
+
+/// Prints a `SKIPPED` line and appends it to `BATCHIFY_SKIP_LOG`.
+#[cfg(test)]
+fn log_skip(test: &str, why: &str) {
+    eprintln!("SKIPPED {test}: {why}");
     if let Some(log) = std::env::var_os("BATCHIFY_SKIP_LOG") {
         use std::io::Write as _;
         if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
