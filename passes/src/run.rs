@@ -64,9 +64,7 @@ pub fn run(module: &Module<'_>, pass_params: &str, cl_params: &str, automatic: b
         diagnostics::missed(module, function, kind, message);
     }
     if opts.report {
-        for note in &out.notes {
-            eprintln!("batchify: {note}");
-        }
+        report_lines(&out.notes);
     }
     !out.nothing_asked || !opts.no_callers
 }
@@ -116,9 +114,19 @@ fn tell(module: &Module<'_>, opts: &PluginOptions, reports: &[CloneReport]) {
             diagnostics::analysis(module, scalar, "Detail", &format!("{vector}:{line}"));
         }
         if opts.report {
-            for line in r.lines() {
-                eprintln!("batchify: {line}");
-            }
+            report_lines(&r.lines());
         }
+    }
+}
+
+/// Prints report lines on stderr, each prefixed `batchify: ` and written in
+/// one `write` call: rustc's codegen threads print remarks through their
+/// own copy of `std`'s stderr lock, so a line written in pieces (as
+/// `eprintln!` does) can be cut by one of theirs.
+fn report_lines<S: AsRef<str>>(lines: &[S]) {
+    use std::io::Write;
+    let mut err = std::io::stderr().lock();
+    for line in lines {
+        let _ = err.write_all(format!("batchify: {}\n", line.as_ref()).as_bytes());
     }
 }
