@@ -41,6 +41,16 @@ pub enum Error {
         /// What is wrong.
         reason: String,
     },
+    /// A cross-lane operation (`analysis::cross_lane`) that cannot have
+    /// its group meaning here: a call that does not fit the operation, or
+    /// a function using them that has no vector form (no per-lane loop
+    /// can give their group meaning).
+    CrossLane {
+        /// Scalar function name.
+        function: String,
+        /// The call and what is wrong.
+        message: String,
+    },
     /// A malformed `__enzyme_batch` call (see `enzyme_batch`).
     BatchCall {
         /// The function holding the call.
@@ -122,6 +132,7 @@ impl fmt::Display for Error {
             Error::Unsupported { function, what, .. } => {
                 write!(f, "cannot batchify `{function}`: {what}")
             }
+            Error::CrossLane { function, message } => write!(f, "cannot batchify `{function}`: {message}"),
             Error::BatchCall { caller, message } => write!(f, "`__enzyme_batch` call in `{caller}`: {message}"),
             Error::Internal { function, message } => {
                 let first = message.lines().next().unwrap_or("");

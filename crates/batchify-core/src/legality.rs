@@ -48,6 +48,56 @@ pub fn check_body(f: Value, cfg: &Cfg, function: &str) -> Result<()> {
     Ok(())
 }
 
+/// Whether the prepared function `f` calls cross-lane operations
+/// (`analysis::cross_lane`), after checking each call: its signature fits
+/// the operation at `spec`'s width, a stored-through pointer or an
+/// inserted-at lane is uniform, `--for-autodiff` clones (`for_autodiff`)
+/// hold only the operations whose results carry no derivative, and no
+/// other function it calls uses them (a call of one would run it for one
+/// lane, or once for all). Errors are [`Error::CrossLane`]: no per-lane
+/// loop stands in for a group's meaning.
+pub fn check_cross_lane(
+    f: Value,
+    uniformity: &crate::analysis::uniformity::Uniformity,
+    spec: &crate::spec::CloneSpec,
+    for_autodiff: bool,
+) -> Result<bool> {
+    use crate::analysis::cross_lane;
+    let error = |message: String| Error::CrossLane { function: spec.scalar_name.clone(), message };
+    let mut uses = false;
+    for b in f.blocks() {
+        for i in b.instructions() {
+            if !i.is_call() || !i.called_value().is_function() || i.called_value().intrinsic_id() != 0 {
+                continue;
+            }
+            let callee = i.called_value();
+            let Some(op) = cross_lane::op_of(i) else {
+                if let Some((holder, op)) = cross_lane::first_use(callee) {
+                    return Err(error(format!(
+                        "it calls `{}`, which uses the cross-lane operation `{op}`{}: cross-lane operations must be \
+                         in the batched function itself (inline the callee)",
+                        callee.name(),
+                        if holder == callee.name() { String::new() } else { format!(" (in `{holder}`)") }
+                    )));
+                }
+                continue;
+            };
+            uses = true;
+            let name = callee.name();
+            cross_lane::check_call(i, op, spec.width, |k| uniformity.is_varying(i.operand(k)))
+                .map_err(|why| error(format!("the cross-lane operation `{name}` {why}")))?;
+            if for_autodiff && !op.differentiable_free() {
+                return Err(error(format!(
+                    "the cross-lane operation `{name}` is not accepted in clones for differentiation \
+                     (--for-autodiff): only lane_id, num_lanes, any, all, ballot, popcount and index are, \
+                     whose results carry no derivative"
+                )));
+            }
+        }
+    }
+    Ok(uses)
+}
+
 /// The per-lane fallback's reason for `what`, of `kind`.
 pub fn unsupported(function: &str, kind: FallbackKind, what: impl Into<String>) -> Error {
     Error::Unsupported { function: function.to_string(), kind, what: what.into() }

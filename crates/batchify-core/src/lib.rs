@@ -262,10 +262,27 @@ fn batchify_one<'ctx>(
     };
     let clone = create(callees);
     let mut printer = Printer { opts: *opts, texts: Vec::new() };
-    let attempt = if opts.force_per_lane && !helper {
+    // Cross-lane operations have their group meaning only in the vector
+    // form: no per-lane loop stands in for it.
+    let cross_lane = analysis::cross_lane::first_use(scalar);
+    let attempt = if let (Some((holder, op)), true) = (&cross_lane, opts.force_per_lane) {
+        Err(Error::CrossLane {
+            function: spec.scalar_name.clone(),
+            message: format!("`{holder}` calls the cross-lane operation `{op}`, which has no per-lane loop (the per-lane loop was requested)"),
+        })
+    } else if opts.force_per_lane && !helper {
         Err(legality::unsupported(&spec.scalar_name, FallbackKind::Requested, "the per-lane loop was requested"))
     } else {
         vectorize(module, scalar, clone, spec, &mut printer, callees)
+    };
+    let attempt = match (attempt, &cross_lane) {
+        (Err(Error::Unsupported { what, .. }), Some((holder, op))) => Err(Error::CrossLane {
+            function: spec.scalar_name.clone(),
+            message: format!(
+                "`{holder}` calls the cross-lane operation `{op}`, which needs the vector form, but it has none: {what}"
+            ),
+        }),
+        (a, _) => a,
     };
     let (stats, fallback) = match attempt {
         Ok(stats) => (stats, None),
@@ -276,7 +293,7 @@ fn batchify_one<'ctx>(
             printer.after(PrintAfter::Emit, "emit (per-lane fallback)", clone);
             (WidenStats::default(), Some((kind, what)))
         }
-        Err(e) if helper => {
+        Err(e) if helper && cross_lane.is_none() => {
             // A callee clone is never worth failing the run for: its
             // callers are still correct with the per-lane loop.
             discard_clone(module, clone);
@@ -370,6 +387,7 @@ fn vectorize<'ctx>(
         ));
     }
     legality::check_body(f, &cfg, &spec.scalar_name)?;
+    let cross_lane = legality::check_cross_lane(f, &div.uniformity, spec, printer.opts.for_autodiff)?;
     let plan_inputs = plan::Inputs {
         module,
         spec,
@@ -399,7 +417,8 @@ fn vectorize<'ctx>(
         recipes: &recipes,
         spec,
     };
-    let (choice, estimate) = cost::decide(&inputs, printer.opts.allow_fallback && printer.opts.cost_model);
+    let per_lane_allowed = printer.opts.allow_fallback && printer.opts.cost_model && !cross_lane;
+    let (choice, estimate) = cost::decide(&inputs, per_lane_allowed);
     if let cost::Choice::PerLane(why) = choice {
         return Err(legality::unsupported(&spec.scalar_name, FallbackKind::CostModel, why));
     }

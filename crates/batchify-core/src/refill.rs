@@ -119,6 +119,11 @@ pub fn build_worker<'ctx>(
     if !plain(ret) || !sty.param_types().into_iter().all(plain) {
         return no("a parameter or the result is a vector or an aggregate");
     }
+    if let Some((holder, op)) = crate::analysis::cross_lane::first_use(scalar) {
+        return Err(Unsupported(format!(
+            "`{holder}` calls the cross-lane operation `{op}`, whose lane groups refilling would change"
+        )));
+    }
     if let Some(why) = writes_memory(scalar) {
         return Err(Unsupported(why));
     }

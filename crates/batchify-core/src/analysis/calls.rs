@@ -33,14 +33,10 @@ pub struct LaneWise {
 /// batchify's own group operation `i32 @__batchify.active_lanes()`: the
 /// number of lanes active where it is called, the same for all of them (a
 /// uniform value). Refill workers (`crate::refill`) ask it when to refill;
-/// emission computes it from the mask. Declared `memory(none)`, so every
+/// it is the cross-lane operation `popcount_active`
+/// ([`super::cross_lane::Op::CountActive`]), lowered from the mask. Declared `memory(none)`, so every
 /// analysis takes it as a pure call of no argument.
 pub const ACTIVE_LANES: &str = "__batchify.active_lanes";
-
-/// Whether `call` is a call of [`ACTIVE_LANES`].
-pub fn is_active_lanes(call: Value) -> bool {
-    call.opcode() == LLVMCall && call.called_value().is_function() && call.called_value().name() == ACTIVE_LANES
-}
 
 /// The vector form of an intrinsic call, if it has one.
 pub fn lane_wise_intrinsic(base: &str) -> Option<LaneWise> {

@@ -5,6 +5,7 @@
 pub mod callees;
 pub mod calls;
 pub mod cfg;
+pub mod cross_lane;
 pub mod divergence;
 pub mod dominance;
 pub mod loops;

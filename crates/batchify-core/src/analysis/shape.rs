@@ -13,7 +13,7 @@
 //! `first + (last - first)·step`). A value built from two checked sequences
 //! could hide two wraps that cancel out, so it gets no stride.
 //!
-//! Sources: linear parameters with a constant step. Rules: `add`, `sub`,
+//! Sources: linear parameters with a constant step, `lane_id()` (step 1). Rules: `add`, `sub`,
 //! `or disjoint`, `xor` with -1 (`~x` is `-1 - x`), multiplication and left
 //! shift by a constant, truncation, extensions, `and` with a low-bit mask
 //! (a truncation followed by a zero extension),
@@ -283,6 +283,10 @@ impl<'ctx> Solver<'_, 'ctx> {
                 Some((a, idx)) => self.interleaved(a, idx),
                 None => self.address(i),
             },
+            // `lane_id()` is `k` in lane `k`.
+            LLVMCall if super::cross_lane::op_of(i) == Some(super::cross_lane::Op::LaneId) => {
+                self.known(ty, Stride { step: 1, check: None })
+            }
             _ => State::Varying,
         }
     }

@@ -6,7 +6,9 @@
 //! a *sync-dependent* phi (seeded by [`super::divergence`]): a phi where
 //! lanes that took different paths join, or a loop live-out of a loop that
 //! lanes leave at different iterations. Everything else is *uniform* and
-//! stays scalar in the clone. A load from a uniform address is uniform:
+//! stays scalar in the clone. A cross-lane operation's result
+//! ([`super::cross_lane`]) is uniform or varying by the operation: `any`
+//! of varying values is uniform, `lane_id()` is varying. A load from a uniform address is uniform:
 //! lanes run in lock step and read the same memory state.
 
 use crate::llvm::LLVMOpcode;
@@ -60,6 +62,10 @@ impl<'ctx> Uniformity<'ctx> {
         match i.opcode() {
             LLVMPHI => i.incoming().iter().any(|(v, _)| varying.contains(v)),
             LLVMAlloca => true,
+            LLVMCall if super::cross_lane::op_of(i).is_some() => {
+                let op = super::cross_lane::op_of(i).expect("checked");
+                op.result_varies(|k| varying.contains(&i.operand(k)))
+            }
             LLVMCall => {
                 !crate::analysis::calls::is_lane_invariant_call(i) || i.operands().iter().any(|v| varying.contains(v))
             }

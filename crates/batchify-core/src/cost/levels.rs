@@ -169,7 +169,7 @@ impl<'a, 'b, 'ctx> Walk<'a, 'b, 'ctx> {
         let callee = i.called_value();
         let n = self.lanes;
         let regs = |t: Type| self.regs(t);
-        if callee.name().starts_with("llvm.") {
+        if callee.name().starts_with("llvm.") || matches!(recipe, Recipe::CrossLane(_)) {
             return;
         }
         // A body this module does not have costs what an ordinary library

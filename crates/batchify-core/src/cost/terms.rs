@@ -266,6 +266,8 @@ pub fn vector_terms(recipe: &Recipe, i: Value, n: f64, regs: &dyn Fn(Type) -> f6
         Recipe::Deferred => Terms::of(Term::MaskOp, 2.0),
         Recipe::Dropped | Recipe::Control => Terms::default(),
         Recipe::Call(_) => Terms::of(Term::VectorCall, 1.0),
+        // A reduction tree or a permute: about log2(N) vector steps.
+        Recipe::CrossLane(_) => Terms::of(Term::VectorOp, (n.log2().ceil() + 1.0) * regs(ty)),
         Recipe::Memory { load, recipe } => {
             let ty = if *load { i.ty() } else { i.operand(0).ty() };
             let mut t = match recipe.access {

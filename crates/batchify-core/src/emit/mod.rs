@@ -34,6 +34,7 @@
 pub mod aggregates;
 pub mod callees;
 pub mod control;
+pub mod cross_lane;
 pub mod division;
 pub mod fmod;
 pub mod inactive;

@@ -189,6 +189,14 @@ impl<'ctx> Widener<'_, 'ctx> {
                 return Ok(());
             }
             Recipe::Dropped => return Ok(()), // a hint on varying values
+            Recipe::CrossLane(op) => {
+                if self.analyses.uniformity.is_varying(i) {
+                    self.stats.vectorized += 1;
+                } else {
+                    self.stats.uniform += 1;
+                }
+                self.cross_lane(i, *op)
+            }
             Recipe::Control => return Err(self.missed_by_legality("a phi or terminator as an instruction")),
             Recipe::Call(call) => {
                 self.stats.vectorized += 1;
@@ -241,9 +249,6 @@ impl<'ctx> Widener<'_, 'ctx> {
     /// Copies a uniform instruction with its operands remapped; guards it
     /// if it may trap or has effects and some lanes may be inactive.
     fn emit_uniform(&mut self, i: Value<'ctx>) -> Value<'ctx> {
-        if crate::analysis::calls::is_active_lanes(i) {
-            return self.active_lanes(i.ty());
-        }
         let op = i.opcode();
         let c = i.clone_instruction();
         for k in 0..c.num_operands() {
@@ -278,15 +283,6 @@ impl<'ctx> Widener<'_, 'ctx> {
         self.b.insert(c);
         c.set_name(&i.name());
         c
-    }
-
-    /// The number of active lanes, as an integer of type `ty`
-    /// (`analysis::calls::ACTIVE_LANES`).
-    fn active_lanes(&mut self, ty: Type<'ctx>) -> Value<'ctx> {
-        if self.flow.full {
-            return constant::int(ty, u64::from(self.n));
-        }
-        self.lanes_set(self.flow.mask, ty)
     }
 
     /// How many lanes `mask` (`<N x i1>`) has set, as an integer of type `ty`.

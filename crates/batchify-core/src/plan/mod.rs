@@ -134,6 +134,9 @@ pub enum Recipe {
     PerLane(Option<String>),
     /// A `noreturn` call deferred to the lowest lane that reaches it.
     Deferred,
+    /// A cross-lane operation, lowered inline over the block's mask
+    /// (`emit::cross_lane`); uniform or varying as its operation says.
+    CrossLane(crate::analysis::cross_lane::Op),
     /// A hint dropped.
     Dropped,
     /// Phis and terminators.
@@ -270,6 +273,9 @@ fn recipe_of<'ctx>(inputs: &Inputs<'_, 'ctx>, callees: &mut CalleeClones<'ctx>, 
     let op = i.opcode();
     if op == LLVMPHI || is_terminator(op) {
         return Recipe::Control;
+    }
+    if let Some(op) = crate::analysis::cross_lane::op_of(i) {
+        return Recipe::CrossLane(op);
     }
     let varying = |v: Value<'ctx>| inputs.uniformity.is_varying(v);
     if !varying(i) {

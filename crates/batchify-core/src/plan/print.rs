@@ -49,6 +49,7 @@ pub fn describe(r: &Recipe) -> String {
         Recipe::PerLane(Some(why)) => format!("per lane ({why})"),
         Recipe::PerLane(None) => "per lane".into(),
         Recipe::Deferred => "deferred noreturn".into(),
+        Recipe::CrossLane(op) => format!("cross-lane {op:?}"),
         Recipe::Dropped => "dropped".into(),
         Recipe::Control => "control".into(),
     }

@@ -61,6 +61,7 @@ fn error_kind(e: &Error) -> (&'static str, String) {
         Error::Unsupported { what, .. } => ("rejected", format!("unsupported: {}", normalize(what))),
         Error::BatchCall { message, .. } => ("rejected", format!("__enzyme_batch call: {}", normalize(message))),
         Error::Map { reason, .. } => ("rejected", format!("map entry: {}", normalize(reason))),
+        Error::CrossLane { message, .. } => ("rejected", format!("cross-lane operation: {}", normalize(message))),
         Error::Internal { message, .. } => ("internal", normalize(message)),
     }
 }

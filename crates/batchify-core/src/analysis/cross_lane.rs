@@ -1,0 +1,307 @@
+//! Cross-lane operations: calls that scalar code makes and that mean, in a
+//! clone, an operation over the group of lanes active at the call
+//! (`batchify.h`, `docs/cross-lane.md`). Recognized by the callee's name:
+//! batchify's own (`batchify_any`, `batchify_reduce_add_f32`, ...), RV's
+//! (`rv_any`, `rv_extract_f`, ...) and the internal
+//! [`super::calls::ACTIVE_LANES`] of refill workers.
+//!
+//! In the scalar function the callee is an ordinary function (the
+//! header's weak one-lane definition, or the `batchify` crate's); no lane
+//! but lane 0 exists there. In a clone the emitter lowers each call inline
+//! (`emit::cross_lane`); a clone that uses them has no per-lane fallback.
+//!
+//! Part of the analyses: reads calls, changes nothing.
+
+use crate::llvm::LLVMOpcode::LLVMCall;
+use crate::llvm::{LLVMTypeKind, Type, Value};
+use std::collections::{HashMap, HashSet};
+
+/// An operation on a group's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reduce {
+    /// Sum (integers wrap; floats are added in lane order from `-0.0`).
+    Add,
+    /// Signed minimum (integers), IEEE `minimumNumber` (floats: NaN only
+    /// if every value is NaN, `-0.0` below `+0.0`).
+    Min,
+    /// Signed maximum, IEEE `maximumNumber`.
+    Max,
+    /// Unsigned minimum.
+    UMin,
+    /// Unsigned maximum.
+    UMax,
+    /// Product (RV's `rv_reduce` op 1; floats multiplied in lane order).
+    Mul,
+}
+
+/// A cross-lane operation. "Active" lanes are those active at the call;
+/// a lane's own value of an argument is written `x[k]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `lane_id()`: `k` in lane `k` (varying, stride 1).
+    LaneId,
+    /// `num_lanes()`: the clone's width `N`.
+    NumLanes,
+    /// `any(c)`: some active lane has `c`.
+    Any,
+    /// `all(c)`: every active lane has `c`.
+    All,
+    /// `ballot(c)`: bit `k` set where lane `k` is active and has `c`.
+    Ballot,
+    /// `popcount(c)` (RV): the number of active lanes with `c`.
+    CountTrue,
+    /// `popcount_active()`: the number of active lanes.
+    CountActive,
+    /// `reduce_<op>(x)` over the active lanes, in lane order.
+    Reduce(Reduce),
+    /// `exclusive_scan_add(x)`: in lane `k`, the sum of `x[j]` over the
+    /// active lanes `j < k` (varying).
+    ExclusiveScanAdd,
+    /// `index(c)` (RV): in lane `k`, the number of active lanes `j < k`
+    /// with `c` (varying).
+    Index,
+    /// `extract(x, lane)`: `x[lane]` if `lane` is an active lane, else 0
+    /// (uniform when `lane` is; a varying `lane` reads as [`Op::Shuffle`]).
+    Extract,
+    /// `shuffle(x, src)`: in lane `k`, `x[src[k]]` if that is an active
+    /// lane, else 0 (varying unless `src` is uniform).
+    Shuffle,
+    /// `insert(x, lane, y)` (RV): `y` in lane `lane`, `x[k]` in the others
+    /// (varying).
+    Insert,
+    /// `broadcast_first(x)`: `x` of the lowest active lane.
+    BroadcastFirst,
+    /// `packed_store_active(ptr, x)`: stores the active lanes' `x` to
+    /// `ptr[0..count)` in lane order, returns `count`.
+    PackedStoreActive,
+    /// `mask()` (RV): true in every active lane.
+    Mask,
+}
+
+/// The operation a call performs, if its callee is one (by name; the
+/// signature is checked by [`check_call`]).
+pub fn op_of(call: Value) -> Option<Op> {
+    if call.opcode() != LLVMCall {
+        return None;
+    }
+    let callee = call.called_value();
+    if !callee.is_function() || callee.intrinsic_id() != 0 {
+        return None;
+    }
+    op_named(&callee.name())
+}
+
+/// The operation a function name stands for, if any. A suffix `.N` that
+/// LLVM adds to a renamed symbol is ignored.
+pub fn op_named(name: &str) -> Option<Op> {
+    if name == super::calls::ACTIVE_LANES {
+        return Some(Op::CountActive);
+    }
+    let base = match name.rsplit_once('.') {
+        Some((b, digits)) if !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit()) => b,
+        _ => name,
+    };
+    if let Some(rest) = base.strip_prefix("batchify_") {
+        return batchify_op(rest);
+    }
+    base.strip_prefix("rv_").and_then(rv_op)
+}
+
+/// `batchify_<rest>`: the header's names (`docs/cross-lane.md`).
+fn batchify_op(rest: &str) -> Option<Op> {
+    let typed = |prefix: &str| rest.strip_prefix(prefix).is_some_and(|t| TYPE_SUFFIXES.contains(&t));
+    Some(match rest {
+        "lane_id" => Op::LaneId,
+        "num_lanes" => Op::NumLanes,
+        "any" => Op::Any,
+        "all" => Op::All,
+        "ballot" => Op::Ballot,
+        "popcount_active" => Op::CountActive,
+        _ if typed("reduce_add_") => Op::Reduce(Reduce::Add),
+        _ if typed("reduce_min_") => Op::Reduce(Reduce::Min),
+        _ if typed("reduce_max_") => Op::Reduce(Reduce::Max),
+        "reduce_min_u32" | "reduce_min_u64" => Op::Reduce(Reduce::UMin),
+        "reduce_max_u32" | "reduce_max_u64" => Op::Reduce(Reduce::UMax),
+        "exclusive_scan_add_i32" | "exclusive_scan_add_i64" => Op::ExclusiveScanAdd,
+        _ if typed("extract_") => Op::Extract,
+        _ if typed("broadcast_first_") => Op::BroadcastFirst,
+        _ if typed("shuffle_") => Op::Shuffle,
+        _ if typed("packed_store_active_") => Op::PackedStoreActive,
+        _ => return None,
+    })
+}
+
+/// The element types of the typed operations' names.
+pub const TYPE_SUFFIXES: &[&str] = &["i32", "i64", "f32", "f64"];
+
+/// `rv_<rest>`: RV's names (`include/rv/intrinsics.h`), with their
+/// type-suffixed forms.
+fn rv_op(rest: &str) -> Option<Op> {
+    let head = rest.split('_').next().unwrap_or(rest);
+    Some(match (head, rest) {
+        (_, "any") => Op::Any,
+        (_, "all") => Op::All,
+        (_, "ballot") => Op::Ballot,
+        (_, "popcount") => Op::CountTrue,
+        (_, "index") => Op::Index,
+        (_, "mask") => Op::Mask,
+        (_, "lane_id") => Op::LaneId,
+        (_, "num_lanes") => Op::NumLanes,
+        ("extract", _) => Op::Extract,
+        ("insert", _) => Op::Insert,
+        ("shuffle", _) => Op::Shuffle,
+        ("compact", _) => Op::PackedStoreActive,
+        _ => return None,
+    })
+}
+
+impl Op {
+    /// Whether the result differs between lanes, given which arguments do.
+    pub fn result_varies(self, arg_varies: impl Fn(u32) -> bool) -> bool {
+        match self {
+            Op::LaneId | Op::ExclusiveScanAdd | Op::Index | Op::Insert => true,
+            Op::Extract | Op::Shuffle => arg_varies(1),
+            _ => false,
+        }
+    }
+
+    /// Whether `--for-autodiff` clones may hold it: Enzyme sees its inline
+    /// form (vector shuffles, reductions, a compress store); only those
+    /// whose results carry no derivative are accepted.
+    pub fn differentiable_free(self) -> bool {
+        matches!(
+            self,
+            Op::LaneId
+                | Op::NumLanes
+                | Op::Any
+                | Op::All
+                | Op::Ballot
+                | Op::CountTrue
+                | Op::CountActive
+                | Op::Index
+                | Op::Mask
+        )
+    }
+}
+
+/// Whether `t` is an element type the typed operations take: an integer
+/// of 8 to 64 bits, `float` or `double`.
+fn is_element(t: Type) -> bool {
+    matches!(t.kind(), LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind)
+        || matches!(t.int_width(), 8 | 16 | 32 | 64)
+}
+
+fn is_int(t: Type) -> bool {
+    (1..=64).contains(&t.int_width())
+}
+
+fn is_float(t: Type) -> bool {
+    matches!(t.kind(), LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind)
+}
+
+/// Checks that `call` of `op` has a signature the operation takes, and
+/// (`width` lanes) that its result fits; the message names what is wrong.
+pub fn check_call(call: Value, op: Op, width: u32, arg_varies: impl Fn(u32) -> bool) -> Result<(), String> {
+    let fty = call.called_function_type();
+    let (ret, params) = (fty.return_type(), fty.param_types());
+    let shape_ok = match (op, params.as_slice()) {
+        (Op::LaneId | Op::NumLanes | Op::CountActive, []) => is_int(ret),
+        (Op::Mask, []) => is_int(ret),
+        (Op::Any | Op::All | Op::CountTrue | Op::Index | Op::Ballot, [c]) => is_int(*c) && is_int(ret),
+        (Op::Reduce(r), [x]) => {
+            *x == ret
+                && is_element(ret)
+                && (!is_float(ret) || matches!(r, Reduce::Add | Reduce::Min | Reduce::Max | Reduce::Mul))
+        }
+        (Op::ExclusiveScanAdd, [x]) => *x == ret && is_int(ret) && ret.int_width() >= 8,
+        (Op::BroadcastFirst, [x]) => *x == ret && is_element(ret),
+        (Op::Extract | Op::Shuffle, [x, lane]) => *x == ret && is_element(ret) && is_int(*lane),
+        (Op::Insert, [x, lane, y]) => *x == ret && *y == ret && is_element(ret) && is_int(*lane),
+        (Op::PackedStoreActive, [p, x]) => p.is_pointer() && is_element(*x) && is_int(ret),
+        _ => false,
+    };
+    if !shape_ok {
+        return Err(format!("is called as `{}`, which does not fit the operation", fty.print()));
+    }
+    if op == Op::Ballot && ret.int_width() < width {
+        return Err(format!("returns `{}`, too narrow for the {width} lanes' bits", ret.print()));
+    }
+    if matches!(op, Op::LaneId | Op::NumLanes | Op::CountActive | Op::CountTrue | Op::Index | Op::PackedStoreActive)
+        && ret.int_width() < 64
+        && u64::from(width) >= 1u64 << (ret.int_width() - 1).min(63)
+    {
+        return Err(format!("returns `{}`, too narrow for {width} lanes", ret.print()));
+    }
+    if op == Op::PackedStoreActive && arg_varies(0) {
+        return Err("stores through a pointer that differs between lanes (it must be the same in all)".into());
+    }
+    if op == Op::Insert && arg_varies(1) {
+        return Err("inserts at a lane index that differs between lanes (it must be the same in all)".into());
+    }
+    Ok(())
+}
+
+/// The first cross-lane operation `f` calls, directly or through the
+/// module functions it calls (their name, and the operation's): what makes
+/// `f`'s clones need their vector form.
+pub fn first_use(f: Value<'_>) -> Option<(String, String)> {
+    let mut seen = HashSet::new();
+    let mut memo = HashMap::new();
+    uses(f, &mut seen, &mut memo)
+}
+
+fn uses<'ctx>(
+    f: Value<'ctx>,
+    seen: &mut HashSet<Value<'ctx>>,
+    memo: &mut HashMap<Value<'ctx>, Option<(String, String)>>,
+) -> Option<(String, String)> {
+    if let Some(r) = memo.get(&f) {
+        return r.clone();
+    }
+    if !seen.insert(f) || f.is_declaration() {
+        return None;
+    }
+    let mut found = None;
+    'blocks: for b in f.blocks() {
+        for i in b.instructions() {
+            if !i.is_call() {
+                continue;
+            }
+            let callee = i.called_value();
+            if !callee.is_function() || callee.intrinsic_id() != 0 {
+                continue;
+            }
+            if op_of(i).is_some() {
+                found = Some((f.name(), callee.name()));
+                break 'blocks;
+            }
+            if let Some((_, op)) = uses(callee, seen, memo) {
+                found = Some((callee.name(), op));
+                break 'blocks;
+            }
+        }
+    }
+    memo.insert(f, found.clone());
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(op_named("batchify_any"), Some(Op::Any));
+        assert_eq!(op_named("batchify_any.3"), Some(Op::Any));
+        assert_eq!(op_named("batchify_reduce_add_f64"), Some(Op::Reduce(Reduce::Add)));
+        assert_eq!(op_named("batchify_reduce_min_u32"), Some(Op::Reduce(Reduce::UMin)));
+        assert_eq!(op_named("batchify_reduce_add_f16"), None);
+        assert_eq!(op_named("batchify_exclusive_scan_add_f32"), None);
+        assert_eq!(op_named("batchify_packed_store_active_i64"), Some(Op::PackedStoreActive));
+        assert_eq!(op_named("rv_extract_f"), Some(Op::Extract));
+        assert_eq!(op_named("rv_popcount"), Some(Op::CountTrue));
+        assert_eq!(op_named("__batchify.active_lanes"), Some(Op::CountActive));
+        assert_eq!(op_named("batchify_anything"), None);
+        assert_eq!(op_named("any"), None);
+    }
+}
