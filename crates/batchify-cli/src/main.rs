@@ -32,10 +32,15 @@ use std::process::ExitCode;
 struct Cli {
     /// Input module (`.bc` or `.ll`; the format is detected from the
     /// content; `-` for standard input).
-    input: PathBuf,
+    #[arg(required_unless_present = "print_header")]
+    input: Option<PathBuf>,
     /// Output module (`-` for standard output). Bitcode, unless `-S` is given or the name ends in `.ll`.
-    #[arg(short = 'o', long = "output")]
-    output: PathBuf,
+    #[arg(short = 'o', long = "output", required_unless_present = "print_header")]
+    output: Option<PathBuf>,
+    /// Print `batchify.h`, the C header of the cross-lane operations
+    /// (docs/cross-lane.md), on standard output, and exit.
+    #[arg(long = "print-header")]
+    print_header: bool,
     /// Number of lanes for `--function` clones.
     #[arg(short = 'n', long = "lanes", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=1024))]
     lanes: u32,
@@ -152,12 +157,31 @@ impl From<IsaArg> for Isa {
     }
 }
 
+/// The C header of the cross-lane operations, as installed with the tools.
+const BATCHIFY_H: &str = include_str!("../../../include/batchify.h");
+
+impl Cli {
+    /// The input module's path (clap requires it unless `--print-header`).
+    fn input(&self) -> &Path {
+        self.input.as_deref().expect("clap requires an input")
+    }
+
+    /// The output module's path (clap requires it unless `--print-header`).
+    fn output(&self) -> &Path {
+        self.output.as_deref().expect("clap requires an output")
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.print_header {
+        print!("{BATCHIFY_H}");
+        return ExitCode::SUCCESS;
+    }
     if std::env::var_os(isolation::WORKER_ENV).is_some() {
         return worker_main(&cli);
     }
-    let input = match input::read_bounded(&cli.input, cli.max_input_bytes) {
+    let input = match input::read_bounded(cli.input(), cli.max_input_bytes) {
         Ok(bytes) => bytes,
         Err(msg) => return fail(&msg),
     };
@@ -169,7 +193,7 @@ fn main() -> ExitCode {
         // No process to isolate the work in: do it here.
         Err(_) => return in_process(&cli, &input),
     };
-    let shown = cli.input.display().to_string();
+    let shown = cli.input().display().to_string();
     if let Some(msg) = isolation::crash_message(&shown, &worker) {
         if std::env::var_os(isolation::CRASH_OUTPUT_ENV).is_some() {
             let _ = std::io::stderr().write_all(&worker.stderr);
@@ -177,7 +201,7 @@ fn main() -> ExitCode {
         return fail(&msg);
     }
     if let (Some(0), Some(bytes)) = (worker.code, &worker.output) {
-        if let Err(msg) = write_output(bytes, &cli.output) {
+        if let Err(msg) = write_output(bytes, cli.output()) {
             return fail(&msg);
         }
     }
@@ -201,7 +225,7 @@ fn worker_main(cli: &Cli) -> ExitCode {
     use std::io::Read;
     let mut input = Vec::new();
     if let Err(e) = std::io::stdin().read_to_end(&mut input) {
-        return fail(&format!("cannot read `{}`: {e}", cli.input.display()));
+        return fail(&format!("cannot read `{}`: {e}", cli.input().display()));
     }
     work_and_report(cli, &input, &mut isolation::Frames)
 }
@@ -211,7 +235,7 @@ fn in_process(cli: &Cli, input: &[u8]) -> ExitCode {
     let mut sink = isolation::Collected::default();
     let code = work_and_report(cli, input, &mut sink);
     match sink.output {
-        Some(bytes) if code == ExitCode::SUCCESS => match write_output(&bytes, &cli.output) {
+        Some(bytes) if code == ExitCode::SUCCESS => match write_output(&bytes, cli.output()) {
             Ok(()) => code,
             Err(msg) => fail(&msg),
         },
@@ -288,7 +312,7 @@ fn named_specs(cli: &Cli, module: &Module<'_>) -> Result<Option<Vec<CloneSpec>>,
 /// report lines.
 fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, String> {
     let ctx = Context::create();
-    let module = read_module(&ctx, &cli.input, input, sink)?;
+    let module = read_module(&ctx, cli.input(), input, sink)?;
     let selection = match named_specs(cli, &module)? {
         Some(specs) => Selection::Named { specs, only_here: false },
         None => Selection::Requested { isa: None, only_here: false },
@@ -342,7 +366,7 @@ fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, Stri
         }
     }
     sink.stage("serializing the module");
-    sink.output(serialize(&module, &cli.output, cli.text));
+    sink.output(serialize(&module, cli.output(), cli.text));
     for r in &out.reports {
         if let Some(why) = &r.fallback {
             eprintln!(

@@ -7,9 +7,9 @@
 
 use super::state::Widener;
 use crate::analysis::cross_lane::{Op, Reduce};
+use crate::llvm::LLVMIntPredicate::{LLVMIntEQ, LLVMIntNE, LLVMIntULT};
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{constant, Type, Value};
-use crate::llvm::LLVMIntPredicate::{LLVMIntEQ, LLVMIntNE, LLVMIntULT};
 
 impl<'ctx> Widener<'_, 'ctx> {
     /// The clone's value of cross-lane call `i` (a scalar where its result
