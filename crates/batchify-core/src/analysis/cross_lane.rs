@@ -88,7 +88,13 @@ pub fn op_of(call: Value) -> Option<Op> {
     if !callee.is_function() || callee.intrinsic_id() != 0 {
         return None;
     }
-    op_named(&callee.name())
+    let name = callee.name();
+    // RV's programs declare its intrinsics without bodies; a function of
+    // the program's own that happens to be named `rv_...` is not one.
+    if name.starts_with("rv_") && !callee.is_declaration() {
+        return None;
+    }
+    op_named(&name)
 }
 
 /// The operation a function name stands for, if any. A suffix `.N` that
@@ -135,22 +141,28 @@ fn batchify_op(rest: &str) -> Option<Op> {
 pub const TYPE_SUFFIXES: &[&str] = &["i32", "i64", "f32", "f64"];
 
 /// `rv_<rest>`: RV's names (`include/rv/intrinsics.h`), with their
-/// type-suffixed forms.
+/// type-suffixed forms (`rv_extract_f`: a suffix of at most three letters
+/// or digits).
 fn rv_op(rest: &str) -> Option<Op> {
-    let head = rest.split('_').next().unwrap_or(rest);
-    Some(match (head, rest) {
-        (_, "any") => Op::Any,
-        (_, "all") => Op::All,
-        (_, "ballot") => Op::Ballot,
-        (_, "popcount") => Op::CountTrue,
-        (_, "index") => Op::Index,
-        (_, "mask") => Op::Mask,
-        (_, "lane_id") => Op::LaneId,
-        (_, "num_lanes") => Op::NumLanes,
-        ("extract", _) => Op::Extract,
-        ("insert", _) => Op::Insert,
-        ("shuffle", _) => Op::Shuffle,
-        ("compact", _) => Op::PackedStoreActive,
+    let (head, suffix) = match rest.split_once('_') {
+        Some((h, s)) if matches!(h, "extract" | "insert" | "shuffle") => (h, s),
+        _ => (rest, ""),
+    };
+    if suffix.len() > 3 || !suffix.bytes().all(|c| c.is_ascii_alphanumeric()) {
+        return None;
+    }
+    Some(match head {
+        "any" => Op::Any,
+        "all" => Op::All,
+        "ballot" => Op::Ballot,
+        "popcount" => Op::CountTrue,
+        "index" => Op::Index,
+        "mask" => Op::Mask,
+        "lane_id" => Op::LaneId,
+        "num_lanes" => Op::NumLanes,
+        "extract" => Op::Extract,
+        "insert" => Op::Insert,
+        "shuffle" => Op::Shuffle,
         _ => return None,
     })
 }
@@ -300,6 +312,8 @@ mod tests {
         assert_eq!(op_named("batchify_packed_store_active_i64"), Some(Op::PackedStoreActive));
         assert_eq!(op_named("rv_extract_f"), Some(Op::Extract));
         assert_eq!(op_named("rv_popcount"), Some(Op::CountTrue));
+        assert_eq!(op_named("rv_insert_node"), None);
+        assert_eq!(op_named("rv_lane_id"), Some(Op::LaneId));
         assert_eq!(op_named("__batchify.active_lanes"), Some(Op::CountActive));
         assert_eq!(op_named("batchify_anything"), None);
         assert_eq!(op_named("any"), None);
