@@ -161,3 +161,27 @@ KERNEL(k_group_exit) BEGIN
     DO(V(go) = !V(done) && V(it) < 40 + V(some))
   ENDWHILE
 FINISH(V(x) * 64 + V(it))
+
+/* Operations inside a uniform branch (on any()) inside a divergent
+ * branch, and inside a loop nested in a divergent branch. */
+KERNEL(k_nested) BEGIN
+  VAR(int, s); VAR(int32_t, r); VAR(int, c); VAR(int, j); VAR(int32_t, t); VAR(float, mx);
+  IF(V(a) > -10)
+    OP_ANY(s, V(b) > 10)
+    IF(V(s))
+      OP_REDUCE(add, i32, r, V(b))
+      OP_REDUCE(max, f32, mx, V(f))
+    ELSE
+      OP_POPCOUNT(c)
+    ENDIF
+    IF(V(m))
+      WHILE(V(j) < (V(b) & 3))
+        IF(V(j) != 1)
+          OP_SCAN(i32, t, V(a) + V(j))
+          DO(V(r) += V(t))
+        ENDIF
+        DO(V(j)++)
+      ENDWHILE
+    ENDIF
+  ENDIF
+FINISH((double)V(r) + V(c) * 1000.0 + V(mx) + V(j) * 1e6)

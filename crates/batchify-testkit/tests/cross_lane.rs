@@ -30,6 +30,7 @@ const KERNELS: &[&str] = &[
     "k_pack",
     "k_pack_loop",
     "k_group_exit",
+    "k_nested",
 ];
 
 /// Flags for every C file of the suite: defined signed overflow (the
