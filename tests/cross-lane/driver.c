@@ -21,7 +21,7 @@
 #define CL_KERNELS(X)                                                          \
   X(k_any_all) X(k_ballot) X(k_reduce_int) X(k_reduce_i64) X(k_reduce_float)   \
   X(k_scan_loop) X(k_extract) X(k_shuffle) X(k_first) X(k_pack) X(k_pack_loop) \
-  X(k_group_exit) X(k_nested)
+  X(k_group_exit) X(k_nested) X(k_callee)
 
 #define DECLARE(name)                                                          \
   double name(int a, int b, float f, int m);                                   \

@@ -185,3 +185,16 @@ KERNEL(k_nested) BEGIN
     ENDIF
   ENDIF
 FINISH((double)V(r) + V(c) * 1000.0 + V(mx) + V(j) * 1e6)
+
+/* A callee that uses cross-lane operations, called in a divergent branch
+ * and in a divergent loop. */
+KERNEL(k_callee) BEGIN
+  VAR(int, r); VAR(int, i); VAR(int, t);
+  IF(V(m))
+    OP_CALLEE(r, V(a), V(b))
+  ENDIF
+  WHILE(V(i) < (V(b) & 3))
+    OP_CALLEE(t, V(a) + V(i), 0)
+    DO(V(r) += V(t) * 100; V(i)++)
+  ENDWHILE
+FINISH(V(r))

@@ -50,6 +50,14 @@
 #define OP_SHUFFLE(S, d, x, l) d = batchify_shuffle_##S(x, l);
 #define OP_FIRST(S, d, x) d = batchify_broadcast_first_##S(x);
 #define OP_PACK(S, d, buf, x) d = batchify_packed_store_active_##S(buf, x);
+/* A callee that uses cross-lane operations: its clone sees the lanes of
+ * the call. */
+__attribute__((noinline)) static int cl_callee(int x, int t) {
+  int n = 0;
+  if (x > t) n = batchify_popcount_active();
+  return n + batchify_reduce_add_i32(x);
+}
+#define OP_CALLEE(d, x, t) d = cl_callee(x, t);
 
 #elif defined(CL_REFERENCE)
 
@@ -94,6 +102,8 @@
 #define OP_SHUFFLE(S, d, x, l) OP_READ(S, d, x, l)
 #define OP_FIRST(S, d, x) { EVAL(cl_##S, x_, x); cl_##S r_ = 0; for (int k = N - 1; k >= 0; k--) if (mask[k]) r_ = x_[k]; SET(d, r_); }
 #define OP_PACK(S, d, buf, x) { EVAL(cl_##S, x_, x); int n_ = 0; ACTIVE (buf)[n_++] = x_[k]; SET(d, n_); }
+#define OP_CALLEE(d, x, t) { EVAL(int, x_, x); EVAL(int, t_, t); int n_ = 0, s_ = 0;                \
+    ACTIVE { n_ += x_[k] > t_[k]; s_ += x_[k]; } ACTIVE d[k] = (x_[k] > t_[k] ? n_ : 0) + s_; }
 
 typedef int32_t cl_i32;
 typedef int64_t cl_i64;

@@ -52,10 +52,10 @@ pub fn check_body(f: Value, cfg: &Cfg, function: &str) -> Result<()> {
 /// (`analysis::cross_lane`), after checking each call: its signature fits
 /// the operation at `spec`'s width, a stored-through pointer or an
 /// inserted-at lane is uniform, `--for-autodiff` clones (`for_autodiff`)
-/// hold only the operations whose results carry no derivative, and no
-/// other function it calls uses them (a call of one would run it for one
-/// lane, or once for all). Errors are [`Error::CrossLane`]: no per-lane
-/// loop stands in for a group's meaning.
+/// hold only the operations whose results carry no derivative. A call of
+/// a module function that uses them counts as a use (it must become a call
+/// of the callee's clone: [`check_group_calls`]). Errors are
+/// [`Error::CrossLane`]: no per-lane loop stands in for a group's meaning.
 pub fn check_cross_lane(
     f: Value,
     uniformity: &crate::analysis::uniformity::Uniformity,
@@ -72,14 +72,7 @@ pub fn check_cross_lane(
             }
             let callee = i.called_value();
             let Some(op) = cross_lane::op_of(i) else {
-                if let Some((holder, op)) = cross_lane::first_use(callee) {
-                    return Err(error(format!(
-                        "it calls `{}`, which uses the cross-lane operation `{op}`{}: cross-lane operations must be \
-                         in the batched function itself (inline the callee)",
-                        callee.name(),
-                        if holder == callee.name() { String::new() } else { format!(" (in `{holder}`)") }
-                    )));
-                }
+                uses |= cross_lane::first_use(callee).is_some();
                 continue;
             };
             uses = true;

@@ -401,6 +401,9 @@ fn vectorize<'ctx>(
         for_autodiff: printer.opts.for_autodiff,
     };
     let recipes = plan::Plan::build(&plan_inputs, callees);
+    if cross_lane {
+        plan::check_group_calls(f, &recipes, &spec.scalar_name)?;
+    }
     if printer.opts.print_plan {
         printer.texts.push(format!(
             "; *** plan of `{}` for `{}` ***\n{}",

@@ -7,6 +7,7 @@
 //! kernels compiled without batchify must give the one-lane results. A map
 //! built at 4 lanes checked as if it had 8 must fail (the check can fail).
 //! Calls that cannot have their group meaning are compile-time errors.
+//! RV's ten intrinsic tests, rewritten in `tests/rv-intrinsics`, pass.
 
 use batchify_core::driver::{self, OnError, Selection};
 use batchify_core::map_entry::MapForm;
@@ -31,6 +32,7 @@ const KERNELS: &[&str] = &[
     "k_pack_loop",
     "k_group_exit",
     "k_nested",
+    "k_callee",
 ];
 
 /// Flags for every C file of the suite: defined signed overflow (the
@@ -205,19 +207,20 @@ fn batch_error(ir: &str, for_autodiff: bool, force_per_lane: bool) -> String {
     }
 }
 
-const DECLS: &str = "
+const DECLS: &str = r#"
 declare i32 @batchify_packed_store_active_i32(ptr, i32)
 declare float @batchify_reduce_add_f32(float)
 declare i1 @batchify_any(i1)
 declare i64 @batchify_ballot(i1)
 declare i4 @batchify_ballot.1(i1)
 define i32 @helper(i32 %x) {
-  %c = icmp sgt i32 %x, 0
+  %y = call i32 asm sideeffect "", "=r,0"(i32 %x)
+  %c = icmp sgt i32 %y, 0
   %a = call i1 @batchify_any(i1 %c)
   %r = zext i1 %a to i32
   ret i32 %r
 }
-";
+"#;
 
 #[test]
 fn calls_without_a_group_meaning_are_errors() {
@@ -238,7 +241,7 @@ fn calls_without_a_group_meaning_are_errors() {
             "define i32 @f(i32 %x, i32 %y) {\n %r = call i32 @helper(i32 %x)\n ret i32 %r\n}",
             false,
             false,
-            "which uses the cross-lane operation `batchify_any`",
+            "it calls `helper`, which uses the cross-lane operation `batchify_any`, but the call cannot be a call of its clone",
         ),
         (
             "define i32 @f(i32 %x, i32 %y) {\n %c = icmp sgt i32 %x, %y\n %b = call i4 @batchify_ballot.1(i1 %c)\n %r = zext i4 %b to i32\n ret i32 %r\n}",
@@ -259,5 +262,33 @@ fn calls_without_a_group_meaning_are_errors() {
         assert!(e.starts_with("cannot batchify `f`: "), "{e}");
         assert!(e.contains(want), "{e}\nwanted: {want}");
         assert!(!e.contains('\n'), "one line: {e}");
+    }
+}
+
+/// RV's ten whole-function tests that call its intrinsics
+/// (`tests/rv-intrinsics/run.sh`: 8 AVX2 lanes, and 16 AVX-512 lanes where
+/// the CPU has them).
+#[test]
+fn rv_intrinsic_tests_pass() {
+    let test = "rv_intrinsic_tests_pass";
+    if !batchify_testkit::skip::require_tool(test, "clang-22") || !batchify_testkit::skip::require_cpu(test, "avx2") {
+        return;
+    }
+    let batchify = batchify_testkit::plugin::library().with_file_name("batchify");
+    if !batchify.exists() {
+        batchify_testkit::skip::skip(
+            test,
+            &format!("{} is not built (cargo build -p batchify-cli)", batchify.display()),
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out =
+        run_checked(Command::new("sh").arg(root().join("tests/rv-intrinsics/run.sh")).arg(&batchify).arg(dir.path()));
+    assert!(out.contains("ok: 10 tests x 200 rounds at 8 lanes, 0 mismatches"), "{out}");
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        assert!(out.contains("ok: 10 tests x 200 rounds at 16 lanes, 0 mismatches"), "{out}");
+    } else {
+        batchify_testkit::skip::require_cpu(test, "avx512f");
     }
 }

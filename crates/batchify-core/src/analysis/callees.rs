@@ -185,6 +185,16 @@ impl<'ctx> CalleeSummaries<'ctx> {
         if super::calls::is_noreturn_call(i) {
             return Ok(false); // deferred to the lowest doomed lane, made once
         }
+        // Cross-lane operations are lowered inline in the callee's clone;
+        // only the packed store writes (through its pointer).
+        match super::cross_lane::op_of(i) {
+            Some(super::cross_lane::Op::PackedStoreActive) if owned(args[0], params) => return Ok(true),
+            Some(super::cross_lane::Op::PackedStoreActive) => {
+                return Err(format!("`{name}` stores (`{cname}`) to memory it did not receive through a parameter"))
+            }
+            Some(_) => return Ok(false),
+            None => {}
+        }
         if super::calls::is_lane_invariant_call(i) {
             return Ok(false);
         }

@@ -76,6 +76,13 @@ pub enum Op {
     PackedStoreActive,
     /// `mask()` (RV): true in every active lane.
     Mask,
+    /// `compact(x, c)` (RV): in lane `j`, `x` of the `j`-th active lane
+    /// with `c` (for `j` below their count), `x[j]` in the lanes above
+    /// (varying).
+    Compact,
+    /// `load(p, lane)` (RV): `*p[lane]`, through lane `lane`'s pointer, if
+    /// that is an active lane, else 0 and no load (uniform).
+    LoadLane,
 }
 
 /// The operation a call performs, if its callee is one (by name; the
@@ -145,7 +152,7 @@ pub const TYPE_SUFFIXES: &[&str] = &["i32", "i64", "f32", "f64"];
 /// or digits).
 fn rv_op(rest: &str) -> Option<Op> {
     let (head, suffix) = match rest.split_once('_') {
-        Some((h, s)) if matches!(h, "extract" | "insert" | "shuffle") => (h, s),
+        Some((h, s)) if matches!(h, "extract" | "insert" | "compact" | "load") => (h, s),
         _ => (rest, ""),
     };
     if suffix.len() > 3 || !suffix.bytes().all(|c| c.is_ascii_alphanumeric()) {
@@ -156,13 +163,15 @@ fn rv_op(rest: &str) -> Option<Op> {
         "all" => Op::All,
         "ballot" => Op::Ballot,
         "popcount" => Op::CountTrue,
-        "index" => Op::Index,
         "mask" => Op::Mask,
         "lane_id" => Op::LaneId,
         "num_lanes" => Op::NumLanes,
         "extract" => Op::Extract,
         "insert" => Op::Insert,
-        "shuffle" => Op::Shuffle,
+        "compact" => Op::Compact,
+        "load" => Op::LoadLane,
+        // `rv_shuffle` (a rotation by a constant) and `rv_index` (a prefix
+        // count) are not accepted yet: they stay ordinary calls.
         _ => return None,
     })
 }
@@ -171,7 +180,7 @@ impl Op {
     /// Whether the result differs between lanes, given which arguments do.
     pub fn result_varies(self, arg_varies: impl Fn(u32) -> bool) -> bool {
         match self {
-            Op::LaneId | Op::ExclusiveScanAdd | Op::Index | Op::Insert => true,
+            Op::LaneId | Op::ExclusiveScanAdd | Op::Index | Op::Insert | Op::Compact => true,
             Op::Extract | Op::Shuffle => arg_varies(1),
             _ => false,
         }
@@ -230,6 +239,8 @@ pub fn check_call(call: Value, op: Op, width: u32, arg_varies: impl Fn(u32) -> b
         (Op::Extract | Op::Shuffle, [x, lane]) => *x == ret && is_element(ret) && is_int(*lane),
         (Op::Insert, [x, lane, y]) => *x == ret && *y == ret && is_element(ret) && is_int(*lane),
         (Op::PackedStoreActive, [p, x]) => p.is_pointer() && is_element(*x) && is_int(ret),
+        (Op::Compact, [x, c]) => *x == ret && is_element(ret) && is_int(*c),
+        (Op::LoadLane, [p, lane]) => p.is_pointer() && is_element(ret) && is_int(*lane),
         _ => false,
     };
     if !shape_ok {
@@ -246,6 +257,9 @@ pub fn check_call(call: Value, op: Op, width: u32, arg_varies: impl Fn(u32) -> b
     }
     if op == Op::PackedStoreActive && arg_varies(0) {
         return Err("stores through a pointer that differs between lanes (it must be the same in all)".into());
+    }
+    if op == Op::LoadLane && arg_varies(1) {
+        return Err("loads through a lane whose index differs between lanes (it must be the same in all)".into());
     }
     if op == Op::Insert && arg_varies(1) {
         return Err("inserts at a lane index that differs between lanes (it must be the same in all)".into());
@@ -313,6 +327,9 @@ mod tests {
         assert_eq!(op_named("rv_extract_f"), Some(Op::Extract));
         assert_eq!(op_named("rv_popcount"), Some(Op::CountTrue));
         assert_eq!(op_named("rv_insert_node"), None);
+        assert_eq!(op_named("rv_compact"), Some(Op::Compact));
+        assert_eq!(op_named("rv_load"), Some(Op::LoadLane));
+        assert_eq!(op_named("rv_shuffle"), None);
         assert_eq!(op_named("rv_lane_id"), Some(Op::LaneId));
         assert_eq!(op_named("__batchify.active_lanes"), Some(Op::CountActive));
         assert_eq!(op_named("batchify_anything"), None);

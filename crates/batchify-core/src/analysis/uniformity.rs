@@ -8,7 +8,8 @@
 //! lanes leave at different iterations. Everything else is *uniform* and
 //! stays scalar in the clone. A cross-lane operation's result
 //! ([`super::cross_lane`]) is uniform or varying by the operation: `any`
-//! of varying values is uniform, `lane_id()` is varying. A load from a uniform address is uniform:
+//! of varying values is uniform, `lane_id()` is varying; a call of a
+//! function that uses them is varying (it runs as the callee's clone). A load from a uniform address is uniform:
 //! lanes run in lock step and read the same memory state.
 
 use crate::llvm::LLVMOpcode;
@@ -38,6 +39,23 @@ impl<'ctx> Uniformity<'ctx> {
         for (p, kind) in f.params().into_iter().zip(params) {
             if *kind != ParamKind::Uniform {
                 varying.insert(p);
+            }
+        }
+        // Functions that use cross-lane operations run for the group: a
+        // call of one is never one scalar call for all lanes.
+        let group_callees: HashSet<Value> = cfg
+            .rpo
+            .iter()
+            .flat_map(|b| b.instructions())
+            .filter(|i| i.is_call() && super::cross_lane::op_of(*i).is_none())
+            .map(|i| i.called_value())
+            .filter(|c| c.is_function() && c.intrinsic_id() == 0 && super::cross_lane::first_use(*c).is_some())
+            .collect();
+        for b in &cfg.rpo {
+            for i in b.instructions() {
+                if i.is_call() && group_callees.contains(&i.called_value()) {
+                    varying.insert(i);
+                }
             }
         }
         loop {

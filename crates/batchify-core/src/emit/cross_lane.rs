@@ -96,6 +96,32 @@ impl<'ctx> Widener<'_, 'ctx> {
                 let xm = self.b.select(m, x, constant::null(x.ty()));
                 self.read_lane(xm, first)
             }
+            Op::Compact => {
+                // The lanes with `c`, compressed over a copy of `x`: the
+                // lanes above their count keep their own `x`.
+                let x = self.varying_value(i.operand(0));
+                let c = self.truth(i.operand(1));
+                let on = self.b.binop(LLVMAnd, c, m);
+                self.position_aux_in_entry();
+                let slot = self.aux.alloca(x.ty());
+                self.b.store(x, slot, 1);
+                let f = self
+                    .module
+                    .intrinsic("llvm.masked.compressstore", &[x.ty()])
+                    .expect("llvm.masked.compressstore exists");
+                self.b.call(f.function_type(), f, &[x, slot, on]);
+                self.b.load(x.ty(), slot, 1)
+            }
+            Op::LoadLane => {
+                let p = self.varying_value(i.operand(0));
+                let pm = self.b.select(m, p, constant::null(p.ty()));
+                let lane = self.uniform_value(i.operand(1));
+                let ptr = self.read_lane(pm, lane);
+                let some = self.b.icmp(LLVMIntNE, ptr, constant::null(ptr.ty()));
+                let align = self.module.abi_alignment_of(ty);
+                let v = self.guarded(some, |w| w.b.load(ty, ptr, align)).expect("a load has a value");
+                self.b.select(some, v, constant::null(ty))
+            }
             Op::PackedStoreActive => {
                 let ptr = self.uniform_value(i.operand(0));
                 let x = self.varying_value(i.operand(1));

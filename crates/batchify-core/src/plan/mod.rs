@@ -222,6 +222,40 @@ impl<'ctx> Plan<'ctx> {
     }
 }
 
+/// Checks that every call of a module function that uses cross-lane
+/// operations is planned as a call of the callee's clone: run once per lane
+/// it would see a group of one.
+pub fn check_group_calls(f: Value, recipes: &Plan, function: &str) -> crate::error::Result<()> {
+    use crate::analysis::cross_lane;
+    for b in f.blocks() {
+        for i in b.instructions() {
+            if !i.is_call() || cross_lane::op_of(i).is_some() {
+                continue;
+            }
+            let callee = i.called_value();
+            if !callee.is_function() || callee.intrinsic_id() != 0 {
+                continue;
+            }
+            let Some((holder, op)) = cross_lane::first_use(callee) else { continue };
+            let why = match recipes.recipe(i) {
+                Recipe::Call(_) => continue,
+                Recipe::PerLane(Some(why)) => why.clone(),
+                _ => "it has no batched form".to_string(),
+            };
+            let inside = if holder == callee.name() { String::new() } else { format!(" (in `{holder}`)") };
+            return Err(crate::error::Error::CrossLane {
+                function: function.to_string(),
+                message: format!(
+                    "it calls `{}`, which uses the cross-lane operation `{op}`{inside}, but the call cannot be a \
+                     call of its clone: {why}",
+                    callee.name()
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The weight (instructions, with calls, divisions and memory accesses
 /// counting extra) from which a block of a linear level is skipped when no
 /// lane is in it.
