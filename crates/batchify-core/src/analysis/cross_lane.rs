@@ -271,44 +271,82 @@ pub fn check_call(call: Value, op: Op, width: u32, arg_varies: impl Fn(u32) -> b
 /// module functions it calls (their name, and the operation's): what makes
 /// `f`'s clones need their vector form.
 pub fn first_use(f: Value<'_>) -> Option<(String, String)> {
-    let mut seen = HashSet::new();
-    let mut memo = HashMap::new();
-    uses(f, &mut seen, &mut memo)
+    uses_from(f).remove(&f).flatten()
 }
 
-fn uses<'ctx>(
-    f: Value<'ctx>,
-    seen: &mut HashSet<Value<'ctx>>,
-    memo: &mut HashMap<Value<'ctx>, Option<(String, String)>>,
-) -> Option<(String, String)> {
-    if let Some(r) = memo.get(&f) {
-        return r.clone();
-    }
-    if !seen.insert(f) || f.is_declaration() {
-        return None;
-    }
-    let mut found = None;
-    'blocks: for b in f.blocks() {
+/// The module functions `f` calls that use cross-lane operations (directly
+/// or through their callees), found in one walk.
+pub fn group_callees<'ctx>(f: Value<'ctx>) -> HashSet<Value<'ctx>> {
+    let uses = uses_from(f);
+    defined_callees(f).into_iter().filter(|c| matches!(uses.get(c), Some(Some(_)))).collect()
+}
+
+/// The module functions a function calls (not the operations themselves).
+fn defined_callees(f: Value<'_>) -> Vec<Value<'_>> {
+    let mut out = Vec::new();
+    for b in f.blocks() {
         for i in b.instructions() {
-            if !i.is_call() {
-                continue;
-            }
-            let callee = i.called_value();
-            if !callee.is_function() || callee.intrinsic_id() != 0 {
-                continue;
-            }
-            if op_of(i).is_some() {
-                found = Some((f.name(), callee.name()));
-                break 'blocks;
-            }
-            if let Some((_, op)) = uses(callee, seen, memo) {
-                found = Some((callee.name(), op));
-                break 'blocks;
+            if i.is_call() && op_of(i).is_none() {
+                let c = i.called_value();
+                if c.is_function() && c.intrinsic_id() == 0 && !c.is_declaration() && !out.contains(&c) {
+                    out.push(c);
+                }
             }
         }
     }
-    memo.insert(f, found.clone());
-    found
+    out
+}
+
+/// For every function reachable from `root` through calls: the
+/// operation it uses first (the function holding the call, and the
+/// operation's name), or `None`. A fixed point over the call graph, so
+/// that recursion is seen through.
+fn uses_from<'ctx>(root: Value<'ctx>) -> HashMap<Value<'ctx>, Option<(String, String)>> {
+    let mut order = vec![root];
+    let mut queued: HashSet<Value> = HashSet::from([root]);
+    let mut callees: HashMap<Value, Vec<Value>> = HashMap::new();
+    let mut k = 0;
+    while k < order.len() {
+        let f = order[k];
+        k += 1;
+        if f.is_declaration() {
+            callees.insert(f, Vec::new());
+            continue;
+        }
+        let cs = defined_callees(f);
+        for c in &cs {
+            if queued.insert(*c) {
+                order.push(*c);
+            }
+        }
+        callees.insert(f, cs);
+    }
+    let direct = |f: Value<'ctx>| -> Option<(String, String)> {
+        if f.is_declaration() {
+            return None;
+        }
+        f.blocks()
+            .into_iter()
+            .flat_map(|b| b.instructions())
+            .find(|i| op_of(*i).is_some())
+            .map(|i| (f.name(), i.called_value().name()))
+    };
+    let mut state: HashMap<Value, Option<(String, String)>> = order.iter().map(|f| (*f, direct(*f))).collect();
+    loop {
+        let mut changed = false;
+        for f in &order {
+            if state[f].is_some() {
+                continue;
+            }
+            if let Some(found) = callees[f].iter().find_map(|c| state[c].clone()) {
+                state.insert(*f, Some(found));
+                changed = true;
+            }
+        }
+        if !changed {
+            return state;
+        }
+    }
 }
 
 #[cfg(test)]

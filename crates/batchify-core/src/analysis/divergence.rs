@@ -349,8 +349,9 @@ impl<'ctx> Divergence<'ctx> {
         levels_list.extend((0..loops.loops.len()).map(|i| Some(LoopId(i))));
         let graphs = level_graphs(cfg, loops);
         let mut seeds: HashSet<Value> = HashSet::new();
+        let group_callees = super::cross_lane::group_callees(f);
         loop {
-            let uniformity = Uniformity::new(f, cfg, params, &seeds);
+            let uniformity = Uniformity::new(f, cfg, params, &seeds, &group_callees);
             // Innermost loops first, so a child's divergence is known to its parent.
             let mut divergent: HashSet<LoopId> = HashSet::new();
             let mut linear: HashMap<Option<LoopId>, bool> = HashMap::new();

@@ -28,12 +28,14 @@ pub struct Uniformity<'ctx> {
 
 impl<'ctx> Uniformity<'ctx> {
     /// Computes uniformity for `f` whose parameters have the given kinds,
-    /// with `seeds` (sync-dependent phis) forced varying.
+    /// with `seeds` (sync-dependent phis) forced varying and calls of
+    /// `group_callees` (`cross_lane::group_callees`) varying.
     pub fn new(
         f: Value<'ctx>,
         cfg: &Cfg<'ctx>,
         params: &[ParamKind],
         seeds: &HashSet<Value<'ctx>>,
+        group_callees: &HashSet<Value<'ctx>>,
     ) -> Uniformity<'ctx> {
         let mut varying: HashSet<Value> = seeds.clone();
         for (p, kind) in f.params().into_iter().zip(params) {
@@ -43,14 +45,6 @@ impl<'ctx> Uniformity<'ctx> {
         }
         // Functions that use cross-lane operations run for the group: a
         // call of one is never one scalar call for all lanes.
-        let group_callees: HashSet<Value> = cfg
-            .rpo
-            .iter()
-            .flat_map(|b| b.instructions())
-            .filter(|i| i.is_call() && super::cross_lane::op_of(*i).is_none())
-            .map(|i| i.called_value())
-            .filter(|c| c.is_function() && c.intrinsic_id() == 0 && super::cross_lane::first_use(*c).is_some())
-            .collect();
         for b in &cfg.rpo {
             for i in b.instructions() {
                 if i.is_call() && group_callees.contains(&i.called_value()) {
