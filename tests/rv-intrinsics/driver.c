@@ -31,6 +31,7 @@ CLONE(vf, t078, "vv", vf, vi)
 /* 64-bit lanes do not fit one AVX2 register: t079 runs through its map. */
 void t079_map(size_t n, const float *a, const float *b, int64_t *out);
 CLONE(vf, t084, "uvu", float *, vi, int)
+CLONE(vf, rot, "vv", vf, vf)
 float t007(float, float);
 int t022(struct node *, float);
 float t036(float, float);
@@ -129,7 +130,13 @@ int main(int argc, char **argv) {
     int lane = (int)(uniform01() * N);
     r = t084_v(base, at, lane);
     for (int k = 0; k < N; k++) expect("084", round, k, r[k], base[at[lane]]);
+
+    r = rot_v(a, b);
+    for (int k = 0; k < N; k++) {
+      int up = b[k] > 100.0f, src = up ? (k + 3) % N : (k + N - 1) % N;
+      expect("rot", round, k, r[k], (b[src] > 100.0f) == up ? a[src] : 0.0f);
+    }
   }
-  printf("%s: 10 tests x 200 rounds at %d lanes, %d mismatches\n", failures ? "FAIL" : "ok", N, failures);
+  printf("%s: 10 tests and rv_shuffle x 200 rounds at %d lanes, %d mismatches\n", failures ? "FAIL" : "ok", N, failures);
   return failures != 0;
 }

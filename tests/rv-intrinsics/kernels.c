@@ -15,6 +15,9 @@ int rv_popcount(bool);
 float rv_extract(float, int);
 float rv_compact(float, bool);
 float rv_load(float *, int);
+/* convergent: without it clang -O2 merges the two calls of rot() into
+ * one call on a selected amount (docs/cross-lane.md, "RV's names"). */
+__attribute__((convergent)) float rv_shuffle(float, int);
 
 /* 007: any() of uniform values. */
 float t007(float x, float y) { return rv_any(x > y) ? x : y; }
@@ -70,3 +73,7 @@ float t078(float x, int flag) { return rv_compact(x, flag != 0); }
 
 /* 084: a load through another lane's pointer. */
 float t084(float *base, int at, int lane) { return rv_load(&base[at], lane); }
+
+/* Not one of RV's ten: rv_shuffle (a rotation by a constant) in both arms
+ * of a divergent branch; a source lane that is not active reads 0. */
+float rot(float x, float y) { return y > 100.0f ? rv_shuffle(x, 3) : rv_shuffle(x, -1); }

@@ -9,3 +9,4 @@ int rv_popcount(bool c) { return c ? 1 : 0; }
 float rv_extract(float x, int lane) { return lane == 0 ? x : 0.0f; }
 float rv_compact(float x, bool c) { (void)c; return x; }
 float rv_load(float *p, int lane) { return lane == 0 ? *p : 0.0f; }
+float rv_shuffle(float x, int s) { (void)s; return x; }

@@ -80,6 +80,9 @@ pub enum Op {
     /// with `c` (for `j` below their count), `x[j]` in the lanes above
     /// (varying).
     Compact,
+    /// `shuffle(x, s)` (RV): in lane `k`, `x` of lane `(k + s) mod N`
+    /// (`s` a constant), zero where that lane is inactive (varying).
+    Rotate,
     /// `load(p, lane)` (RV): `*p[lane]`, through lane `lane`'s pointer, if
     /// that is an active lane, else 0 and no load (uniform).
     LoadLane,
@@ -152,7 +155,7 @@ pub const TYPE_SUFFIXES: &[&str] = &["i32", "i64", "f32", "f64"];
 /// or digits).
 fn rv_op(rest: &str) -> Option<Op> {
     let (head, suffix) = match rest.split_once('_') {
-        Some((h, s)) if matches!(h, "extract" | "insert" | "compact" | "load") => (h, s),
+        Some((h, s)) if matches!(h, "extract" | "insert" | "compact" | "load" | "shuffle") => (h, s),
         _ => (rest, ""),
     };
     if suffix.len() > 3 || !suffix.bytes().all(|c| c.is_ascii_alphanumeric()) {
@@ -170,8 +173,9 @@ fn rv_op(rest: &str) -> Option<Op> {
         "insert" => Op::Insert,
         "compact" => Op::Compact,
         "load" => Op::LoadLane,
-        // `rv_shuffle` (a rotation by a constant) and `rv_index` (a prefix
-        // count) are not accepted yet: they stay ordinary calls.
+        "shuffle" => Op::Rotate,
+        // `rv_index` (a prefix count) and `rv_reduce` are not accepted
+        // yet: they stay ordinary calls.
         _ => return None,
     })
 }
@@ -180,7 +184,7 @@ impl Op {
     /// Whether the result differs between lanes, given which arguments do.
     pub fn result_varies(self, arg_varies: impl Fn(u32) -> bool) -> bool {
         match self {
-            Op::LaneId | Op::ExclusiveScanAdd | Op::Index | Op::Insert | Op::Compact => true,
+            Op::LaneId | Op::ExclusiveScanAdd | Op::Index | Op::Insert | Op::Compact | Op::Rotate => true,
             Op::Extract | Op::Shuffle => arg_varies(1),
             _ => false,
         }
@@ -239,6 +243,7 @@ pub fn check_call(call: Value, op: Op, width: u32, arg_varies: impl Fn(u32) -> b
         (Op::Extract | Op::Shuffle, [x, lane]) => *x == ret && is_element(ret) && is_int(*lane),
         (Op::Insert, [x, lane, y]) => *x == ret && *y == ret && is_element(ret) && is_int(*lane),
         (Op::PackedStoreActive, [p, x]) => p.is_pointer() && is_element(*x) && is_int(ret),
+        (Op::Rotate, [x, s]) => *x == ret && is_element(ret) && is_int(*s),
         (Op::Compact, [x, c]) => *x == ret && is_element(ret) && is_int(*c),
         (Op::LoadLane, [p, lane]) => p.is_pointer() && is_element(ret) && is_int(*lane),
         _ => false,
@@ -257,6 +262,9 @@ pub fn check_call(call: Value, op: Op, width: u32, arg_varies: impl Fn(u32) -> b
     }
     if op == Op::PackedStoreActive && arg_varies(0) {
         return Err("stores through a pointer that differs between lanes (it must be the same in all)".into());
+    }
+    if op == Op::Rotate && call.operand(1).const_int_value().is_none() {
+        return Err("rotates by an amount that is not a constant".into());
     }
     if op == Op::LoadLane && arg_varies(1) {
         return Err("loads through a lane whose index differs between lanes (it must be the same in all)".into());
@@ -367,7 +375,8 @@ mod tests {
         assert_eq!(op_named("rv_insert_node"), None);
         assert_eq!(op_named("rv_compact"), Some(Op::Compact));
         assert_eq!(op_named("rv_load"), Some(Op::LoadLane));
-        assert_eq!(op_named("rv_shuffle"), None);
+        assert_eq!(op_named("rv_shuffle"), Some(Op::Rotate));
+        assert_eq!(op_named("rv_index"), None);
         assert_eq!(op_named("rv_lane_id"), Some(Op::LaneId));
         assert_eq!(op_named("__batchify.active_lanes"), Some(Op::CountActive));
         assert_eq!(op_named("batchify_anything"), None);

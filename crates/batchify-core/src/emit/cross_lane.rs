@@ -96,6 +96,18 @@ impl<'ctx> Widener<'_, 'ctx> {
                 let xm = self.b.select(m, x, constant::null(x.ty()));
                 self.read_lane(xm, first)
             }
+            Op::Rotate => {
+                let x = self.varying_value(i.operand(0));
+                let xm = self.b.select(m, x, constant::null(x.ty()));
+                let width = self.n as i64;
+                let amount = i.operand(1);
+                let bits = amount.ty().int_width();
+                let raw = amount.const_int_value().expect("legality checked a constant") as i64;
+                let s = (raw << (64 - bits)) >> (64 - bits); // sign-extended
+                let lanes: Vec<Value> =
+                    (0..width).map(|k| constant::i32(self.ctx(), (k + s).rem_euclid(width) as u32)).collect();
+                self.b.shuffle(xm, constant::poison(xm.ty()), constant::vector(&lanes))
+            }
             Op::Compact => {
                 // The lanes with `c`, compressed over a copy of `x`: the
                 // lanes above their count keep their own `x`.
