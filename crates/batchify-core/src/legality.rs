@@ -64,17 +64,14 @@ pub fn check_cross_lane(
 ) -> Result<bool> {
     use crate::analysis::cross_lane;
     let error = |message: String| Error::CrossLane { function: spec.scalar_name.clone(), message };
-    let mut uses = false;
+    let mut uses = !cross_lane::group_callees(f).is_empty();
     for b in f.blocks() {
         for i in b.instructions() {
             if !i.is_call() || !i.called_value().is_function() || i.called_value().intrinsic_id() != 0 {
                 continue;
             }
             let callee = i.called_value();
-            let Some(op) = cross_lane::op_of(i) else {
-                uses |= cross_lane::first_use(callee).is_some();
-                continue;
-            };
+            let Some(op) = cross_lane::op_of(i) else { continue };
             uses = true;
             let name = callee.name();
             cross_lane::check_call(i, op, spec.width, |k| uniformity.is_varying(i.operand(k)))

@@ -212,8 +212,7 @@ impl Op {
 /// Whether `t` is an element type the typed operations take: an integer
 /// of 8 to 64 bits, `float` or `double`.
 fn is_element(t: Type) -> bool {
-    matches!(t.kind(), LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind)
-        || matches!(t.int_width(), 8 | 16 | 32 | 64)
+    is_float(t) || matches!(t.int_width(), 8 | 16 | 32 | 64)
 }
 
 fn is_int(t: Type) -> bool {

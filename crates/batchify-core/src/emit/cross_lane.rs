@@ -18,14 +18,10 @@ impl<'ctx> Widener<'_, 'ctx> {
         let ty = i.ty();
         let m = self.active_mask();
         match op {
-            Op::LaneId => {
-                let lanes: Vec<Value> = (0..self.n).map(|k| constant::int(ty, u64::from(k))).collect();
-                constant::vector(&lanes)
-            }
+            Op::LaneId => self.lane_numbers(ty),
             Op::NumLanes => constant::int(ty, u64::from(self.n)),
             Op::Mask => constant::int(ty, 1),
-            Op::CountActive if self.flow.full => constant::int(ty, u64::from(self.n)),
-            Op::CountActive => self.lanes_set(m, ty),
+            Op::CountActive => self.active_count(m, ty),
             Op::Any => {
                 let c = self.truth(i.operand(0));
                 let on = self.b.binop(LLVMAnd, c, m);
@@ -117,11 +113,7 @@ impl<'ctx> Widener<'_, 'ctx> {
                 self.position_aux_in_entry();
                 let slot = self.aux.alloca(x.ty());
                 self.b.store(x, slot, 1);
-                let f = self
-                    .module
-                    .intrinsic("llvm.masked.compressstore", &[x.ty()])
-                    .expect("llvm.masked.compressstore exists");
-                self.b.call(f.function_type(), f, &[x, slot, on]);
+                self.compress_store(x, slot, on);
                 self.b.load(x.ty(), slot, 1)
             }
             Op::LoadLane => {
@@ -137,16 +129,8 @@ impl<'ctx> Widener<'_, 'ctx> {
             Op::PackedStoreActive => {
                 let ptr = self.uniform_value(i.operand(0));
                 let x = self.varying_value(i.operand(1));
-                let f = self
-                    .module
-                    .intrinsic("llvm.masked.compressstore", &[x.ty()])
-                    .expect("llvm.masked.compressstore exists");
-                self.b.call(f.function_type(), f, &[x, ptr, m]);
-                if self.flow.full {
-                    constant::int(ty, u64::from(self.n))
-                } else {
-                    self.lanes_set(m, ty)
-                }
+                self.compress_store(x, ptr, m);
+                self.active_count(m, ty)
             }
         }
     }
@@ -160,6 +144,24 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
     }
 
+    /// The number of lanes of mask `m` (the current one) as an integer of
+    /// type `ty`: `N` where the block is full.
+    fn active_count(&self, m: Value<'ctx>, ty: Type<'ctx>) -> Value<'ctx> {
+        if self.flow.full {
+            constant::int(ty, u64::from(self.n))
+        } else {
+            self.lanes_set(m, ty)
+        }
+    }
+
+    /// `llvm.masked.compressstore`: the lanes of `x` that `m` has set, in
+    /// lane order, to `ptr[0..]`.
+    fn compress_store(&self, x: Value<'ctx>, ptr: Value<'ctx>, m: Value<'ctx>) {
+        let f =
+            self.module.intrinsic("llvm.masked.compressstore", &[x.ty()]).expect("llvm.masked.compressstore exists");
+        self.b.call(f.function_type(), f, &[x, ptr, m]);
+    }
+
     /// `<N x i1>`: operand `v` (an integer, as C's `bool`) is non-zero.
     fn truth(&mut self, v: Value<'ctx>) -> Value<'ctx> {
         let x = self.varying_value(v);
@@ -167,15 +169,6 @@ impl<'ctx> Widener<'_, 'ctx> {
             return x;
         }
         self.b.icmp(LLVMIntNE, x, constant::null(x.ty()))
-    }
-
-    /// Integer `v` zero-extended or truncated to `ty`.
-    fn resize_int(&self, v: Value<'ctx>, ty: Type<'ctx>) -> Value<'ctx> {
-        match v.ty().int_width().cmp(&ty.int_width()) {
-            std::cmp::Ordering::Less => self.b.cast(LLVMZExt, v, ty),
-            std::cmp::Ordering::Greater => self.b.cast(LLVMTrunc, v, ty),
-            std::cmp::Ordering::Equal => v,
-        }
     }
 
     /// A call of the reduction intrinsic `name` on vector `v`.

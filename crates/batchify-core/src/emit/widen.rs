@@ -291,10 +291,15 @@ impl<'ctx> Widener<'_, 'ctx> {
         let bits = self.b.cast(LLVMBitCast, mask, bits_ty);
         let ctpop = self.module.intrinsic("llvm.ctpop", &[bits_ty]).expect("llvm.ctpop exists");
         let count = self.b.call(ctpop.function_type(), ctpop, &[bits]);
-        match bits_ty.int_width().cmp(&ty.int_width()) {
-            std::cmp::Ordering::Less => self.b.cast(LLVMZExt, count, ty),
-            std::cmp::Ordering::Greater => self.b.cast(LLVMTrunc, count, ty),
-            std::cmp::Ordering::Equal => count,
+        self.resize_int(count, ty)
+    }
+
+    /// Integer `v` zero-extended or truncated to `ty`.
+    pub(crate) fn resize_int(&self, v: Value<'ctx>, ty: Type<'ctx>) -> Value<'ctx> {
+        match v.ty().int_width().cmp(&ty.int_width()) {
+            std::cmp::Ordering::Less => self.b.cast(LLVMZExt, v, ty),
+            std::cmp::Ordering::Greater => self.b.cast(LLVMTrunc, v, ty),
+            std::cmp::Ordering::Equal => v,
         }
     }
 

@@ -227,21 +227,19 @@ impl<'ctx> Plan<'ctx> {
 /// it would see a group of one.
 pub fn check_group_calls(f: Value, recipes: &Plan, function: &str) -> crate::error::Result<()> {
     use crate::analysis::cross_lane;
+    let group = cross_lane::group_callees(f);
     for b in f.blocks() {
         for i in b.instructions() {
-            if !i.is_call() || cross_lane::op_of(i).is_some() {
+            if !i.is_call() || !group.contains(&i.called_value()) {
                 continue;
             }
             let callee = i.called_value();
-            if !callee.is_function() || callee.intrinsic_id() != 0 {
-                continue;
-            }
-            let Some((holder, op)) = cross_lane::first_use(callee) else { continue };
             let why = match recipes.recipe(i) {
                 Recipe::Call(_) => continue,
                 Recipe::PerLane(Some(why)) => why.clone(),
                 _ => "it has no batched form".to_string(),
             };
+            let (holder, op) = cross_lane::first_use(callee).expect("a group callee uses an operation");
             let inside = if holder == callee.name() { String::new() } else { format!(" (in `{holder}`)") };
             return Err(crate::error::Error::CrossLane {
                 function: function.to_string(),
