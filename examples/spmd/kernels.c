@@ -14,7 +14,8 @@
 float kept[1 << 22];
 int cursor;
 
-int keep(float x, float y) {
+/* The escape-time steps of point (x, y), at most 32. */
+static int steps(float x, float y) {
   float zx = x, zy = y;
   int i = 0;
   while (i < 32 && zx * zx + zy * zy < 4.0f) {
@@ -23,6 +24,11 @@ int keep(float x, float y) {
     zx = t;
     i++;
   }
+  return i;
+}
+
+int keep(float x, float y) {
+  int i = steps(x, y);
   if (i > 8) {
     cursor += batchify_packed_store_active_f32(kept + cursor, x + (float)i);
     return 1;
@@ -32,14 +38,7 @@ int keep(float x, float y) {
 
 /* The same without the operation: what a scalar loop writes by hand. */
 int keep_plain(float x, float y) {
-  float zx = x, zy = y;
-  int i = 0;
-  while (i < 32 && zx * zx + zy * zy < 4.0f) {
-    float t = zx * zx - zy * zy - 0.4f;
-    zy = 2.0f * zx * zy + 0.6f;
-    zx = t;
-    i++;
-  }
+  int i = steps(x, y);
   if (i > 8) {
     kept[cursor++] = x + (float)i;
     return 1;
