@@ -36,6 +36,7 @@ int batchify_plugin_run(LLVMModuleRef module, const char *pass_params, const cha
 // Implemented in Rust: marks the omp simd loops' calls of declare simd
 // functions defined in the module noinline. Returns 1 if it marked one.
 int batchify_plugin_keep_simd_calls(LLVMModuleRef module);
+int batchify_plugin_mark_cross_lane(LLVMModuleRef module);
 // Implemented in Rust: checks a parameter string; on error writes a
 // malloc'ed message to *error (freed here with free()) and returns 0.
 int batchify_plugin_check_params(const char *params, char **error);
@@ -170,6 +171,18 @@ struct KeepSimdCallsPass : PassInfoMixin<KeepSimdCallsPass> {
   static StringRef name() { return "batchify-keep-simd-calls"; }
 };
 
+// At the pipeline's start, before any pass could hoist or merge them: the
+// cross-lane operations (batchify_any, ...) become convergent. batchify.h
+// says so in C; Rust has no way to, and a C program may declare them
+// without the header.
+struct MarkCrossLanePass : PassInfoMixin<MarkCrossLanePass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    return batchify_plugin_mark_cross_lane(wrap(&M)) ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+  static StringRef name() { return "batchify-mark-cross-lane"; }
+};
+
 bool parseBatchifyPipeline(StringRef Name, ModulePassManager &MPM) {
   std::string Params;
   if (Name == "batchify") {
@@ -200,6 +213,7 @@ void registerCallbacks(PassBuilder &PB) {
   // runs later in the optimisation pipeline, sees the variants and the
   // annotated call sites. See docs/plugin.md.
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    MPM.addPass(MarkCrossLanePass());
     if (!OptNoAuto && !OptNoCallers)
       MPM.addPass(KeepSimdCallsPass());
   });

@@ -120,6 +120,22 @@ pub unsafe extern "C" fn batchify_plugin_run(
     }
 }
 
+/// Marks the module's cross-lane operations `convergent`
+/// (`batchify_core::analysis::cross_lane::mark_convergent`); returns 1 if
+/// it marked one.
+///
+/// # Safety
+/// `module` is a live module the caller owns for the duration of the call.
+#[no_mangle]
+pub unsafe extern "C" fn batchify_plugin_mark_cross_lane(module: *mut c_void) -> c_int {
+    // SAFETY: as in `batchify_plugin_keep_simd_calls`.
+    let host = std::mem::ManuallyDrop::new(unsafe { inkwell::module::Module::new(module.cast()) });
+    let marked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        batchify_core::analysis::cross_lane::mark_convergent(batchify_core::llvm::Module::from_inkwell(&host))
+    }));
+    c_int::from(marked.is_ok_and(|n| n > 0))
+}
+
 /// Before the inliner: keeps the `omp simd` loops' calls of `declare simd`
 /// functions defined in the module from being inlined
 /// (`batchify_core::callers::keep_simd_calls`); returns 1 if it marked one.

@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use std::process::Command;
 
 /// The macro's dylib, as cargo built it for this test (the newest
-/// `libbatchify-*.so` in the deps directory).
+/// `libbatchify_macros-*.so` in the deps directory; the cases name it
+/// `batchify`, as the `batchify` crate re-exports it).
 pub fn macro_dylib() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let deps = exe.parent().unwrap();
@@ -19,10 +20,10 @@ pub fn macro_dylib() -> PathBuf {
         .map(|e| e.path())
         .filter(|p| {
             let name = p.file_name().unwrap().to_string_lossy();
-            name.starts_with("libbatchify-") && name.ends_with(".so")
+            name.starts_with("libbatchify_macros-") && name.ends_with(".so")
         })
         .max_by_key(|p| p.metadata().and_then(|m| m.modified()).ok())
-        .expect("libbatchify-*.so next to the test binary")
+        .expect("libbatchify_macros-*.so next to the test binary")
 }
 
 /// (case, source, message, line of the error).
@@ -83,6 +84,12 @@ const CASES: &[(&str, &str, &str, usize)] = &[
         "varying_ref",
         "#[batchify::batch(width = 4)]\nfn f(\n    t: &f32,\n) -> f32 { *t }\n",
         "varying parameter cannot be a reference",
+        3,
+    ),
+    (
+        "varying_pointer",
+        "#[batchify::batch(width = 4)]\nfn f(\n    t: *mut f32,\n) -> f32 { 0.0 }\n",
+        "varying parameter cannot be a pointer",
         3,
     ),
     (

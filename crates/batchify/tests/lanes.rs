@@ -2,6 +2,11 @@
 //! plugin): the generated request's scalar loop on AVX2 machines, the
 //! generated function's own loop elsewhere. `tests/plugin.rs` runs the same
 //! kind of checks with the pass plugin.
+//!
+//! The cross-lane functions at the end have group results where their
+//! variant runs and one-lane results where lanes run one by one; their
+//! checks compute the results for the group size the build has
+//! (`BATCHIFY_EXPECT_LANES`, 1 unless `tests/plugin.rs` says 8).
 
 /// xorshift64: enough randomness for lane checks, no dependency.
 struct Rng(u64);
@@ -184,4 +189,140 @@ fn masked_function_slices_end_with_one_masked_call() {
 fn slices_of_different_lengths_panic() {
     let mut out = [0.0; 4];
     branchy_slice(&[1.0; 4], &[2.0; 3], &mut out);
+}
+
+// ---- Cross-lane operations (`batchify::any`, ...) ----
+
+/// The lanes one call of a cross-lane function's `f_x8` runs together: 8
+/// under the plugin (`tests/plugin.rs` sets `BATCHIFY_EXPECT_LANES`), 1 in
+/// a plain build.
+fn group_size() -> usize {
+    std::env::var("BATCHIFY_EXPECT_LANES").map_or(1, |v| v.parse().expect("BATCHIFY_EXPECT_LANES is a number"))
+}
+
+/// The group a function's lanes form, as the function itself sees it.
+#[batchify::batch(width = 8)]
+pub fn lanes_seen(x: u32) -> u32 {
+    batchify::num_lanes() * 100 + batchify::lane_id() + x
+}
+
+/// Reductions over the lanes of a divergent branch.
+#[batchify::batch(width = 8, masked)]
+pub fn branch_sums(x: f32) -> f32 {
+    if x > 0.0 {
+        batchify::reduce_add_f32(x)
+    } else {
+        batchify::reduce_min_f32(x) - batchify::popcount_active() as f32
+    }
+}
+
+/// Stream compaction: the positive `x` of the group go to `dst[0..count]`
+/// (not `pub`: clippy asks a public function taking a pointer to be
+/// `unsafe`, which the macro does not accept).
+#[batchify::batch(width = 8, uniform(dst))]
+fn keep_positive(dst: *mut f32, x: f32) -> u32 {
+    if x > 0.0 {
+        // SAFETY: the callers pass room for 8 values.
+        unsafe { batchify::packed_store_active_f32(dst, x) }
+    } else {
+        0
+    }
+}
+
+/// A loop the whole group leaves together (`all`), ballots and neighbours.
+#[batchify::batch(width = 8)]
+pub fn group_halvings(x: u32) -> u64 {
+    let (mut v, mut n) = (x, 0u64);
+    while !batchify::all(v < 10) {
+        v /= 2;
+        n += 1;
+    }
+    let right = batchify::shuffle_i32(x as i32, (batchify::lane_id() + 1) & batchify::num_lanes().wrapping_sub(1));
+    let odd = batchify::ballot(x % 2 == 1);
+    n | (odd << 8) | ((right as u32 as u64) << 24) ^ ((batchify::broadcast_first_i32(x as i32) as u32 as u64) << 40)
+}
+
+/// Halvings of `x` until it is below 10.
+fn halvings(mut x: u32) -> u64 {
+    let mut n = 0;
+    while x >= 10 {
+        x /= 2;
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn cross_lane_groups_are_the_builds() {
+    let g = group_size();
+    let x: [u32; 8] = std::array::from_fn(|k| 1000 * k as u32);
+    let got = lanes_seen_x8(x);
+    let want: [u32; 8] = std::array::from_fn(|k| g as u32 * 100 + (k % g) as u32 + x[k]);
+    assert_eq!(got, want, "lanes_seen_x8: expected groups of {g}");
+    assert_eq!(lanes_seen(7), 107, "the scalar function is one lane");
+}
+
+#[test]
+fn cross_lane_reductions_see_the_active_lanes() {
+    let g = group_size();
+    let mut r = Rng(0xc0ffee);
+    for _ in 0..300 {
+        let x = r.f32s::<8>(8.0);
+        let mask: [bool; 8] = std::array::from_fn(|_| !r.next().is_multiple_of(4));
+        let got = branch_sums_x8(x, mask);
+        for k in 0..8 {
+            let group = (k / g * g)..(k / g * g + g);
+            let want = if !mask[k] {
+                0.0
+            } else if x[k] > 0.0 {
+                group.filter(|&j| mask[j] && x[j] > 0.0).fold(-0.0f32, |s, j| s + x[j])
+            } else {
+                let lanes: Vec<usize> = group.filter(|&j| mask[j] && x[j] <= 0.0).collect();
+                lanes.iter().map(|&j| x[j]).fold(f32::INFINITY, f32::min) - lanes.len() as f32
+            };
+            assert_eq!(got[k].to_bits(), want.to_bits(), "lane {k} of {x:?} under {mask:?}: {got:?}");
+        }
+        assert_eq!(branch_sums(x[0]).to_bits(), if x[0] > 0.0 { x[0] } else { x[0] - 1.0 }.to_bits());
+    }
+}
+
+#[test]
+fn cross_lane_compaction_keeps_lane_order() {
+    let g = group_size();
+    let mut r = Rng(0xfeed);
+    for _ in 0..300 {
+        let x = r.f32s::<8>(4.0);
+        let mut dst = [f32::NAN; 8];
+        let got = keep_positive_x8(dst.as_mut_ptr(), x);
+        // The groups run in order, each storing its kept values from dst[0].
+        let mut want_dst = [f32::NAN; 8];
+        let mut want = [0u32; 8];
+        for start in (0..8).step_by(g) {
+            let kept: Vec<usize> = (start..start + g).filter(|&j| x[j] > 0.0).collect();
+            for (slot, &j) in kept.iter().enumerate() {
+                want_dst[slot] = x[j];
+                want[j] = kept.len() as u32;
+            }
+        }
+        assert_eq!(got, want, "counts for {x:?}");
+        assert_eq!(dst.map(f32::to_bits), want_dst.map(f32::to_bits), "stored values for {x:?}");
+    }
+}
+
+#[test]
+fn cross_lane_group_exit_and_neighbours() {
+    let g = group_size();
+    let mut r = Rng(0xabc);
+    for _ in 0..300 {
+        let x: [u32; 8] = std::array::from_fn(|_| (r.next() % 5000) as u32);
+        let got = group_halvings_x8(x);
+        for k in 0..8 {
+            let start = k / g * g;
+            let n = (start..start + g).map(|j| halvings(x[j])).max().unwrap();
+            let odd = (start..start + g).filter(|&j| x[j] % 2 == 1).fold(0u64, |b, j| b | 1 << (j - start));
+            let right = x[start + (k - start + 1) % g];
+            let want = n | (odd << 8) | (u64::from(right) << 24) ^ (u64::from(x[start]) << 40);
+            assert_eq!(got[k], want, "lane {k} of {x:?}: {got:?}");
+        }
+    }
 }

@@ -5,7 +5,9 @@
 //! the whole crate, and run. Each batched
 //! function's variant must be built exactly once (`-C remark=batchify`), so
 //! must the map its slice API calls (`batchify<report>`), and every check
-//! must pass with the variants in use.
+//! must pass with the variants in use, the cross-lane functions' with
+//! groups of 8 lanes (the plugin marks `batchify_any` and the others
+//! `convergent` before LLVM's passes run).
 //!
 //! Needs rustc (stable with `RUSTC_BOOTSTRAP=1` is enough), an AVX2 CPU and
 //! the built plugin (`cargo build -p batchify-plugin`, or `BATCHIFY_PLUGIN`).
@@ -16,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The macro's dylib, as cargo built it for this test (the newest
-/// `libbatchify-*.so` next to the test binary).
+/// `libbatchify_macros-*.so` next to the test binary).
 fn macro_dylib() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     std::fs::read_dir(exe.parent().unwrap())
@@ -25,10 +27,28 @@ fn macro_dylib() -> PathBuf {
         .map(|e| e.path())
         .filter(|p| {
             let name = p.file_name().unwrap().to_string_lossy();
-            name.starts_with("libbatchify-") && name.ends_with(".so")
+            name.starts_with("libbatchify_macros-") && name.ends_with(".so")
         })
         .max_by_key(|p| p.metadata().and_then(|m| m.modified()).ok())
-        .expect("libbatchify-*.so next to the test binary")
+        .expect("libbatchify_macros-*.so next to the test binary")
+}
+
+/// The `batchify` crate (the macro's re-export and the cross-lane
+/// operations) compiled into `dir` as an rlib with bitcode, so that the
+/// LTO builds can link it (cargo's own rlib for this test has none).
+fn batchify_rlib(dir: &Path) -> PathBuf {
+    let lib = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs");
+    let rlib = dir.join("libbatchify.rlib");
+    let out = Command::new("rustc")
+        .args(["--edition=2021", "--crate-type=rlib", "--crate-name=batchify", "-O"])
+        .arg(format!("--extern=batchify_macros={}", macro_dylib().display()))
+        .arg("-o")
+        .arg(&rlib)
+        .arg(&lib)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "rustc {}:\n{}", lib.display(), String::from_utf8_lossy(&out.stderr));
+    rlib
 }
 
 /// Variants the plugin must build from `tests/lanes.rs` (the prefix up to
@@ -42,6 +62,10 @@ const BUILT: &[&str] = &[
     "_ZGVdN8vv___batchify_s_mandel_",
     "_ZGVdN4uuuuv___batchify_s_lookup_",
     "_ZGVdM16vv___batchify_s_collatz_",
+    "_ZGVdN8v___batchify_s_lanes_seen_",
+    "_ZGVdM8v___batchify_s_branch_sums_",
+    "_ZGVdN8uv___batchify_s_keep_positive_",
+    "_ZGVdN8v___batchify_s_group_halvings_",
 ];
 
 #[test]
@@ -58,6 +82,7 @@ fn lanes_under_the_plugin() {
     let lanes = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lanes.rs");
     let dir = tempfile::tempdir().unwrap();
     let nm = skip::require_tool(test, "nm");
+    let rlib = batchify_rlib(dir.path());
     for (name, flags) in [
         ("cgu16", &["-C", "codegen-units=16"][..]),
         ("fat", &["-C", "codegen-units=16", "-C", "lto=fat"][..]),
@@ -73,7 +98,8 @@ fn lanes_under_the_plugin() {
             .args(flags)
             .arg(format!("-Zllvm-plugins={}", plugin.display()))
             .args(["-C", "passes=batchify<report>", "-C", "remark=batchify"])
-            .arg(format!("--extern=batchify={}", macro_dylib().display()))
+            .arg(format!("--extern=batchify={}", rlib.display()))
+            .arg(format!("-Ldependency={}", macro_dylib().parent().unwrap().display()))
             .arg("-o")
             .arg(&exe)
             .arg(&lanes)
@@ -112,8 +138,9 @@ fn lanes_under_the_plugin() {
                 );
             }
         }
-        let run = Command::new(&exe).output().unwrap();
+        // The cross-lane functions' checks expect the variants' groups.
+        let run = Command::new(&exe).env("BATCHIFY_EXPECT_LANES", "8").output().unwrap();
         let stdout = String::from_utf8_lossy(&run.stdout);
-        assert!(run.status.success() && stdout.contains("8 passed"), "{name}:\n{stdout}");
+        assert!(run.status.success() && stdout.contains("12 passed"), "{name}:\n{stdout}");
     }
 }

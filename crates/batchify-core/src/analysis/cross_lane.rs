@@ -274,6 +274,24 @@ pub fn check_call(call: Value, op: Op, width: u32, arg_varies: impl Fn(u32) -> b
     Ok(())
 }
 
+/// Marks every cross-lane operation the module declares or defines
+/// `convergent`, so that LLVM's passes neither hoist a call out of a branch
+/// nor merge the calls of two branches into one (either would change which
+/// lanes it sees). C gets this from `batchify.h`; Rust cannot say it, so
+/// the plugin calls this at the pipeline's start. Returns how many it marked.
+pub fn mark_convergent(module: crate::llvm::Module) -> usize {
+    let mut marked = 0;
+    for f in module.functions() {
+        let is_op = op_named(&f.name()).is_some() && (f.is_declaration() || !f.name().starts_with("rv_"));
+        if is_op && f.intrinsic_id() == 0 && !f.has_fn_attribute("convergent") {
+            let ctx = f.function_type().context();
+            f.add_attribute(crate::llvm::FUNCTION_INDEX, crate::llvm::create_enum_attribute(ctx, "convergent", 0));
+            marked += 1;
+        }
+    }
+    marked
+}
+
 /// The first cross-lane operation `f` calls, directly or through the
 /// module functions it calls (their name, and the operation's): what makes
 /// `f`'s clones need their vector form.
