@@ -32,6 +32,7 @@ CLONE(vf, t078, "vv", vf, vi)
 void t079_map(size_t n, const float *a, const float *b, int64_t *out);
 CLONE(vf, t084, "uvu", float *, vi, int)
 CLONE(vf, rot, "vv", vf, vf)
+CLONE(vi, idx, "vv", vf, vf)
 float t007(float, float);
 int t022(struct node *, float);
 float t036(float, float);
@@ -136,7 +137,13 @@ int main(int argc, char **argv) {
       int up = b[k] > 100.0f, src = up ? (k + 3) % N : (k + N - 1) % N;
       expect("rot", round, k, r[k], (b[src] > 100.0f) == up ? a[src] : 0.0f);
     }
+
+    vi ix = idx_v(a, b);
+    for (int k = 0, below = 0; k < N; k++) {
+      expect("idx", round, k, ix[k], a[k] > 50.0f ? below : -1);
+      if (a[k] > 50.0f && b[k] > 100.0f) below++;
+    }
   }
-  printf("%s: 10 tests and rv_shuffle x 200 rounds at %d lanes, %d mismatches\n", failures ? "FAIL" : "ok", N, failures);
+  printf("%s: 10 tests, rv_shuffle and rv_index x 200 rounds at %d lanes, %d mismatches\n", failures ? "FAIL" : "ok", N, failures);
   return failures != 0;
 }

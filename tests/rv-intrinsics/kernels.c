@@ -15,6 +15,7 @@ int rv_popcount(bool);
 float rv_extract(float, int);
 float rv_compact(float, bool);
 float rv_load(float *, int);
+unsigned rv_index(bool);
 /* convergent: without it clang -O2 merges the two calls of rot() into
  * one call on a selected amount (docs/cross-lane.md, "RV's names"). */
 __attribute__((convergent)) float rv_shuffle(float, int);
@@ -77,3 +78,7 @@ float t084(float *base, int at, int lane) { return rv_load(&base[at], lane); }
 /* Not one of RV's ten: rv_shuffle (a rotation by a constant) in both arms
  * of a divergent branch; a source lane that is not active reads 0. */
 float rot(float x, float y) { return y > 100.0f ? rv_shuffle(x, 3) : rv_shuffle(x, -1); }
+
+/* Not one of RV's ten: rv_index (the number of active lanes below this
+ * one with the flag) inside a divergent branch. */
+int idx(float x, float y) { return x > 50.0f ? (int)rv_index(y > 100.0f) : -1; }

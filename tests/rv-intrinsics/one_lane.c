@@ -10,3 +10,4 @@ float rv_extract(float x, int lane) { return lane == 0 ? x : 0.0f; }
 float rv_compact(float x, bool c) { (void)c; return x; }
 float rv_load(float *p, int lane) { return lane == 0 ? *p : 0.0f; }
 float rv_shuffle(float x, int s) { (void)s; return x; }
+unsigned rv_index(bool c) { (void)c; return 0; }

@@ -9,7 +9,7 @@ batchify=$1
 work=${2:-$(mktemp -d)}
 clang=${CLANG:-clang-22}
 variants() { # isa letter, lanes
-  for v in uu_t007 uv_t022 vv_t036 vv_t046 vv_t047 vv_t071 vv_t077 vv_t078 vv_rot; do
+  for v in uu_t007 uv_t022 vv_t036 vv_t046 vv_t047 vv_t071 vv_t077 vv_t078 vv_rot vv_idx; do
     printf ' --variant _ZGV%sN%s%s' "$1" "$2" "$v"
   done
 }

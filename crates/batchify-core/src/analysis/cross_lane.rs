@@ -174,8 +174,9 @@ fn rv_op(rest: &str) -> Option<Op> {
         "compact" => Op::Compact,
         "load" => Op::LoadLane,
         "shuffle" => Op::Rotate,
-        // `rv_index` (a prefix count) and `rv_reduce` are not accepted
-        // yet: they stay ordinary calls.
+        "index" => Op::Index,
+        // `rv_reduce` (an operation chosen by a runtime argument) is not
+        // accepted yet: it stays an ordinary call.
         _ => return None,
     })
 }
