@@ -22,40 +22,75 @@
 //! Each measurement is the median wall time of `--runs` runs of
 //! `batchify IN -o /dev/null --function f --isa avx2 -n 8 --no-cost-model`
 //! (release build; the vectorizer's time, even where the cost model would
-//! choose the per-lane loop)
-//! and of `opt-22 -O2 IN -o /dev/null`.
+//! choose the per-lane loop) and of `opt-22 -O2 IN -o /dev/null`.
+//!
+//! Two tables, the inputs sized by what issue 23 measures them by:
+//! * **growth**: each family at `--instructions` (default 1k to 32k
+//!   instructions; each family's size parameter is the smallest that gives
+//!   at least that many), batchify's time and its growth per doubling;
+//! * **against opt**: each family at `--branches` conditional branches and
+//!   switch cases (default 2,000; `straight` has none and is measured at
+//!   that many instructions), batchify against `opt-22 -O2` (`--no-opt`
+//!   skips this table).
+//!
+//! `--families a,b` measures only those.
 
 use crate::setup;
 use crate::util;
 use std::fmt::Write as _;
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
 const FAMILIES: &[&str] =
     &["straight", "diamonds", "nested-ifs", "loops", "nested-loops", "switch", "callees", "irreducible"];
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let mut sizes = vec![100usize, 1000, 10000];
-    let mut runs = 3usize;
-    let mut with_opt = true;
+/// What the command was asked to measure.
+struct Request {
+    instructions: Vec<usize>,
+    branches: usize,
+    runs: usize,
+    with_opt: bool,
+    families: Vec<String>,
+}
+
+fn parse_list(v: Option<&String>, what: &str) -> Result<Vec<usize>, String> {
+    let v = v.ok_or(format!("{what} needs a value, e.g. 1000,2000"))?;
+    v.split(',').map(|s| s.trim().parse().map_err(|_| format!("bad number `{s}` for {what}"))).collect()
+}
+
+fn parse(args: &[String]) -> Result<Request, String> {
+    let mut r = Request {
+        instructions: vec![1000, 2000, 4000, 8000, 16000, 32000],
+        branches: 2000,
+        runs: 3,
+        with_opt: true,
+        families: FAMILIES.iter().map(|f| f.to_string()).collect(),
+    };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--sizes" => {
-                let v = it.next().ok_or("--sizes needs a value, e.g. 100,1000")?;
-                sizes = v
-                    .split(',')
-                    .map(|s| s.trim().parse().map_err(|_| format!("bad size `{s}`")))
-                    .collect::<Result<_, _>>()?;
+            "--instructions" => r.instructions = parse_list(it.next(), "--instructions")?,
+            "--branches" => {
+                r.branches = *parse_list(it.next(), "--branches")?.first().ok_or("--branches needs a number")?
             }
-            "--runs" => {
-                let v = it.next().ok_or("--runs needs a value")?;
-                runs = v.parse().map_err(|_| format!("bad run count `{v}`"))?;
+            "--runs" => r.runs = *parse_list(it.next(), "--runs")?.first().ok_or("--runs needs a number")?,
+            "--no-opt" => r.with_opt = false,
+            "--families" => {
+                let v = it.next().ok_or("--families needs a value, e.g. switch,loops")?;
+                r.families = v.split(',').map(|s| s.trim().to_string()).collect();
+                if let Some(bad) = r.families.iter().find(|f| !FAMILIES.contains(&f.as_str())) {
+                    return Err(format!("unknown family `{bad}` (families: {})", FAMILIES.join(", ")));
+                }
             }
-            "--no-opt" => with_opt = false,
             other => return Err(format!("unknown option `{other}`")),
         }
     }
+    Ok(r)
+}
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let req = parse(args)?;
     let env = setup::ensure(true)?;
     util::header("compile-time: build batchify (release)");
     util::run(&mut env.cargo(&["build", "--release", "-p", "batchify-cli"]))?;
@@ -63,46 +98,110 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let opt = env.llvm_bin("opt");
     let dir = util::target_dir().join("compile-time");
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let time_batchify = |file: &Path| {
+        median_seconds(req.runs, || {
+            Command::new(&batchify)
+                .arg(file)
+                .args(["-o", "/dev/null", "--function", "f", "--isa", "avx2", "-n", "8", "--no-cost-model"])
+                .status()
+        })
+    };
 
-    let mut table = String::from(
-        "| family | size | instructions | batchify (s) | opt -O2 (s) |\n| --- | ---: | ---: | ---: | ---: |\n",
-    );
-    for family in FAMILIES {
-        for &size in &sizes {
-            let ir = generate(family, size);
-            let instructions = ir.lines().filter(|l| l.starts_with("  ")).count();
-            let file = dir.join(format!("{family}-{size}.ll"));
+    let mut growth = String::from("| family |");
+    for n in &req.instructions {
+        let _ = write!(growth, " {} |", thousands(*n));
+    }
+    growth.push_str(" growth per doubling |\n| --- |");
+    growth.push_str(&" ---: |".repeat(req.instructions.len()));
+    growth.push_str(" --- |\n");
+    util::header("compile-time: growth (batchify seconds by instructions)");
+    for family in &req.families {
+        let mut times = Vec::new();
+        for &target in &req.instructions {
+            let ir = generate(family, size_for(family, target, instruction_count));
+            let file = dir.join(format!("{family}-{target}i.ll"));
             std::fs::write(&file, &ir).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-            let ours = median_seconds(runs, || {
-                Command::new(&batchify)
-                    .arg(&file)
-                    .args(["-o", "/dev/null", "--function", "f", "--isa", "avx2", "-n", "8", "--no-cost-model"])
-                    .status()
+            let t = time_batchify(&file)?;
+            println!("{family} at {} instructions: {t:.3} s", instruction_count(&ir));
+            times.push(t);
+        }
+        let _ = write!(growth, "| {family} |");
+        for t in &times {
+            let _ = write!(growth, " {t:.3} |");
+        }
+        let ratios: Vec<String> = times.windows(2).map(|w| format!("{:.1}", w[1] / w[0])).collect();
+        let _ = writeln!(growth, " {} |", ratios.join(" "));
+    }
+
+    let mut against = String::new();
+    if req.with_opt {
+        let _ = writeln!(
+            against,
+            "| family | branches | instructions | batchify (s) | opt -O2 (s) | batchify / opt |\n| --- | ---: | ---: | ---: | ---: | ---: |"
+        );
+        util::header(&format!("compile-time: against opt -O2 at {} branches", req.branches));
+        for family in &req.families {
+            let measure = if family == "straight" { instruction_count } else { branch_count };
+            let ir = generate(family, size_for(family, req.branches, measure));
+            let file = dir.join(format!("{family}-{}b.ll", req.branches));
+            std::fs::write(&file, &ir).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+            let ours = time_batchify(&file)?;
+            let theirs = median_seconds(req.runs, || {
+                Command::new(&opt).arg("-O2").arg(&file).args(["-o", "/dev/null"]).status()
             })?;
-            let theirs = if with_opt {
-                format!(
-                    "{:.3}",
-                    median_seconds(runs, || Command::new(&opt)
-                        .arg("-O2")
-                        .arg(&file)
-                        .args(["-o", "/dev/null"])
-                        .status())?
-                )
-            } else {
-                "-".to_string()
-            };
-            let row = format!("| {family} | {size} | {instructions} | {ours:.3} | {theirs} |\n");
-            print!("{row}");
-            table.push_str(&row);
+            let row = format!(
+                "| {family} | {} | {} | {ours:.3} | {theirs:.3} | {:.2} |",
+                branch_count(&ir),
+                instruction_count(&ir),
+                ours / theirs
+            );
+            println!("{row}");
+            let _ = writeln!(against, "{row}");
         }
     }
     let out = dir.join("table.md");
-    let mut text = String::new();
-    let _ = writeln!(text, "<!-- cargo xtask compile-time {} -->", args.join(" "));
-    text.push_str(&table);
-    std::fs::write(&out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-    println!("\ntable written to {}", util::rel(&out).display());
+    let text = format!("<!-- cargo xtask compile-time {} -->\n{growth}\n{against}", args.join(" "));
+    std::fs::write(&out, &text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    println!("\n{text}\ntables written to {}", util::rel(&out).display());
     Ok(())
+}
+
+/// `1000` as `1k`, `1500` as `1500`.
+fn thousands(n: usize) -> String {
+    if n % 1000 == 0 {
+        format!("{}k", n / 1000)
+    } else {
+        n.to_string()
+    }
+}
+
+/// Instructions of a generated module (lines indented inside a body).
+fn instruction_count(ir: &str) -> usize {
+    ir.lines().filter(|l| l.starts_with("  ")).count()
+}
+
+/// Conditional branches and switch cases of a generated module.
+fn branch_count(ir: &str) -> usize {
+    ir.lines().filter(|l| l.starts_with("  br i1 ")).count() + ir.matches(", label %c").count()
+}
+
+/// The smallest size parameter of `family` whose function has at least
+/// `target` of what `measure` counts (the counts grow with the size).
+fn size_for(family: &str, target: usize, measure: fn(&str) -> usize) -> usize {
+    let (mut lo, mut hi) = (1usize, 1usize);
+    while measure(&generate(family, hi)) < target {
+        lo = hi;
+        hi *= 2;
+    }
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if measure(&generate(family, mid)) < target {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    hi
 }
 
 /// Median wall time of `runs` runs of a command that must succeed.
@@ -313,6 +412,27 @@ mod tests {
                 .unwrap();
             let _ = std::fs::remove_file(&dir);
             assert!(out.status.success(), "{family}: {}\n{ir}", String::from_utf8_lossy(&out.stderr));
+        }
+    }
+
+    /// The size found for a target is the smallest that reaches it.
+    #[test]
+    fn sizes_reach_their_targets() {
+        for family in super::FAMILIES {
+            for (target, measure) in [(1000, super::instruction_count as fn(&str) -> usize), (300, super::branch_count)]
+            {
+                if *family == "straight" && target == 300 {
+                    continue;
+                }
+                let size = super::size_for(family, target, measure);
+                assert!(measure(&super::generate(family, size)) >= target, "{family} at {size}");
+                if size > 1 {
+                    assert!(
+                        measure(&super::generate(family, size - 1)) < target,
+                        "{family} at {size} is not the smallest"
+                    );
+                }
+            }
         }
     }
 

@@ -76,9 +76,10 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "compile-time",
-        usage: "[--sizes 100,1000,10000] [--runs 3] [--no-opt]",
-        about: "time batchify (release) against opt-22 -O2 on generated functions (straight-line code, \
-                divergent diamonds, nested ifs, divergent loops) and print a markdown table",
+        usage: "[--instructions 1000,...,32000] [--branches 2000] [--runs 3] [--no-opt] [--families a,b]",
+        about: "time batchify (release) on generated functions (straight-line code, divergent diamonds, \
+                nested ifs, loops, nested loops, a switch, callees, an irreducible machine) at growing \
+                instruction counts, and against opt-22 -O2 at a branch count; prints markdown tables",
         run: compile_time::run,
     },
     Command {
