@@ -168,7 +168,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
 /// `1000` as `1k`, `1500` as `1500`.
 fn thousands(n: usize) -> String {
-    if n % 1000 == 0 {
+    if n.is_multiple_of(1000) {
         format!("{}k", n / 1000)
     } else {
         n.to_string()
