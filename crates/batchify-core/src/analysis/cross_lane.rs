@@ -394,7 +394,7 @@ mod tests {
         assert_eq!(op_named("rv_compact"), Some(Op::Compact));
         assert_eq!(op_named("rv_load"), Some(Op::LoadLane));
         assert_eq!(op_named("rv_shuffle"), Some(Op::Rotate));
-        assert_eq!(op_named("rv_index"), None);
+        assert_eq!(op_named("rv_index"), Some(Op::Index));
         assert_eq!(op_named("rv_lane_id"), Some(Op::LaneId));
         assert_eq!(op_named("__batchify.active_lanes"), Some(Op::CountActive));
         assert_eq!(op_named("batchify_anything"), None);

@@ -202,6 +202,12 @@ impl<'ctx> Loops<'ctx> {
         cfg.rpo.iter().copied().filter(|b| self.contains(l, *b)).collect()
     }
 
+    /// Loop `l`'s span in a walk of the loop tree: loop `m` is `l` or
+    /// nested in it iff `tree_span(m).start` lies in `tree_span(l)`.
+    pub fn tree_span(&self, l: LoopId) -> std::ops::Range<usize> {
+        self.loops[l.0].tree_in..self.loops[l.0].tree_out
+    }
+
     /// Whether `b` is the header of a loop.
     pub fn is_header(&self, b: Block<'ctx>) -> bool {
         self.innermost.get(&b).is_some_and(|l| self.loops[l.0].header == b)

@@ -16,6 +16,10 @@ fn value<'ctx>(raw: LLVMValueRef) -> Option<Value<'ctx>> {
 }
 
 impl<'ctx> Value<'ctx> {
+    /// Whether this is `undef` or `poison` (the whole value, not elements).
+    pub fn is_undef(self) -> bool {
+        unsafe { LLVMIsUndef(self.0) != 0 }
+    }
     /// Whether this is a `call` instruction.
     pub fn is_call(self) -> bool {
         unsafe { !LLVMIsACallInst(self.0).is_null() }

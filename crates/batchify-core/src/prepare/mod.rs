@@ -24,11 +24,19 @@ use std::collections::HashMap;
 
 pub mod demote;
 pub mod live_outs;
+pub mod loop_form;
 pub mod node_split;
 pub mod reductions;
 
 /// Pipeline run on the scratch copy.
 pub const PREPARE_PIPELINE: &str = "mem2reg,mergereturn,loop-simplify,lcssa";
+
+/// The part of [`PREPARE_PIPELINE`] that always runs; the loop passes run
+/// after it unless the copy is already in their form ([`loop_form`]).
+const SSA_PIPELINE: &str = "mem2reg,mergereturn";
+
+/// The loop passes of [`PREPARE_PIPELINE`].
+const LOOP_PIPELINE: &str = "loop-simplify,lcssa";
 
 /// A scratch copy that deletes itself when dropped.
 pub struct Scratch<'ctx> {
@@ -61,8 +69,11 @@ pub fn prepare<'ctx>(module: Module<'ctx>, f: Value<'ctx>, name: &str) -> Result
         let _ = node_split::make_reducible(copy);
     }
     reductions::merge_interleaved_adds(copy);
-    crate::llvm::run_function_passes(copy, PREPARE_PIPELINE)
-        .map_err(|message| Error::Internal { function: name.to_string(), message })?;
+    let internal = |message: String| Error::Internal { function: name.to_string(), message };
+    crate::llvm::run_function_passes(copy, SSA_PIPELINE).map_err(internal)?;
+    if !loop_form::is_simplified_and_closed(copy) {
+        crate::llvm::run_function_passes(copy, LOOP_PIPELINE).map_err(internal)?;
+    }
     live_outs::truncate_on_edges(copy);
     Ok(scratch)
 }
