@@ -19,7 +19,8 @@
 //! * `irreducible`: one state machine of `size / 4` states whose cycle is
 //!   entered at two states (batchify splits nodes or falls back).
 //!
-//! Each measurement is the median wall time of `--runs` runs of
+//! Each measurement is the median wall time of `--runs` runs (taken in
+//! turns with the other sizes of the family, or with `opt`) of
 //! `batchify IN -o /dev/null --function f --isa avx2 -n 8 --no-cost-model`
 //! (release build; the vectorizer's time, even where the cost model would
 //! choose the per-lane loop) and of `opt-22 -O2 IN -o /dev/null`.
@@ -98,14 +99,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let opt = env.llvm_bin("opt");
     let dir = util::target_dir().join("compile-time");
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let time_batchify = |file: &Path| {
-        median_seconds(req.runs, || {
+    let batchify_once = |file: &Path| {
+        seconds(|| {
             Command::new(&batchify)
                 .arg(file)
                 .args(["-o", "/dev/null", "--function", "f", "--isa", "avx2", "-n", "8", "--no-cost-model"])
                 .status()
         })
     };
+    let opt_once = |file: &Path| seconds(|| Command::new(&opt).arg("-O2").arg(file).args(["-o", "/dev/null"]).status());
 
     let mut growth = String::from("| family |");
     for n in &req.instructions {
@@ -116,14 +118,24 @@ pub fn run(args: &[String]) -> Result<(), String> {
     growth.push_str(" --- |\n");
     util::header("compile-time: growth (batchify seconds by instructions)");
     for family in &req.families {
-        let mut times = Vec::new();
+        let mut files = Vec::new();
         for &target in &req.instructions {
             let ir = generate(family, size_for(family, target, instruction_count));
             let file = dir.join(format!("{family}-{target}i.ll"));
             std::fs::write(&file, &ir).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-            let t = time_batchify(&file)?;
-            println!("{family} at {} instructions: {t:.3} s", instruction_count(&ir));
-            times.push(t);
+            files.push(file);
+        }
+        // The sizes take turns in every run, so that a slow spell of the
+        // machine falls on all of them and not on one doubling.
+        let mut samples = vec![Vec::new(); files.len()];
+        for _ in 0..req.runs.max(1) {
+            for (file, s) in files.iter().zip(&mut samples) {
+                s.push(batchify_once(file)?);
+            }
+        }
+        let times: Vec<f64> = samples.into_iter().map(median).collect();
+        for (target, t) in req.instructions.iter().zip(&times) {
+            println!("{family} at {target} instructions: {t:.3} s");
         }
         let _ = write!(growth, "| {family} |");
         for t in &times {
@@ -145,10 +157,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
             let ir = generate(family, size_for(family, req.branches, measure));
             let file = dir.join(format!("{family}-{}b.ll", req.branches));
             std::fs::write(&file, &ir).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-            let ours = time_batchify(&file)?;
-            let theirs = median_seconds(req.runs, || {
-                Command::new(&opt).arg("-O2").arg(&file).args(["-o", "/dev/null"]).status()
-            })?;
+            let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+            for _ in 0..req.runs.max(1) {
+                ours.push(batchify_once(&file)?);
+                theirs.push(opt_once(&file)?);
+            }
+            let (ours, theirs) = (median(ours), median(theirs));
             let row = format!(
                 "| {family} | {} | {} | {ours:.3} | {theirs:.3} | {:.2} |",
                 branch_count(&ir),
@@ -204,22 +218,20 @@ fn size_for(family: &str, target: usize, measure: fn(&str) -> usize) -> usize {
     hi
 }
 
-/// Median wall time of `runs` runs of a command that must succeed.
-fn median_seconds(
-    runs: usize,
-    mut cmd: impl FnMut() -> std::io::Result<std::process::ExitStatus>,
-) -> Result<f64, String> {
-    let mut times = Vec::new();
-    for _ in 0..runs.max(1) {
-        let start = Instant::now();
-        let status = cmd().map_err(|e| format!("cannot run: {e}"))?;
-        if !status.success() {
-            return Err(format!("a timed command failed ({status})"));
-        }
-        times.push(start.elapsed().as_secs_f64());
+/// Wall time of one run of a command that must succeed.
+fn seconds(cmd: impl FnOnce() -> std::io::Result<std::process::ExitStatus>) -> Result<f64, String> {
+    let start = Instant::now();
+    let status = cmd().map_err(|e| format!("cannot run: {e}"))?;
+    if !status.success() {
+        return Err(format!("a timed command failed ({status})"));
     }
+    Ok(start.elapsed().as_secs_f64())
+}
+
+/// The median of some times.
+fn median(mut times: Vec<f64>) -> f64 {
     times.sort_by(f64::total_cmp);
-    Ok(times[times.len() / 2])
+    times[times.len() / 2]
 }
 
 /// Textual IR of one generated function (see the module doc).
