@@ -113,10 +113,15 @@ pub fn complete(module: Module, request: &ArrayRequest) -> Result<()> {
     b.position_at_end(f.append_block("entry"));
     let ps = f.params();
     let first = usize::from(returns);
+    let unread = unread_params(scalar, Some(f), first);
     let mut args = Vec::new();
     for (i, (t, kind)) in sty.param_types().iter().zip(&spec.params).enumerate() {
         let p = ps[first + i];
-        args.push(if *kind == ParamKind::Vector { load_lanes(module, &b, *t, n, p) } else { p });
+        args.push(match kind {
+            ParamKind::Vector if unread[i] => zero_lanes(*t, n),
+            ParamKind::Vector => load_lanes(module, &b, *t, n, p),
+            _ => p,
+        });
     }
     let lanes_on = spec.mask.map(|abi| {
         let bytes = b.load(Type::int(ctx, 8).vector_of(n), ps[ps.len() - 1], 1);
@@ -163,6 +168,38 @@ pub(crate) fn memory_element(t: Type) -> Type {
     } else {
         t
     }
+}
+
+/// Which of `scalar`'s parameters an entry point that takes them in arrays
+/// (an array-form request or a map, `entry`, whose parameter `first + i`
+/// holds the scalar's parameter `i`) must not read: those the scalar
+/// function does not use, and those some call of `entry` passes as `undef`
+/// or `poison`. LLVM gives a request's caller `poison` for an array the
+/// request's scalar body never read (a Rust `#[batch]` function that
+/// ignores a parameter: the slice API then passed a poison pointer, and the
+/// completed request loaded through it and crashed). The result of the
+/// function does not depend on such a parameter, so the entry point passes
+/// zeros in its place ([`zero_lanes`]).
+pub(crate) fn unread_params(scalar: Value, entry: Option<Value>, first: usize) -> Vec<bool> {
+    let calls: Vec<Value> = entry
+        .map(|e| e.users().into_iter().filter(|u| u.is_call() && u.called_value() == e).collect())
+        .unwrap_or_default();
+    let defined = !scalar.is_declaration();
+    let params = scalar.function_type().param_types().len();
+    (0..params)
+        .map(|i| {
+            (defined && scalar.params()[i].users().is_empty())
+                || calls
+                    .iter()
+                    .any(|c| (first + i) < c.num_arg_operands() as usize && c.operand((first + i) as u32).is_undef())
+        })
+        .collect()
+}
+
+/// `n` lanes of zero of type `t`: what an entry point passes for a
+/// parameter it must not read ([`unread_params`]).
+pub(crate) fn zero_lanes(t: Type, n: u32) -> Value {
+    constant::null(t.vector_of(n))
 }
 
 pub(crate) fn load_lanes<'ctx>(

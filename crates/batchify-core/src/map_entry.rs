@@ -37,7 +37,7 @@
 //! same contract as [`crate::array_form`]).
 
 use crate::abi;
-use crate::array_form::{copy_target_attributes, load_lanes, memory_element, store_lanes};
+use crate::array_form::{copy_target_attributes, load_lanes, memory_element, store_lanes, unread_params, zero_lanes};
 use crate::error::{Error, Result};
 use crate::llvm::{constant, Builder, LLVMIntPredicate, LLVMOpcode, Module, Type, Value, FUNCTION_INDEX};
 use crate::spec::CloneSpec;
@@ -251,11 +251,14 @@ pub fn complete<'ctx>(
         Some(_) => return Err(err(format!("the module defines a function named `{}` already", request.name))),
         None => module.add_function(&request.name, want),
     };
+    // Before the body changes: which arrays the map's callers do not give.
+    let unread = unread_params(scalar, Some(f), 1);
     copy_target_attributes(full, f);
     f.set_string_attribute(FUNCTION_INDEX, BUILT_ATTRIBUTE, &full_spec.vector_name);
     name_params(f, scalar);
     let grouped = |g: Value<'ctx>, first: usize| -> Result<()> {
-        let body = MapBody::new(module, g, first, scalar, spec, (full, &full_spec), (tail, &tail_spec))?;
+        let body =
+            MapBody::new(module, (g, first), scalar, spec, (full, &full_spec), (tail, &tail_spec), unread.clone())?;
         let ps = g.params();
         let (lo, hi) =
             if first == 1 { (constant::null(Type::int(module.context(), 64)), ps[0]) } else { (ps[0], ps[1]) };
@@ -487,6 +490,8 @@ struct MapBody<'ctx> {
     returns: bool,
     full: Variant<'ctx>,
     tail: Variant<'ctx>,
+    /// The array parameters the map must not read (`array_form::unread_params`).
+    unread: Vec<bool>,
 }
 
 /// One variant the map calls.
@@ -503,14 +508,15 @@ impl<'ctx> Variant<'ctx> {
 }
 
 impl<'ctx> MapBody<'ctx> {
+    /// The body of `f`, whose parameters after the range start at `first`.
     fn new(
         module: Module<'ctx>,
-        f: Value<'ctx>,
-        first: usize,
+        (f, first): (Value<'ctx>, usize),
         scalar: Value<'ctx>,
         spec: &CloneSpec,
         full: (Value<'ctx>, &CloneSpec),
         tail: (Value<'ctx>, &CloneSpec),
+        unread: Vec<bool>,
     ) -> Result<MapBody<'ctx>> {
         let sty = scalar.function_type();
         Ok(MapBody {
@@ -524,6 +530,7 @@ impl<'ctx> MapBody<'ctx> {
             returns: !sty.return_type().is_void(),
             full: Variant::new(scalar, full)?,
             tail: Variant::new(scalar, tail)?,
+            unread,
         })
     }
 
@@ -595,6 +602,7 @@ impl<'ctx> MapBody<'ctx> {
         for (j, (&t, kind)) in self.param_types.iter().zip(&self.kinds).enumerate() {
             let p = ps[j];
             args.push(match *kind {
+                ParamKind::Vector if self.unread[j] => zero_lanes(t, self.width),
                 ParamKind::Vector => {
                     let at = self.element_address(t, p, i);
                     match on {

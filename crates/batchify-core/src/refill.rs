@@ -410,10 +410,16 @@ impl<'ctx> Build<'ctx> {
         i: Value<'ctx>,
     ) -> std::result::Result<Vec<Value<'ctx>>, String> {
         let b = &self.b;
+        // The map's callers may give `poison` for an array the function
+        // never reads (`array_form::unread_params`); the worker gets the
+        // map's parameters, so it must not read those either.
+        let map = self.module.function(&request.name);
+        let unread = crate::array_form::unread_params(source, map, 1);
         let mut args = Vec::new();
         for (j, (t, kind)) in source.function_type().param_types().into_iter().zip(&request.spec.params).enumerate() {
             let p = map_params[j];
             args.push(match *kind {
+                ParamKind::Vector if unread[j] => constant::null(t),
                 ParamKind::Vector => {
                     let m = memory_element(t);
                     let at = b.gep(m, p, &[i], Default::default());

@@ -91,6 +91,32 @@ mod inner {
     }
 }
 
+/// A parameter the function never reads: LLVM gives the calls of its
+/// array form and of its map (`ignores_y_x8`, `ignores_y_slice`) `poison`
+/// for that array, which the completed entry points must not read (they
+/// did, and the test crashed under the plugin).
+#[batchify::batch(width = 8)]
+pub fn ignores_y(x: f32, _y: f32) -> f32 {
+    x * 2.0 + 1.0
+}
+
+#[test]
+fn an_ignored_parameter_is_never_read() {
+    let mut r = Rng(0x1_9e0);
+    for _ in 0..50 {
+        let (x, y) = (r.f32s::<8>(8.0), r.f32s::<8>(8.0));
+        assert_eq!(ignores_y_x8(x, y).map(f32::to_bits), x.map(|v| ignores_y(v, 0.0).to_bits()));
+    }
+    for len in [0usize, 1, 7, 8, 9, 100] {
+        let x: Vec<f32> = (0..len).map(|_| r.f32(8.0)).collect();
+        let mut out = vec![f32::NAN; len];
+        ignores_y_slice(&x, &x, &mut out);
+        for i in 0..len {
+            assert_eq!(out[i].to_bits(), ignores_y(x[i], x[i]).to_bits(), "len {len}, element {i}");
+        }
+    }
+}
+
 #[test]
 fn branchy_matches_scalar_calls() {
     let mut r = Rng(0x2545_F491_4F6C_DD1D);
