@@ -16,6 +16,10 @@
 //! cannot be interrupted in process; with [`FuzzOptions::timeout`] the
 //! calling thread watches the workers and, past the limit, prints the
 //! program and its reproduction command and aborts instead of hanging.
+//!
+//! (About 1,100 lines for one job, the fuzz loop: its options, the check of
+//! one program in each engine, and the summary those checks fill; the
+//! generator, the oracle and the map check live in their own modules.)
 
 use crate::gen::{generate, GenConfig, Program};
 use crate::jit::JitTarget;

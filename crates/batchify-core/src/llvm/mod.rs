@@ -3,7 +3,12 @@
 //! file holds the handles and what the transform needs;
 //! `module_ops.rs` whole-module operations (parsing, owned modules, bitcode,
 //! data layout), `values.rs` further value queries and edits (globals,
-//! instruction kinds, metadata), and `jit.rs` the ORC JIT, for the test kit.
+//! instruction kinds, metadata), `types.rs` the [`Type`] queries,
+//! `builder.rs` the instruction [`Builder`], `callsite.rs` call-site
+//! attributes and `@llvm.compiler.used`, and `jit.rs` the ORC JIT, for
+//! the test kit. This file is over 1,000 lines with its unit tests; its
+//! code (the handles, `Module` and `Value`, attributes and constants) is
+//! about 950.
 //!
 //! Contract: a [`Value`], [`Type`], [`Block`], [`Module`], [`Context`] or
 //! [`Attribute`] is a plain `Copy` handle into an LLVM context owned
@@ -70,11 +75,14 @@
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 
+mod builder;
 mod callsite;
 pub mod jit;
 mod module_ops;
+mod types;
 mod values;
 
+pub use builder::Builder;
 pub use module_ops::{install_fatal_error_handler, parse_ir, OwnedModule};
 
 /// LLVM's enums, for the other modules: no module outside this folder
@@ -287,172 +295,6 @@ fn pass_result(
         let text = CStr::from_ptr(msg).to_string_lossy().into_owned();
         llvm_sys::error::LLVMDisposeErrorMessage(msg);
         Err(text)
-    }
-}
-
-impl<'ctx> Type<'ctx> {
-    /// The type's kind. A kind this build does not know reads as a token
-    /// type, which no clone can hold (legality then rejects it).
-    pub fn kind(self) -> LLVMTypeKind {
-        checked_type_kind(unsafe { raw::type_kind(self.0) }).unwrap_or(LLVMTypeKind::LLVMTokenTypeKind)
-    }
-    /// Integer bit width (0 if not an integer).
-    pub fn int_width(self) -> u32 {
-        if self.kind() == LLVMTypeKind::LLVMIntegerTypeKind {
-            unsafe { LLVMGetIntTypeWidth(self.0) }
-        } else {
-            0
-        }
-    }
-    /// Whether this is an integer, floating point or pointer type: the
-    /// element types that LLVM vectors can hold.
-    pub fn is_vector_element(self) -> bool {
-        use LLVMTypeKind::*;
-        matches!(
-            self.kind(),
-            LLVMIntegerTypeKind
-                | LLVMHalfTypeKind
-                | LLVMBFloatTypeKind
-                | LLVMFloatTypeKind
-                | LLVMDoubleTypeKind
-                | LLVMFP128TypeKind
-                | LLVMX86_FP80TypeKind
-                | LLVMPointerTypeKind
-        )
-    }
-    /// Whether this is `void`.
-    pub fn is_void(self) -> bool {
-        self.kind() == LLVMTypeKind::LLVMVoidTypeKind
-    }
-    /// Whether this type is, or contains (struct fields, array elements,
-    /// function parameters and result), a scalable vector.
-    pub fn contains_scalable_vector(self) -> bool {
-        match self.kind() {
-            LLVMTypeKind::LLVMScalableVectorTypeKind => true,
-            LLVMTypeKind::LLVMArrayTypeKind => self.element().contains_scalable_vector(),
-            LLVMTypeKind::LLVMStructTypeKind => {
-                let n = unsafe { LLVMCountStructElementTypes(self.0) };
-                (0..n).any(|i| {
-                    Type(unsafe { LLVMStructGetTypeAtIndex(self.0, i) }, PhantomData).contains_scalable_vector()
-                })
-            }
-            LLVMTypeKind::LLVMFunctionTypeKind => {
-                self.return_type().contains_scalable_vector()
-                    || self.param_types().into_iter().any(|t| t.contains_scalable_vector())
-            }
-            _ => false,
-        }
-    }
-    /// Whether this is the `token` type.
-    pub fn is_token(self) -> bool {
-        self.kind() == LLVMTypeKind::LLVMTokenTypeKind
-    }
-    /// Whether this is a (fixed-length) vector type.
-    pub fn is_vector(self) -> bool {
-        self.kind() == LLVMTypeKind::LLVMVectorTypeKind
-    }
-    /// `<n x self>`.
-    pub fn vector_of(self, n: u32) -> Type<'ctx> {
-        Type(unsafe { LLVMVectorType(self.0, n) }, PhantomData)
-    }
-    /// `[n x self]`.
-    pub fn array_of(self, n: u32) -> Type<'ctx> {
-        Type(unsafe { LLVMArrayType2(self.0, n as u64) }, PhantomData)
-    }
-    /// Element type of a vector or array.
-    pub fn element(self) -> Type<'ctx> {
-        Type(unsafe { LLVMGetElementType(self.0) }, PhantomData)
-    }
-    /// Type of field `i` of a struct type.
-    pub fn struct_field(self, i: u32) -> Type<'ctx> {
-        assert!(self.kind() == LLVMTypeKind::LLVMStructTypeKind, "struct_field on a non-struct type");
-        assert!(i < unsafe { LLVMCountStructElementTypes(self.0) }, "struct field {i} out of range");
-        Type(unsafe { LLVMStructGetTypeAtIndex(self.0, i) }, PhantomData)
-    }
-    /// Whether this is a struct or an array type (a first-class aggregate).
-    pub fn is_aggregate(self) -> bool {
-        matches!(self.kind(), LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind)
-    }
-    /// The members of a struct (its fields) or an array (its elements), in
-    /// order; empty for any other type.
-    pub fn members(self) -> Vec<Type<'ctx>> {
-        match self.kind() {
-            LLVMTypeKind::LLVMStructTypeKind => {
-                let n = unsafe { LLVMCountStructElementTypes(self.0) };
-                (0..n).map(|i| Type(unsafe { LLVMStructGetTypeAtIndex(self.0, i) }, PhantomData)).collect()
-            }
-            LLVMTypeKind::LLVMArrayTypeKind => {
-                let n = unsafe { LLVMGetArrayLength2(self.0) };
-                vec![self.element(); n as usize]
-            }
-            _ => Vec::new(),
-        }
-    }
-    /// The literal (unnamed, unpacked) struct type `{ fields... }`.
-    pub fn literal_struct(ctx: Context<'ctx>, fields: &[Type<'ctx>]) -> Type<'ctx> {
-        let mut f: Vec<LLVMTypeRef> = fields.iter().map(|t| t.0).collect();
-        Type(unsafe { LLVMStructTypeInContext(ctx.0, f.as_mut_ptr(), f.len() as u32, 0) }, PhantomData)
-    }
-    /// Number of elements of a fixed vector.
-    pub fn vector_len(self) -> u32 {
-        unsafe { LLVMGetVectorSize(self.0) }
-    }
-    /// Elements of an array type.
-    pub fn array_len(self) -> u32 {
-        unsafe { LLVMGetArrayLength2(self.0) as u32 }
-    }
-    /// Return type of a function type.
-    pub fn return_type(self) -> Type<'ctx> {
-        Type(unsafe { LLVMGetReturnType(self.0) }, PhantomData)
-    }
-    /// Parameter types of a function type.
-    pub fn param_types(self) -> Vec<Type<'ctx>> {
-        let n = unsafe { LLVMCountParamTypes(self.0) } as usize;
-        let mut v = vec![std::ptr::null_mut(); n];
-        unsafe { LLVMGetParamTypes(self.0, v.as_mut_ptr()) };
-        v.into_iter().map(|t| Type(t, PhantomData)).collect()
-    }
-    /// Whether a function type is variadic.
-    pub fn is_var_arg(self) -> bool {
-        unsafe { LLVMIsFunctionVarArg(self.0) != 0 }
-    }
-    /// A function type.
-    pub fn function(ret: Type<'ctx>, params: &[Type<'ctx>]) -> Type<'ctx> {
-        let mut p: Vec<LLVMTypeRef> = params.iter().map(|t| t.0).collect();
-        Type(unsafe { LLVMFunctionType(ret.0, p.as_mut_ptr(), p.len() as u32, 0) }, PhantomData)
-    }
-    /// A variadic function type (`ret (params, ...)`, like `printf`).
-    pub fn function_variadic(ret: Type<'ctx>, params: &[Type<'ctx>]) -> Type<'ctx> {
-        let mut p: Vec<LLVMTypeRef> = params.iter().map(|t| t.0).collect();
-        Type(unsafe { LLVMFunctionType(ret.0, p.as_mut_ptr(), p.len() as u32, 1) }, PhantomData)
-    }
-    /// `iN` in a context.
-    pub fn int(ctx: Context<'ctx>, bits: u32) -> Type<'ctx> {
-        Type(unsafe { LLVMIntTypeInContext(ctx.0, bits) }, PhantomData)
-    }
-    /// `ptr` (address space 0) in a context.
-    pub fn ptr(ctx: Context<'ctx>) -> Type<'ctx> {
-        Type(unsafe { LLVMPointerTypeInContext(ctx.0, 0) }, PhantomData)
-    }
-    /// `float` in a context.
-    pub fn float(ctx: Context<'ctx>) -> Type<'ctx> {
-        Type(unsafe { LLVMFloatTypeInContext(ctx.0) }, PhantomData)
-    }
-    /// `double` in a context.
-    pub fn double(ctx: Context<'ctx>) -> Type<'ctx> {
-        Type(unsafe { LLVMDoubleTypeInContext(ctx.0) }, PhantomData)
-    }
-    /// `void` in a context.
-    pub fn void(ctx: Context<'ctx>) -> Type<'ctx> {
-        Type(unsafe { LLVMVoidTypeInContext(ctx.0) }, PhantomData)
-    }
-    /// The type's context.
-    pub fn context(self) -> Context<'ctx> {
-        Context(unsafe { LLVMGetTypeContext(self.0) }, PhantomData)
-    }
-    /// Textual form, e.g. `<8 x float>`.
-    pub fn print(self) -> String {
-        owned_message(unsafe { LLVMPrintTypeToString(self.0) })
     }
 }
 
@@ -1034,191 +876,6 @@ pub mod constant {
     pub fn array<'ctx>(elem: Type<'ctx>, values: &[Value<'ctx>]) -> Value<'ctx> {
         let mut v: Vec<LLVMValueRef> = values.iter().map(|x| x.0).collect();
         Value(unsafe { LLVMConstArray2(elem.0, v.as_mut_ptr(), v.len() as u64) }, PhantomData)
-    }
-}
-
-/// An instruction builder positioned somewhere in a function. Owns the
-/// LLVM builder and disposes it on drop.
-pub struct Builder<'ctx> {
-    raw: LLVMBuilderRef,
-    ctx: Context<'ctx>,
-}
-
-impl Drop for Builder<'_> {
-    fn drop(&mut self) {
-        unsafe { LLVMDisposeBuilder(self.raw) }
-    }
-}
-
-const NO_NAME: *const std::os::raw::c_char = c"".as_ptr();
-
-impl<'ctx> Builder<'ctx> {
-    /// A new builder in a context.
-    pub fn new(ctx: Context<'ctx>) -> Builder<'ctx> {
-        Builder { raw: unsafe { LLVMCreateBuilderInContext(ctx.0) }, ctx }
-    }
-    /// The builder's context.
-    pub fn context(&self) -> Context<'ctx> {
-        self.ctx
-    }
-    /// Positions at the end of a block.
-    pub fn position_at_end(&self, b: Block<'ctx>) {
-        unsafe { LLVMPositionBuilderAtEnd(self.raw, b.0) }
-    }
-    /// Positions before an instruction.
-    pub fn position_before(&self, i: Value<'ctx>) {
-        unsafe { LLVMPositionBuilderBefore(self.raw, i.0) }
-    }
-    /// Positions right after `i` (after all phis if `i` is a phi).
-    pub fn position_after(&self, i: Value<'ctx>) {
-        let block = i.parent_block();
-        let next = if i.opcode() == LLVMOpcode::LLVMPHI { block.first_non_phi() } else { i.next_instruction() };
-        match next {
-            Some(n) => self.position_before(n),
-            None => self.position_at_end(block),
-        }
-    }
-    /// Current insertion block.
-    pub fn current_block(&self) -> Block<'ctx> {
-        Block(unsafe { LLVMGetInsertBlock(self.raw) }, PhantomData)
-    }
-    /// Inserts a detached instruction (from [`Value::clone_instruction`]).
-    pub fn insert(&self, i: Value<'ctx>) {
-        unsafe { LLVMInsertIntoBuilder(self.raw, i.0) }
-    }
-    /// Binary operation by opcode.
-    pub fn binop(&self, op: LLVMOpcode, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
-        Value(unsafe { LLVMBuildBinOp(self.raw, op, a.0, b.0, NO_NAME) }, PhantomData)
-    }
-    /// `fneg`.
-    pub fn fneg(&self, a: Value<'ctx>) -> Value<'ctx> {
-        Value(unsafe { LLVMBuildFNeg(self.raw, a.0, NO_NAME) }, PhantomData)
-    }
-    /// Cast by opcode.
-    pub fn cast(&self, op: LLVMOpcode, v: Value<'ctx>, ty: Type<'ctx>) -> Value<'ctx> {
-        Value(unsafe { LLVMBuildCast(self.raw, op, v.0, ty.0, NO_NAME) }, PhantomData)
-    }
-    /// `icmp`.
-    pub fn icmp(&self, p: llvm_sys::LLVMIntPredicate, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
-        Value(unsafe { LLVMBuildICmp(self.raw, p, a.0, b.0, NO_NAME) }, PhantomData)
-    }
-    /// `fcmp`.
-    pub fn fcmp(&self, p: llvm_sys::LLVMRealPredicate, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
-        Value(unsafe { LLVMBuildFCmp(self.raw, p, a.0, b.0, NO_NAME) }, PhantomData)
-    }
-    /// `select`.
-    pub fn select(&self, c: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
-        Value(unsafe { LLVMBuildSelect(self.raw, c.0, a.0, b.0, NO_NAME) }, PhantomData)
-    }
-    /// `freeze`.
-    pub fn freeze(&self, v: Value<'ctx>) -> Value<'ctx> {
-        Value(unsafe { LLVMBuildFreeze(self.raw, v.0, NO_NAME) }, PhantomData)
-    }
-    /// `phi`.
-    pub fn phi(&self, ty: Type<'ctx>) -> Value<'ctx> {
-        Value(unsafe { LLVMBuildPhi(self.raw, ty.0, NO_NAME) }, PhantomData)
-    }
-    /// `extractelement` with a constant index.
-    pub fn extract_element(&self, v: Value<'ctx>, lane: u32) -> Value<'ctx> {
-        let idx = constant::i32(self.ctx, lane);
-        Value(unsafe { LLVMBuildExtractElement(self.raw, v.0, idx.0, NO_NAME) }, PhantomData)
-    }
-    /// `extractelement` with a variable index.
-    pub fn extract_element_dyn(&self, v: Value<'ctx>, idx: Value<'ctx>) -> Value<'ctx> {
-        Value(unsafe { LLVMBuildExtractElement(self.raw, v.0, idx.0, NO_NAME) }, PhantomData)
-    }
-    /// `insertelement` with a constant index.
-    pub fn insert_element(&self, v: Value<'ctx>, x: Value<'ctx>, lane: u32) -> Value<'ctx> {
-        let idx = constant::i32(self.ctx, lane);
-        Value(unsafe { LLVMBuildInsertElement(self.raw, v.0, x.0, idx.0, NO_NAME) }, PhantomData)
-    }
-    /// `extractvalue`.
-    pub fn extract_value(&self, v: Value<'ctx>, i: u32) -> Value<'ctx> {
-        Value(unsafe { LLVMBuildExtractValue(self.raw, v.0, i, NO_NAME) }, PhantomData)
-    }
-    /// `insertvalue`.
-    pub fn insert_value(&self, agg: Value<'ctx>, x: Value<'ctx>, i: u32) -> Value<'ctx> {
-        Value(unsafe { LLVMBuildInsertValue(self.raw, agg.0, x.0, i, NO_NAME) }, PhantomData)
-    }
-    /// `shufflevector`.
-    pub fn shuffle(&self, a: Value<'ctx>, b: Value<'ctx>, mask: Value<'ctx>) -> Value<'ctx> {
-        Value(unsafe { LLVMBuildShuffleVector(self.raw, a.0, b.0, mask.0, NO_NAME) }, PhantomData)
-    }
-    /// `getelementptr` with no-wrap flags.
-    pub fn gep(
-        &self,
-        ty: Type<'ctx>,
-        ptr: Value<'ctx>,
-        idx: &[Value<'ctx>],
-        flags: llvm_sys::LLVMGEPNoWrapFlags,
-    ) -> Value<'ctx> {
-        let mut i: Vec<LLVMValueRef> = idx.iter().map(|v| v.0).collect();
-        Value(
-            unsafe {
-                LLVMBuildGEPWithNoWrapFlags(self.raw, ty.0, ptr.0, i.as_mut_ptr(), i.len() as u32, NO_NAME, flags)
-            },
-            PhantomData,
-        )
-    }
-    /// `load`.
-    pub fn load(&self, ty: Type<'ctx>, ptr: Value<'ctx>, align: u32) -> Value<'ctx> {
-        let l = Value(unsafe { LLVMBuildLoad2(self.raw, ty.0, ptr.0, NO_NAME) }, PhantomData);
-        if align > 0 {
-            unsafe { LLVMSetAlignment(l.0, align) };
-        }
-        l
-    }
-    /// `store`.
-    pub fn store(&self, v: Value<'ctx>, ptr: Value<'ctx>, align: u32) -> Value<'ctx> {
-        let s = Value(unsafe { LLVMBuildStore(self.raw, v.0, ptr.0) }, PhantomData);
-        if align > 0 {
-            unsafe { LLVMSetAlignment(s.0, align) };
-        }
-        s
-    }
-    /// `call`.
-    pub fn call(&self, fn_ty: Type<'ctx>, callee: Value<'ctx>, args: &[Value<'ctx>]) -> Value<'ctx> {
-        let mut a: Vec<LLVMValueRef> = args.iter().map(|v| v.0).collect();
-        Value(
-            unsafe { LLVMBuildCall2(self.raw, fn_ty.0, callee.0, a.as_mut_ptr(), a.len() as u32, NO_NAME) },
-            PhantomData,
-        )
-    }
-    /// `ret` (None: `ret void`).
-    pub fn ret(&self, v: Option<Value<'ctx>>) -> Value<'ctx> {
-        Value(
-            unsafe {
-                match v {
-                    Some(v) => LLVMBuildRet(self.raw, v.0),
-                    None => LLVMBuildRetVoid(self.raw),
-                }
-            },
-            PhantomData,
-        )
-    }
-    /// Unconditional `br`.
-    pub fn br(&self, dest: Block<'ctx>) -> Value<'ctx> {
-        Value(unsafe { LLVMBuildBr(self.raw, dest.0) }, PhantomData)
-    }
-    /// Conditional `br`.
-    pub fn cond_br(&self, c: Value<'ctx>, t: Block<'ctx>, f: Block<'ctx>) -> Value<'ctx> {
-        Value(unsafe { LLVMBuildCondBr(self.raw, c.0, t.0, f.0) }, PhantomData)
-    }
-    /// `switch` with a default destination; add cases with [`Builder::add_case`].
-    pub fn switch(&self, v: Value<'ctx>, default: Block<'ctx>, cases: u32) -> Value<'ctx> {
-        Value(unsafe { LLVMBuildSwitch(self.raw, v.0, default.0, cases) }, PhantomData)
-    }
-    /// Adds a case to a `switch`.
-    pub fn add_case(&self, switch: Value<'ctx>, on: Value<'ctx>, dest: Block<'ctx>) {
-        unsafe { LLVMAddCase(switch.0, on.0, dest.0) }
-    }
-    /// `unreachable`.
-    pub fn unreachable(&self) -> Value<'ctx> {
-        Value(unsafe { LLVMBuildUnreachable(self.raw) }, PhantomData)
-    }
-    /// `alloca` (placed at the builder's position).
-    pub fn alloca(&self, ty: Type<'ctx>) -> Value<'ctx> {
-        Value(unsafe { LLVMBuildAlloca(self.raw, ty.0, NO_NAME) }, PhantomData)
     }
 }
 
