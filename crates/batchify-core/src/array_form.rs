@@ -185,10 +185,10 @@ pub(crate) fn unread_params(scalar: Value, entry: Option<Value>, first: usize) -
         .map(|e| e.users().into_iter().filter(|u| u.is_call() && u.called_value() == e).collect())
         .unwrap_or_default();
     let defined = !scalar.is_declaration();
-    let params = scalar.function_type().param_types().len();
-    (0..params)
+    let params = scalar.params();
+    (0..params.len())
         .map(|i| {
-            (defined && scalar.params()[i].users().is_empty())
+            (defined && params[i].users().is_empty())
                 || calls
                     .iter()
                     .any(|c| (first + i) < c.num_arg_operands() as usize && c.operand((first + i) as u32).is_undef())

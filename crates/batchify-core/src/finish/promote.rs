@@ -86,20 +86,17 @@ pub fn promote_slots(f: Value) -> usize {
         while let Some(b) = live_work.pop() {
             for &p in &preds[b] {
                 // Out of a loop that never touches the slot: the whole loop
-                // is live; only its header can be asked about (see `Nest`).
-                let (p, outside) = match nest.transparent_loop_left(p, b, &accessed) {
+                // is live; only its header can be asked about (see `Nest`),
+                // and the walk goes on from the header's entries.
+                let reached: &[usize] = match nest.transparent_loop_left(p, b, &accessed) {
+                    Some(l) if live_mark[nest.header[l]] == mark => &[],
                     Some(l) => {
-                        let header = nest.header[l];
-                        if live_mark[header] == mark {
-                            continue;
-                        }
-                        live_mark[header] = mark;
-                        (header, &nest.entries[l])
+                        live_mark[nest.header[l]] = mark;
+                        &nest.entries[l]
                     }
-                    None => (p, &Vec::new()),
+                    None => std::slice::from_ref(&p),
                 };
-                let candidates = if outside.is_empty() { std::slice::from_ref(&p) } else { &outside[..] };
-                for &q in candidates {
+                for &q in reached {
                     if def_mark[q] != mark && live_mark[q] != mark {
                         live_mark[q] = mark;
                         live_work.push(q);
@@ -216,10 +213,9 @@ impl Nest {
     fn of(cfg: &Cfg, dom: &Dominators, rpo_index: &HashMap<Block, usize>) -> Nest {
         let Ok(loops) = Loops::new(cfg, dom) else {
             // Irreducible: no loop to step over; the walk goes block by block.
-            let none = Vec::new();
             return Nest {
                 innermost: vec![None; cfg.rpo.len()],
-                span: none.clone(),
+                span: Vec::new(),
                 parent: Vec::new(),
                 header: Vec::new(),
                 entries: Vec::new(),

@@ -28,14 +28,11 @@ pub mod loop_form;
 pub mod node_split;
 pub mod reductions;
 
-/// Pipeline run on the scratch copy.
-pub const PREPARE_PIPELINE: &str = "mem2reg,mergereturn,loop-simplify,lcssa";
-
-/// The part of [`PREPARE_PIPELINE`] that always runs; the loop passes run
-/// after it unless the copy is already in their form ([`loop_form`]).
+/// The passes that always run on the scratch copy.
 const SSA_PIPELINE: &str = "mem2reg,mergereturn";
 
-/// The loop passes of [`PREPARE_PIPELINE`].
+/// The loop passes run after [`SSA_PIPELINE`], unless the copy is already
+/// in their form ([`loop_form`]).
 const LOOP_PIPELINE: &str = "loop-simplify,lcssa";
 
 /// A scratch copy that deletes itself when dropped.
