@@ -10,26 +10,30 @@
 # The prefix is what tools/llvm-prefix.sh prints (the one place that decides
 # it: $LLVM_SYS_221_PREFIX, else `llvm-config-22 --prefix`, else
 # /usr/lib/llvm-22).
-# Needs: llvm-config, clang-22, opt-22, FileCheck, not, lit, libLLVM-22.so
-# and the system libraries LLVM links against. If any is missing, as root it
+# Needs: llvm-config, clang-22, opt-22, FileCheck, not, lit, libLLVM-22.so,
+# the system libraries LLVM links against, and the AArch64 cross GCC and
+# qemu-aarch64. If any is missing, as root it
 # runs (otherwise it prints the command to run with sudo and exits 1):
 #   apt-get update
 #   DEBIAN_FRONTEND=noninteractive apt-get install -y llvm-22-dev clang-22 \
 #       llvm-22-tools lld-22 libclang-rt-22-dev libz3-dev libzstd-dev libxml2-dev \
-#       libffi-dev libedit-dev
+#       libffi-dev libedit-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+#       qemu-user
 # (libclang-rt-22-dev: the UBSan runtime of the corpus self-checks; lld-22:
-# the ThinLTO links of the plugin tests.)
+# the ThinLTO links of the plugin tests; gcc-aarch64-linux-gnu,
+# libc6-dev-arm64-cross and qemu-user: the AArch64 suite, cross-compiled and
+# run under emulation.)
 # The LLVM 22 packages must be available from the configured apt sources.
 set -euo pipefail
 
-PACKAGES=(llvm-22-dev clang-22 llvm-22-tools lld-22 libclang-rt-22-dev libz3-dev libzstd-dev libxml2-dev libffi-dev libedit-dev)
+PACKAGES=(llvm-22-dev clang-22 llvm-22-tools lld-22 libclang-rt-22-dev libz3-dev libzstd-dev libxml2-dev libffi-dev libedit-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 say() { printf 'setup-llvm: %s\n' "$*"; }
 die() { printf 'setup-llvm: error: %s\n' "$*" >&2; exit 1; }
 
 usage() {
-    sed -n '2,19s/^# \{0,1\}//p' "$0"
+    sed -n '2,25s/^# \{0,1\}//p' "$0"
 }
 
 # The LLVM 22 prefix, as tools/llvm-prefix.sh decides it.
@@ -84,6 +88,10 @@ check_all() {
         bash -c "ls $prefix/lib/clang/22/lib/*/libclang_rt.ubsan_standalone*.a"
     check "$prefix/lib/libLLVM-22.so" llvm-22-dev \
         bash -c "[[ -e $prefix/lib/libLLVM-22.so || -e $prefix/lib/libLLVM.so ]]"
+    check "aarch64-linux-gnu-gcc" gcc-aarch64-linux-gnu command -v aarch64-linux-gnu-gcc
+    check "AArch64 libc (/usr/aarch64-linux-gnu)" libc6-dev-arm64-cross \
+        test -e /usr/aarch64-linux-gnu/lib/libc.so.6
+    check "qemu-aarch64" qemu-user command -v qemu-aarch64
     local lib pkg
     for lib in z3:libz3-dev zstd:libzstd-dev xml2:libxml2-dev ffi:libffi-dev edit:libedit-dev; do
         pkg=${lib#*:}

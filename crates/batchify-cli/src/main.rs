@@ -142,6 +142,8 @@ enum IsaArg {
     Avx,
     Avx2,
     Avx512,
+    /// AArch64 Advanced SIMD (`_ZGVn…`, 128-bit).
+    Neon,
     Generic,
 }
 
@@ -152,6 +154,7 @@ impl From<IsaArg> for Isa {
             IsaArg::Avx => Isa::Avx,
             IsaArg::Avx2 => Isa::Avx2,
             IsaArg::Avx512 => Isa::Avx512,
+            IsaArg::Neon => Isa::AdvSimd,
             IsaArg::Generic => Isa::Llvm,
         }
     }

@@ -12,6 +12,10 @@
 //! or `$BATCHIFY_PLUGIN`, which `cargo test` does not build but `cargo xtask
 //! test` does): `plugin_modes` runs them, and skips loudly without it.
 //!
+//! `aarch64_advanced_simd` builds every program for `aarch64-linux-gnu`
+//! (Advanced SIMD `_ZGVn` variants) in all four modes and runs it under
+//! `qemu-aarch64`; skipped loudly without the cross GCC or qemu.
+//!
 //! The engine is `xtask/src/simd_suite/engine.rs`, shared with
 //! `cargo xtask simd-suite`.
 
@@ -20,7 +24,7 @@
 mod engine;
 
 use batchify_testkit::skip;
-use engine::{Config, Mode};
+use engine::{Arch, Config, Mode};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -39,6 +43,7 @@ fn config(plugin: PathBuf) -> Config {
         jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
         run_timeout: Duration::from_secs(30),
         march: None,
+        arch: Arch::X86_64,
     }
 }
 
@@ -131,4 +136,29 @@ fn every_mode_at_x86_64_v2_v3_v4() {
             assert!(ran >= outcomes.len() / 2, "{level}: only {ran} of {} builds ran and passed", outcomes.len());
         }
     }
+}
+
+/// Every program cross-compiled for AArch64 in all four modes and run
+/// under `qemu-aarch64`: (a) clang-22 `--target=aarch64-linux-gnu` + the
+/// plugin, (b) clang -> batchify -> clang, (c) `aarch64-linux-gnu-gcc -O3
+/// -fopenmp-simd` callers of batchify's `_ZGVn` variants (checked with
+/// `nm`/`objdump`: the binary's variants are batchify's), (d) GCC's clones
+/// called from clang + the plugin.
+#[test]
+fn aarch64_advanced_simd() {
+    let test = "simd_suite::aarch64_advanced_simd";
+    let Some(plugin) = batchify_testkit::plugin::require(test) else { return };
+    let tools = ["clang-22", Arch::Aarch64.gcc(), engine::QEMU_AARCH64, "aarch64-linux-gnu-objdump"];
+    if !tools.iter().all(|t| skip::require_tool(test, t)) {
+        return;
+    }
+    let mut cfg = config(plugin);
+    cfg.arch = Arch::Aarch64;
+    cfg.gcc = Arch::Aarch64.gcc().into();
+    cfg.out_dir = cfg.out_dir.join("aarch64");
+    let outcomes = run_modes(test, &cfg, &Mode::ALL);
+    let ran = outcomes.iter().filter(|o| matches!(o.status, engine::Status::Pass(_))).count();
+    assert_eq!(ran, outcomes.len(), "every AArch64 build runs under qemu");
+    let calling = outcomes.iter().filter(|o| o.mode == Mode::C && engine::calls_variants(&o.status)).count();
+    assert!(calling >= 20, "only {calling} AArch64 GCC-built binaries call batchify's variants");
 }

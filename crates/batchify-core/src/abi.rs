@@ -381,6 +381,28 @@ fn check_scalar_abi(scalar: Value) -> std::result::Result<(), String> {
     Ok(())
 }
 
+/// LLVM's id of the AArch64 vector procedure call standard
+/// (`aarch64_vector_pcs`, `CallingConv::AArch64_VectorCall`).
+pub const AARCH64_VECTOR_PCS: u32 = 97;
+
+/// The calling convention of clones for `isa`, when it is not C's: the
+/// AArch64 Advanced SIMD ones follow the vector procedure call standard
+/// (AAVPCS: `v8`-`v23` preserved whole), as GCC's `_ZGVn` clones do and
+/// their callers expect (`.variant_pcs` in GCC 12's assembly).
+pub fn clone_call_conv(isa: crate::vfabi::Isa) -> Option<u32> {
+    (isa == crate::vfabi::Isa::AdvSimd).then_some(AARCH64_VECTOR_PCS)
+}
+
+/// Gives `f`, a clone or a declaration of one for `isa`, the clone calling
+/// convention. Every declaration needs it, not only the definition: a call
+/// whose convention differs from its callee's is undefined behaviour, and
+/// LLVM's instcombine deletes the path through it.
+pub fn apply_call_conv(f: Value, isa: crate::vfabi::Isa) {
+    if let Some(cc) = clone_call_conv(isa) {
+        f.set_function_call_conv(cc);
+    }
+}
+
 /// Function attributes that stay valid on the clone (`memory` after
 /// [`translate_memory`]).
 const KEPT_ENUM_ATTRIBUTES: &[&str] = &[
@@ -489,13 +511,13 @@ fn widest_vector_bits(fty: Type) -> u64 {
 }
 
 /// Element width of full-width lane masks for ISAs without mask registers
-/// (SSE2, AVX, AVX2): the characteristic type's width, as their compares
-/// produce and their blends consume. `None` for AVX-512 and generic clones,
-/// which keep `<N x i1>`.
+/// (SSE2, AVX, AVX2, Advanced SIMD): the characteristic type's width, as
+/// their compares produce and their blends consume. `None` for AVX-512 and
+/// generic clones, which keep `<N x i1>`.
 pub fn lane_mask_bits(scalar_fn_ty: Type, spec: &CloneSpec) -> Option<u32> {
     use crate::vfabi::Isa;
     match spec.isa {
-        Isa::Sse2 | Isa::Avx | Isa::Avx2 => {
+        Isa::Sse2 | Isa::Avx | Isa::Avx2 | Isa::AdvSimd => {
             Some(scalar_bits(characteristic_type(scalar_fn_ty, spec)).clamp(8, 64).next_power_of_two())
         }
         _ => None,

@@ -67,6 +67,7 @@ impl<'ctx> CalleeClones<'ctx> {
         // Declared with external linkage (an internal declaration is not
         // valid IR); the build makes it internal.
         let f = module.add_function(&name, fty);
+        abi::apply_call_conv(f, spec.isa);
         self.helpers.insert(spec.vector_name.clone(), name.clone());
         self.helper_names.insert(name.clone());
         self.pending.push(CloneSpec { vector_name: name, ..spec.clone() });
@@ -163,6 +164,7 @@ impl<'ctx> CalleeClones<'ctx> {
         }
         let fty = abi::clone_type(callee, &r.spec).expect("the plan resolved this variant's type");
         let f = module.add_function(&r.spec.vector_name, fty);
+        abi::apply_call_conv(f, r.spec.isa);
         if r.declare == Some(Declare::External) {
             crate::shell::target::apply(callee, f, r.spec.isa);
         }

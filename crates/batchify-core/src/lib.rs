@@ -237,6 +237,7 @@ fn batchify_one<'ctx>(
             reason: "it is only declared here; batchify needs its body".into(),
         });
     }
+    shell::check_target(module, spec)?;
     let clone_abi = abi::CloneAbi::of(scalar, spec)?;
     let fty = clone_abi.natural;
     let helper = callees.is_helper(&spec.vector_name);
@@ -343,6 +344,7 @@ fn discard_clone(module: Module, clone: Value) {
     }
     let name = clone.name();
     let decl = module.add_function("", clone.function_type());
+    decl.set_function_call_conv(clone.call_conv());
     clone.replace_all_uses_with(decl);
     clone.delete_function();
     decl.set_name(&name);

@@ -56,18 +56,20 @@ impl CloneSpec {
 
     /// The spec a parsed Vector Function ABI name asks for. Rejects the
     /// parts of the ABI that batchify does not support (scalable vectors,
-    /// AArch64 ISAs, reference parameters).
+    /// SVE, reference parameters).
     pub fn from_variant(v: &VariantName) -> Result<CloneSpec> {
         let mangled = v.mangled();
         let mismatch = |reason: String| Error::VariantMismatch { variant: mangled.clone(), reason };
+        if v.isa == Isa::Sve {
+            return Err(mismatch(
+                "SVE (`s`) variants are not supported yet; Advanced SIMD (`n`), x86 and _LLVM_ variants are".into(),
+            ));
+        }
         let width = match v.vlen {
             VectorLength::Fixed(n) if (1..=1024).contains(&n) => n,
             VectorLength::Fixed(n) => return Err(mismatch(format!("vector length {n} is out of range 1..=1024"))),
             VectorLength::Scalable => return Err(mismatch("scalable vector lengths are not supported".into())),
         };
-        if matches!(v.isa, Isa::AdvSimd | Isa::Sve) {
-            return Err(mismatch("AArch64 ISAs are not supported; use an x86 ISA or _LLVM_".into()));
-        }
         let mut params: Vec<ParamKind> = Vec::with_capacity(v.params.len());
         for (i, p) in v.params.iter().enumerate() {
             params.push(match p.kind {
@@ -110,10 +112,12 @@ impl CloneSpec {
     }
 }
 
-/// The mask ABI of an ISA: GCC's conventions on x86, `<N x i1>` otherwise.
+/// The mask ABI of an ISA: GCC's conventions on x86 and AArch64 Advanced
+/// SIMD (a vector of the characteristic type, as GCC 12's `_ZGVnM...`
+/// clones read it), `<N x i1>` otherwise.
 pub fn mask_abi_for(isa: Isa) -> MaskAbi {
     match isa {
-        Isa::Sse2 | Isa::Avx | Isa::Avx2 => MaskAbi::CharacteristicVector,
+        Isa::Sse2 | Isa::Avx | Isa::Avx2 | Isa::AdvSimd => MaskAbi::CharacteristicVector,
         Isa::Avx512 => MaskAbi::IntegerBitmask,
         _ => MaskAbi::LaneBits,
     }
@@ -151,7 +155,7 @@ mod tests {
 
     #[test]
     fn unsupported_parts_are_rejected() {
-        for name in ["_ZGVsNxv_f", "_ZGVnN4v_f", "_ZGVdN4U_f", "_ZGVdN4vls0_f"] {
+        for name in ["_ZGVsNxv_f", "_ZGVsN4v_f", "_ZGVdN4U_f", "_ZGVdN4vls0_f"] {
             let v = VariantName::parse(name).unwrap();
             assert!(CloneSpec::from_variant(&v).is_err(), "{name}");
         }

@@ -73,13 +73,38 @@ pub enum Isa {
     Avx512,
     /// Target-independent LLVM variant (`_LLVM_`).
     Llvm,
-    /// AArch64 Advanced SIMD (`n`); parsed but not supported downstream.
+    /// AArch64 Advanced SIMD (`n`), 128-bit registers; clones follow the
+    /// vector procedure call standard (docs/aarch64-abi.md).
     AdvSimd,
     /// AArch64 SVE (`s`); parsed but not supported downstream.
     Sve,
 }
 
 impl Isa {
+    /// Whether the ISA is one of x86's (`b`, `c`, `d`, `e`).
+    #[must_use]
+    pub fn is_x86(self) -> bool {
+        matches!(self, Isa::Sse2 | Isa::Avx | Isa::Avx2 | Isa::Avx512)
+    }
+
+    /// Whether the ISA is one of AArch64's (`n`, `s`).
+    #[must_use]
+    pub fn is_aarch64(self) -> bool {
+        matches!(self, Isa::AdvSimd | Isa::Sve)
+    }
+
+    /// Whether a clone for this ISA can live in a module for `triple` (an
+    /// empty triple, hand-written IR, takes any ISA; `_LLVM_` fits every
+    /// target).
+    #[must_use]
+    pub fn fits_triple(self, triple: &str) -> bool {
+        let arch = triple.split('-').next().unwrap_or_default();
+        triple.is_empty()
+            || self == Isa::Llvm
+            || (self.is_x86() && matches!(arch, "x86_64" | "i386" | "i486" | "i586" | "i686"))
+            || (self.is_aarch64() && matches!(arch, "aarch64" | "arm64"))
+    }
+
     /// Mangling letter(s): "b", "c", "d", "e", "_LLVM_", "n", "s".
     #[must_use]
     pub fn mangling(self) -> &'static str {
@@ -96,9 +121,9 @@ impl Isa {
 
     /// LLVM "target-features" string the clone must carry, as GCC does for its
     /// clones: `b` -> "+sse2", `c` -> "+avx", `d` -> "+avx2" (AVX2 only, no
-    /// FMA, matching GCC's `d` variant), `e` -> "+avx512f".  Features implied
-    /// by these (e.g. SSE4.2 under AVX) are left to LLVM.  `Llvm`, `AdvSimd`
-    /// and `Sve` give `None`.
+    /// FMA, matching GCC's `d` variant), `e` -> "+avx512f", `n` -> "+neon".
+    /// Features implied by these (e.g. SSE4.2 under AVX) are left to LLVM.
+    /// `Llvm` and `Sve` give `None`.
     #[must_use]
     pub fn target_features(self) -> Option<&'static str> {
         match self {
@@ -106,12 +131,14 @@ impl Isa {
             Isa::Avx => Some("+avx"),
             Isa::Avx2 => Some("+avx2"),
             Isa::Avx512 => Some("+avx512f"),
-            Isa::Llvm | Isa::AdvSimd | Isa::Sve => None,
+            Isa::AdvSimd => Some("+neon"),
+            Isa::Llvm | Isa::Sve => None,
         }
     }
 
     /// Natural register width in bits for the x86 ISAs (128, 256, 256, 512),
-    /// `None` otherwise.
+    /// `None` otherwise (the cost model's tables are for x86; AArch64 clones
+    /// are always vectorized).
     #[must_use]
     pub fn vector_bits(self) -> Option<u32> {
         match self {
@@ -650,7 +677,7 @@ mod tests {
         assert_eq!(Isa::Avx2.target_features(), Some("+avx2"));
         assert_eq!(Isa::Avx512.target_features(), Some("+avx512f"));
         assert_eq!(Isa::Llvm.target_features(), None);
-        assert_eq!(Isa::AdvSimd.target_features(), None);
+        assert_eq!(Isa::AdvSimd.target_features(), Some("+neon"));
         assert_eq!(Isa::Sve.target_features(), None);
         // GCC's `d` variant is AVX2 only.
         assert!(!Isa::Avx2.target_features().unwrap_or("").contains("fma"));

@@ -155,12 +155,84 @@ pub struct Config {
     /// the callee's `x86-64-v3` and the program's caller level (`None`:
     /// those). `x86-64-v4` builds run only where the CPU has AVX-512F.
     pub march: Option<String>,
+    /// The target the programs are built for.
+    pub arch: Arch,
 }
+
+/// The target of a suite run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arch {
+    /// The host: x86-64, run natively.
+    X86_64,
+    /// AArch64 (`aarch64-linux-gnu`), Advanced SIMD variants (`_ZGVn`),
+    /// cross-compiled and run under `qemu-aarch64`.
+    Aarch64,
+}
+
+impl Arch {
+    /// The GCC that builds for this target.
+    pub fn gcc(self) -> &'static str {
+        match self {
+            Arch::X86_64 => "gcc",
+            Arch::Aarch64 => "aarch64-linux-gnu-gcc",
+        }
+    }
+    /// clang's target flags.
+    fn clang_target(self) -> &'static [&'static str] {
+        match self {
+            Arch::X86_64 => &[],
+            Arch::Aarch64 => &["--target=aarch64-linux-gnu"],
+        }
+    }
+    /// The `objdump` that reads this target's objects.
+    fn objdump(self) -> &'static str {
+        match self {
+            Arch::X86_64 => "objdump",
+            Arch::Aarch64 => "aarch64-linux-gnu-objdump",
+        }
+    }
+    /// The mnemonic of a direct call.
+    fn call_mnemonic(self) -> &'static str {
+        match self {
+            Arch::X86_64 => "call",
+            Arch::Aarch64 => "bl",
+        }
+    }
+    /// The directory with `run_suite`'s outputs of this target.
+    fn dir(self) -> &'static str {
+        match self {
+            Arch::X86_64 => "",
+            Arch::Aarch64 => "aarch64",
+        }
+    }
+}
+
+/// The emulator that runs AArch64 programs, and its arguments before the
+/// program (the cross C library's root).
+pub const QEMU_AARCH64: &str = "qemu-aarch64";
+const QEMU_AARCH64_ARGS: &[&str] = &["-L", "/usr/aarch64-linux-gnu"];
 
 impl Config {
     /// The callee TU's `-march` flag (clang and GCC).
     fn callee_march(&self) -> String {
-        format!("-march={}", self.march.as_deref().unwrap_or("x86-64-v3"))
+        match self.arch {
+            Arch::X86_64 => format!("-march={}", self.march.as_deref().unwrap_or("x86-64-v3")),
+            Arch::Aarch64 => format!("-march={}", self.march.as_deref().unwrap_or("armv8-a")),
+        }
+    }
+    /// The caller TU's `-march` flag (a program's x86 caller level does not
+    /// apply to AArch64).
+    fn caller_march(&self, prog: &Program) -> String {
+        match self.arch {
+            Arch::X86_64 => format!("-march={}", self.march.as_deref().unwrap_or(&prog.caller_march)),
+            Arch::Aarch64 => self.callee_march(),
+        }
+    }
+    /// clang for the suite's target.
+    fn clang(&self) -> Command {
+        let mut c = Command::new(&self.clang);
+        c.args(self.arch.clang_target());
+        c
     }
 }
 
@@ -245,6 +317,13 @@ pub fn mode_unavailable(cfg: &Config, mode: Mode) -> Option<String> {
     }
     if matches!(mode, Mode::A | Mode::D) && !cfg.plugin.is_file() {
         return Some(format!("plugin not built ({})", cfg.plugin.display()));
+    }
+    if cfg.arch == Arch::Aarch64 {
+        for tool in [QEMU_AARCH64, cfg.arch.objdump()] {
+            if !have_tool(tool) {
+                return Some(format!("`{tool}` is not installed (tools/setup-llvm.sh installs it)"));
+            }
+        }
     }
     None
 }
@@ -362,11 +441,12 @@ fn zgv_symbols(path: &Path, log: &mut String) -> Result<(BTreeSet<String>, BTree
 }
 
 /// The `_ZGV*` functions the binary calls (from `objdump -d`), with counts.
-fn called_variants(bin: &Path, log: &mut String) -> Result<Vec<(String, usize)>, String> {
-    let out = step("symbols", Command::new("objdump").args(["-d", "--no-show-raw-insn"]).arg(bin), log)?;
+fn called_variants(arch: Arch, bin: &Path, log: &mut String) -> Result<Vec<(String, usize)>, String> {
+    let out = step("symbols", Command::new(arch.objdump()).args(["-d", "--no-show-raw-insn"]).arg(bin), log)?;
     let mut calls: std::collections::BTreeMap<String, usize> = Default::default();
     for l in out.lines() {
-        if !l.contains("call") {
+        let mnemonic = l.split_once(":\t").and_then(|(_, i)| i.split_whitespace().next());
+        if mnemonic != Some(arch.call_mnemonic()) {
             continue;
         }
         if let Some(start) = l.find("<_ZGV") {
@@ -380,7 +460,12 @@ fn called_variants(bin: &Path, log: &mut String) -> Result<Vec<(String, usize)>,
 
 /// Builds, checks and runs one program in one mode (all tools present).
 pub fn run_one(cfg: &Config, prog: &Program, mode: Mode) -> Status {
-    let dir = cfg.out_dir.join(cfg.march.as_deref().unwrap_or("")).join(mode.letter().to_string()).join(&prog.name);
+    let dir = cfg
+        .out_dir
+        .join(cfg.arch.dir())
+        .join(cfg.march.as_deref().unwrap_or(""))
+        .join(mode.letter().to_string())
+        .join(&prog.name);
     let _ = std::fs::remove_dir_all(&dir);
     if let Err(e) = std::fs::create_dir_all(&dir) {
         return Status::Fail(format!("cannot create {}: {e}", dir.display()));
@@ -406,7 +491,7 @@ fn build_and_run(cfg: &Config, prog: &Program, mode: Mode, dir: &Path, log: &mut
     let caller_o = dir.join("caller.o");
     let bin = dir.join(&prog.name);
     let plugin = format!("-fpass-plugin={}", cfg.plugin.display());
-    let caller_march = format!("-march={}", cfg.march.as_deref().unwrap_or(&prog.caller_march));
+    let caller_march = cfg.caller_march(prog);
     let callee_march = cfg.callee_march();
     // Callee TU.
     match mode {
@@ -415,14 +500,14 @@ fn build_and_run(cfg: &Config, prog: &Program, mode: Mode, dir: &Path, log: &mut
             let out_bc = dir.join("callee.batchify.bc");
             step(
                 "callee",
-                Command::new(&cfg.clang)
+                cfg.clang()
                     .args(["-O2", "-fopenmp-simd", FP, &callee_march, "-emit-llvm", "-c", "-DCALLEE", "-o"])
                     .arg(&bc)
                     .arg(&src),
                 log,
             )?;
             step("batchify", Command::new(&cfg.batchify).arg(&bc).arg("-o").arg(&out_bc).arg("--report"), log)?;
-            step("callee", Command::new(&cfg.clang).args(["-O2", "-c", "-o"]).arg(&callee_o).arg(&out_bc), log)?;
+            step("callee", cfg.clang().args(["-O2", "-c", "-o"]).arg(&callee_o).arg(&out_bc), log)?;
             // clang emits no variant bodies: every `_ZGV` definition of the
             // callee object comes from batchify.
             let llvm_nm = llvm_tool("llvm-nm");
@@ -434,7 +519,7 @@ fn build_and_run(cfg: &Config, prog: &Program, mode: Mode, dir: &Path, log: &mut
         Mode::A => {
             step(
                 "callee",
-                Command::new(&cfg.clang)
+                cfg.clang()
                     .args(["-O3", "-fopenmp-simd", FP, &callee_march, &plugin, "-c", "-DCALLEE", "-o"])
                     .arg(&callee_o)
                     .arg(&src),
@@ -447,6 +532,7 @@ fn build_and_run(cfg: &Config, prog: &Program, mode: Mode, dir: &Path, log: &mut
                 Command::new(&cfg.gcc)
                     .args(["-O3", "-fopenmp-simd", FP])
                     .args(cfg.march.as_ref().map(|m| format!("-march={m}")))
+                    .args((cfg.arch == Arch::Aarch64).then(|| callee_march.clone()))
                     .args(["-c", "-DCALLEE", "-o"])
                     .arg(&callee_o)
                     .arg(&src),
@@ -457,7 +543,7 @@ fn build_and_run(cfg: &Config, prog: &Program, mode: Mode, dir: &Path, log: &mut
     // Caller TU.
     let mut caller = match mode {
         Mode::B => {
-            let mut c = Command::new(&cfg.clang);
+            let mut c = cfg.clang();
             c.args(["-O3", "-fopenmp-simd", FP, &caller_march, "-Wno-pass-failed"]);
             c
         }
@@ -467,7 +553,7 @@ fn build_and_run(cfg: &Config, prog: &Program, mode: Mode, dir: &Path, log: &mut
             c
         }
         Mode::A | Mode::D => {
-            let mut c = Command::new(&cfg.clang);
+            let mut c = cfg.clang();
             c.args(["-O3", "-fopenmp-simd", FP, &caller_march, "-Wno-pass-failed", &plugin]);
             c
         }
@@ -496,9 +582,9 @@ fn build_and_run(cfg: &Config, prog: &Program, mode: Mode, dir: &Path, log: &mut
             theirs.join(", ")
         ));
     }
-    let linker = if mode == Mode::C { &cfg.gcc } else { &cfg.clang };
-    step("link", Command::new(linker).arg("-o").arg(&bin).arg(&caller_o).arg(&callee_o), log)?;
-    let calls = called_variants(&bin, log)?;
+    let mut linker = if mode == Mode::C { Command::new(&cfg.gcc) } else { cfg.clang() };
+    step("link", linker.arg("-o").arg(&bin).arg(&caller_o).arg(&callee_o), log)?;
+    let calls = called_variants(cfg.arch, &bin, log)?;
     let (bin_def, _) = zgv_symbols(&bin, log)?;
     for (name, _) in &calls {
         if !bin_def.contains(name) || !callee_def.contains(name) {
@@ -518,18 +604,21 @@ fn build_and_run(cfg: &Config, prog: &Program, mode: Mode, dir: &Path, log: &mut
         format!("{n} calls to {who}'s {}", names.join(" "))
     };
     // Reported, not (yet) a failure: see `isa_violations`.
-    let beyond = isa_violations(&callee_o, log)?;
+    let beyond = if cfg.arch == Arch::X86_64 { isa_violations(&callee_o, log)? } else { Vec::new() };
     if let Some((name, insn)) = beyond.first() {
         let _ =
             write!(detail, "; {} variant(s) use instructions beyond their ISA, e.g. {name}: `{insn}`", beyond.len());
     }
     let level_needs = (cfg.march.as_deref() == Some("x86-64-v4")).then(|| "avx512f".to_string());
-    if let Some(feature) = prog.needs_cpu.as_ref().or(level_needs.as_ref()) {
+    // qemu's default AArch64 CPU runs every Advanced SIMD program; the
+    // features named are x86's.
+    let needs = if cfg.arch == Arch::X86_64 { prog.needs_cpu.as_ref().or(level_needs.as_ref()) } else { None };
+    if let Some(feature) = needs {
         if !cpu_has(feature) {
             return Ok(Status::Skip(format!("built and linked, not run: the CPU has no {feature} ({detail})")));
         }
     }
-    run_binary(&bin, cfg.run_timeout, log)?;
+    run_binary(cfg.arch, &bin, cfg.run_timeout, log)?;
     Ok(Status::Pass(detail))
 }
 
@@ -583,9 +672,17 @@ fn isa_violations(obj: &Path, log: &mut String) -> Result<Vec<(String, String)>,
 }
 
 /// Runs the program with a time limit; it must exit 0 and print `ok`.
-fn run_binary(bin: &Path, timeout: Duration, log: &mut String) -> Result<(), String> {
-    let _ = writeln!(log, "$ {}", bin.display());
-    let mut child = Command::new(bin)
+fn run_binary(arch: Arch, bin: &Path, timeout: Duration, log: &mut String) -> Result<(), String> {
+    let mut cmd = match arch {
+        Arch::X86_64 => Command::new(bin),
+        Arch::Aarch64 => {
+            let mut c = Command::new(QEMU_AARCH64);
+            c.args(QEMU_AARCH64_ARGS).arg(bin);
+            c
+        }
+    };
+    let _ = writeln!(log, "$ {cmd:?}");
+    let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

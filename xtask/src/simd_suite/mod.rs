@@ -1,7 +1,10 @@
-//! `cargo xtask simd-suite [--mode a|b|c|d|all] [--march LEVEL] [--jobs N]
-//! [--only NAME,..] [--verbose]`: the self-checking `declare simd` C
-//! programs of `tests/simd-clone`, built and run each way (see `engine.rs`
-//! and docs/testing.md), into `target/simd-suite/[<level>/]<mode>/<program>/`,
+//! `cargo xtask simd-suite [--mode a|b|c|d|all] [--march LEVEL] [--arch
+//! x86_64|aarch64] [--jobs N] [--only NAME,..] [--verbose]`: the
+//! self-checking `declare simd` C programs of `tests/simd-clone`, built and
+//! run each way (see `engine.rs` and docs/testing.md), for the host or,
+//! with `--arch aarch64`, cross-compiled for AArch64 (Advanced SIMD
+//! variants) and run under `qemu-aarch64`, into
+//! `target/simd-suite/[aarch64/][<level>/]<mode>/<program>/`,
 //! with a table of the outcomes. `--march x86-64-v4` builds both
 //! translation units of every program at that level (run only where the CPU
 //! has AVX-512F). Fails on any FAIL or XPASS.
@@ -9,7 +12,7 @@
 pub mod engine;
 
 use crate::util::{self, header};
-use engine::{Config, Mode};
+use engine::{Arch, Config, Mode};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -21,6 +24,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut verbose = false;
     let mut build = true;
     let mut march = None;
+    let mut arch = Arch::X86_64;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
@@ -31,9 +35,16 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "--verbose" | "-v" => verbose = true,
             "--no-build" => build = false,
             "--march" => march = Some(value("--march")?),
+            "--arch" => {
+                arch = match value("--arch")?.as_str() {
+                    "x86_64" => Arch::X86_64,
+                    "aarch64" => Arch::Aarch64,
+                    other => return Err(format!("--arch {other}: expected x86_64 or aarch64")),
+                }
+            }
             other => {
                 return Err(format!(
-                    "unexpected argument `{other}` (expected --mode a|b|c|d|all, --march LEVEL, --jobs N, --only NAME,.., --verbose, --no-build)"
+                    "unexpected argument `{other}` (expected --mode a|b|c|d|all, --march LEVEL, --arch x86_64|aarch64, --jobs N, --only NAME,.., --verbose, --no-build)"
                 ))
             }
         }
@@ -58,10 +69,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
         plugin: std::env::var_os("BATCHIFY_PLUGIN")
             .map_or_else(|| target.join("debug/libbatchify_plugin.so"), PathBuf::from),
         clang: "clang-22".into(),
-        gcc: "gcc".into(),
+        gcc: arch.gcc().into(),
         jobs,
         run_timeout: Duration::from_secs(30),
         march,
+        arch,
     };
     let mut progs = engine::programs(&cfg.src_dir)?;
     if let Some(only) = &only {

@@ -442,3 +442,23 @@ fn libmvec_isa(isa: Isa) -> Option<(char, u32)> {
         _ => None,
     }
 }
+
+/// How `fmin`/`fmax` are computed exactly for a target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MinMaxForm {
+    /// glibc's x86-64 sequence (`emit::libm`).
+    GlibcX86,
+    /// `llvm.minnum`/`llvm.maxnum`, which AArch64 lowers to `fminnm`/`fmaxnm`,
+    /// the instructions glibc's AArch64 `fmin`/`fmax` are.
+    MinNum,
+}
+
+/// The exact `fmin`/`fmax` form for the module's `triple` (empty: the
+/// host's, x86-64), or `None` where none is known (the calls stay per lane).
+pub fn min_max_form(triple: &str) -> Option<MinMaxForm> {
+    match triple.split('-').next().unwrap_or_default() {
+        "" | "x86_64" => Some(MinMaxForm::GlibcX86),
+        "aarch64" | "arm64" => Some(MinMaxForm::MinNum),
+        _ => None,
+    }
+}

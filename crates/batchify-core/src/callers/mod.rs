@@ -382,6 +382,7 @@ fn mapping<'ctx>(
         None => {
             let f = module.add_function(name, public);
             crate::shell::target::apply(callee, f, spec.isa);
+            crate::abi::apply_call_conv(f, spec.isa);
             f
         }
     };

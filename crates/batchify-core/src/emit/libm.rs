@@ -9,7 +9,7 @@
 //! | `floor`, `ceil`, `trunc`, `round`, `roundeven`, `rint`, `nearbyint`, `fabs`, `sqrt`, `copysign` | the `llvm.*` intrinsic of that definition |
 //! | `ldexp`, `scalbn` | multiplications by powers of two, see `scale_by_power_of_two` |
 //! | `abs`, `labs`, `llabs` | `llvm.abs(x, false)` (`INT_MIN` stays `INT_MIN`) |
-//! | `fmin(x, y)`, `fmax(x, y)` | glibc's x86-64 `minsd`/`maxsd` sequence, see `glibc_min_max` |
+//! | `fmin(x, y)`, `fmax(x, y)` | glibc's x86-64 `minsd`/`maxsd` sequence, see `glibc_min_max`; on AArch64 `llvm.minnum`/`llvm.maxnum` (`fminnm`/`fmaxnm`, what glibc's AArch64 `fmin`/`fmax` run); per-lane calls on other targets (`calls::min_max_form`) |
 //! | `fdim(x, y)` | `x <= y ? +0 : x - y` |
 //! | `fmod`, `frem` | [`super::fmod`] |
 //! | `udiv`/`sdiv`/`urem`/`srem` of 2 to 32 bits, non-constant divisor | [`super::division`] |
@@ -22,7 +22,7 @@
 //! so glibc's `fmin`/`fmax` are spelled out instead.
 
 use super::state::{Rule, Widener};
-use crate::analysis::calls::{self, ExactLibm, LaneWise, Overload};
+use crate::analysis::calls::{self, min_max_form, ExactLibm, LaneWise, MinMaxForm, Overload};
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::LLVMRealPredicate::*;
 use crate::llvm::{constant, Type, Value};
@@ -80,7 +80,17 @@ fn exact_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'
             let keep_int_min = constant::int(Type::int(w.ctx(), 1), 0);
             b.call(decl.function_type(), decl, &[args[0], keep_int_min])
         }
-        ExactLibm::Fmin | ExactLibm::Fmax => glibc_min_max(w, f == ExactLibm::Fmin, args[0], args[1]),
+        ExactLibm::Fmin | ExactLibm::Fmax => {
+            let min = f == ExactLibm::Fmin;
+            match min_max_form(&w.module.target_triple())? {
+                MinMaxForm::GlibcX86 => glibc_min_max(w, min, args[0], args[1]),
+                MinMaxForm::MinNum => {
+                    let name = if min { "llvm.minnum" } else { "llvm.maxnum" };
+                    let decl = w.module.intrinsic(name, &[vty])?;
+                    w.b.call(decl.function_type(), decl, &args)
+                }
+            }
+        }
         ExactLibm::Fdim => {
             let (x, y) = (args[0], args[1]);
             let le = b.fcmp(LLVMRealOLE, x, y);

@@ -421,8 +421,10 @@ fn exact_math_rule<'ctx>(inputs: &Inputs<'_, 'ctx>, i: Value<'ctx>) -> Option<Op
             if !scalar_args {
                 return None;
             }
-            if call_facts::exact_libm_call(i).is_some() {
-                return Some(Some(Widen::ExactMath));
+            if let Some(f) = call_facts::exact_libm_call(i) {
+                let min_max = matches!(f, call_facts::ExactLibm::Fmin | call_facts::ExactLibm::Fmax);
+                let known = !min_max || call_facts::min_max_form(&inputs.module.target_triple()).is_some();
+                return Some(known.then_some(Widen::ExactMath));
             }
             if call_facts::errno_libm_call(i).is_some() {
                 return Some(Some(Widen::ErrnoMath));

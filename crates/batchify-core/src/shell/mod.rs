@@ -55,7 +55,24 @@ pub fn create_clone_function<'ctx>(
     linkage::apply(module, scalar, clone);
     abi::copy_attributes(scalar, clone, spec);
     target::apply(scalar, clone, spec.isa);
+    abi::apply_call_conv(clone, spec.isa);
     clone
+}
+
+/// Checks that the clone's ISA is one of the module's target (an x86
+/// variant cannot live in an AArch64 module, nor the reverse).
+pub fn check_target(module: Module, spec: &CloneSpec) -> Result<()> {
+    let triple = module.target_triple();
+    if spec.isa.fits_triple(&triple) {
+        return Ok(());
+    }
+    Err(Error::VariantMismatch {
+        variant: spec.vector_name.clone(),
+        reason: format!(
+            "its ISA `{}` is not one of the module's target `{triple}`; ask for a variant of that target (or _LLVM_)",
+            spec.isa.mangling()
+        ),
+    })
 }
 
 /// A free name for the working copy of clone `name` while it is built

@@ -1,6 +1,9 @@
 //! The clone's target: the x86 instruction set its variant letter names
 //! fixes the vector registers it may use, whatever the module was compiled
-//! for (documented in `docs/gcc-abi.md`, "Target features").
+//! for (documented in `docs/gcc-abi.md`, "Target features"). An AArch64
+//! Advanced SIMD clone gets `+neon` added to the scalar function's features
+//! and keeps its CPU: every AArch64 Advanced SIMD register is 128 bits, so
+//! no feature changes how vectors are passed (docs/aarch64-abi.md).
 //!
 //! A `b` clone of a function compiled with `-march=x86-64-v3` must not
 //! carry `+avx2`: LLVM would then pass a `<4 x ptr>` argument in one `ymm`
@@ -65,11 +68,30 @@ pub fn clone_features(scalar_features: Option<&str>, isa: Isa) -> Option<String>
     Some(list.join(","))
 }
 
+/// `features` (a comma-separated list, `None`: empty) with `feature`
+/// (`+name`) in place of any `+name`/`-name` it has.
+fn with_feature(features: Option<&str>, feature: &str) -> String {
+    let name = feature.trim_start_matches(['+', '-']);
+    let mut list: Vec<&str> = features
+        .unwrap_or_default()
+        .split(',')
+        .filter(|f| !f.is_empty() && f.trim_start_matches(['+', '-']) != name)
+        .collect();
+    list.push(feature);
+    list.join(",")
+}
+
 /// Sets the clone's `target-cpu`, `tune-cpu` and `target-features` for its
-/// ISA (x86 ISAs only; other clones keep the scalar function's strings).
+/// ISA (x86 ISAs; Advanced SIMD adds `+neon`; other clones keep the scalar
+/// function's strings).
 /// A scalar function that pins no `target-cpu` (hand-written IR) leaves the
 /// CPU to the final compile, as before: only the ISA's feature is added.
 pub fn apply(scalar: Value, clone: Value, isa: Isa) {
+    if isa == Isa::AdvSimd {
+        let features = with_feature(scalar.string_attribute(FN, "target-features").as_deref(), "+neon");
+        clone.set_string_attribute(FN, "target-features", &features);
+        return;
+    }
     let Some(features) = clone_features(scalar.string_attribute(FN, "target-features").as_deref(), isa) else {
         return;
     };
@@ -115,5 +137,12 @@ mod tests {
         assert_eq!(clone_features(Some("-avx2,+bmi"), Isa::Avx2).unwrap(), "+bmi,+avx2");
         assert_eq!(clone_features(None, Isa::Sse2).unwrap(), "+sse2");
         assert_eq!(clone_features(Some("+avx2"), Isa::Llvm), None);
+    }
+
+    #[test]
+    fn advanced_simd_adds_neon_once() {
+        assert_eq!(with_feature(Some("+fp-armv8,+neon,+v8a"), "+neon"), "+fp-armv8,+v8a,+neon");
+        assert_eq!(with_feature(Some("+v8a,-neon"), "+neon"), "+v8a,+neon");
+        assert_eq!(with_feature(None, "+neon"), "+neon");
     }
 }
