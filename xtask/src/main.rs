@@ -4,6 +4,7 @@
 //! own module; to add one, write the module and list it in [`COMMANDS`].
 //! std only: this crate must build before LLVM is installed (it installs it).
 
+mod a64_icount;
 mod bench_autodiff;
 mod bench_gcc;
 mod bench_map;
@@ -128,6 +129,15 @@ const COMMANDS: &[Command] = &[
                 --march x86-64-v2|v3|v4 builds both TUs of every program at that level; \
                 --mode b,c picks modes; other options: --jobs N, --only NAME,.., --verbose, --no-build",
         run: simd_suite::run,
+    },
+    Command {
+        name: "a64-icount",
+        usage: "[--only NAME,..]",
+        about: "instructions executed inside batchify's AArch64 Advanced SIMD variants against GCC 12's own, \
+                both called by the same GCC caller, for the programs of tests/simd-clone, counted under \
+                qemu-aarch64 (-d in_asm,exec,nochain); table printed and written to \
+                target/a64-icount/results.md; other options: --no-build",
+        run: a64_icount::run,
     },
     Command { name: "help", usage: "", about: "print this list", run: help },
 ];
