@@ -5,14 +5,17 @@
 ; DEFINE: %{fails} = rm -f %t.out && not %batchify %s -o %t.out
 ; DEFINE: %{clean} = count 1 < %t.err && test ! -e %t.out
 ;
-; SVE variants (scalable length `x`, or a fixed length) are not built yet.
-; RUN: %{fails} --variant _ZGVsMxv_f 2> %t.err
-; RUN: FileCheck %s --check-prefix=SVE < %t.err
-; RUN: %{clean}
+; SVE variants of a fixed length are not built; of scalable length (`x`)
+; they are per-lane loops (transform/aarch64-sve.ll), which --no-fallback
+; refuses.
 ; RUN: %{fails} --variant _ZGVsM4v_f 2> %t.err
-; RUN: FileCheck %s --check-prefix=SVE < %t.err
+; RUN: FileCheck %s --check-prefix=SVE-FIXED < %t.err
 ; RUN: %{clean}
-; SVE: {{^}}batchify: error: {{.*}}SVE (`s`) variants are not supported yet{{.*$}}
+; SVE-FIXED: {{^}}batchify: error: variant `_ZGVsM4v_f` does not fit its scalar function: fixed-length SVE variants are not supported; SVE variants of scalable length (`x`) are{{$}}
+; RUN: %{fails} --variant _ZGVsMxv_f --no-fallback 2> %t.err
+; RUN: FileCheck %s --check-prefix=SVE-STRICT < %t.err
+; RUN: %{clean}
+; SVE-STRICT: {{^}}batchify: error: cannot batchify `f`: scalable vectors are not vectorized yet (an SVE clone runs its `vscale x K` lanes one by one){{$}}
 ;
 ; An x86 variant in an AArch64 module.
 ; RUN: %{fails} --variant _ZGVbN4v_f 2> %t.err

@@ -87,7 +87,12 @@ fn named(module: &Module<'_>, opts: &PluginOptions) -> Result<Option<Vec<CloneSp
         .collect();
     for name in &opts.variants {
         let v = VariantName::parse(name).map_err(|e| e.to_string())?;
-        specs.push(CloneSpec::from_variant(&v).map_err(|e| e.to_string())?);
+        let scalar = batchify_core::llvm::Module::from_inkwell(module).function(&v.scalar_name);
+        let spec = match scalar {
+            Some(f) => CloneSpec::for_function(&v, f.function_type()),
+            None => CloneSpec::from_variant(&v),
+        };
+        specs.push(spec.map_err(|e| e.to_string())?);
     }
     Ok(Some(specs))
 }

@@ -306,7 +306,12 @@ fn named_specs(cli: &Cli, module: &Module<'_>) -> Result<Option<Vec<CloneSpec>>,
     }
     for name in &cli.variants {
         let v = VariantName::parse(name).map_err(|e| e.to_string())?;
-        specs.push(CloneSpec::from_variant(&v).map_err(|e| e.to_string())?);
+        let scalar = batchify_core::llvm::Module::from_inkwell(module).function(&v.scalar_name);
+        let spec = match scalar {
+            Some(f) => CloneSpec::for_function(&v, f.function_type()),
+            None => CloneSpec::from_variant(&v),
+        };
+        specs.push(spec.map_err(|e| e.to_string())?);
     }
     Ok(Some(specs))
 }

@@ -359,7 +359,7 @@ const UNCALLABLE_CONVENTIONS: &[(u32, &str)] = &[
 /// vector types in the signature, parameters that are bound to the caller
 /// (`swifterror`, `inalloca`, `preallocated`), and calling conventions that
 /// ordinary code cannot call.
-fn check_scalar_abi(scalar: Value) -> std::result::Result<(), String> {
+pub(crate) fn check_scalar_abi(scalar: Value) -> std::result::Result<(), String> {
     let fty = scalar.function_type();
     if fty.contains_scalable_vector() {
         return Err(format!(
@@ -416,6 +416,8 @@ const KEPT_ENUM_ATTRIBUTES: &[&str] = &[
     "uwtable",
     "nocallback",
     "speculatable",
+    // The target's range of `vscale` (clang puts it on AArch64 functions).
+    "vscale_range",
 ];
 
 /// Copies the scalar function's still-valid attributes to the clone and

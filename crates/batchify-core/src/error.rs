@@ -96,6 +96,8 @@ pub enum FallbackKind {
     Requested,
     /// A callee clone whose vector form failed.
     CalleeClone,
+    /// An SVE clone: scalable vectors are not vectorized yet.
+    Scalable,
 }
 
 impl FallbackKind {
@@ -114,6 +116,7 @@ impl FallbackKind {
             FallbackKind::CostModel => "cost model",
             FallbackKind::Requested => "requested",
             FallbackKind::CalleeClone => "callee clone",
+            FallbackKind::Scalable => "scalable (SVE) clone",
         }
     }
 }

@@ -48,6 +48,7 @@ pub mod options;
 pub mod plan;
 pub mod prepare;
 pub mod refill;
+pub mod scalable;
 pub mod select;
 pub mod shell;
 pub mod spec;
@@ -238,6 +239,17 @@ fn batchify_one<'ctx>(
         });
     }
     shell::check_target(module, spec)?;
+    if spec.isa == vfabi::Isa::Sve {
+        scalable::build(module, scalar, spec, opts.allow_fallback || callees.is_helper(&spec.vector_name))?;
+        return Ok(CloneReport {
+            spec: spec.clone(),
+            stats: WidenStats::default(),
+            fallback: Some(scalable::reason()),
+            fallback_kind: Some(FallbackKind::Scalable),
+            printed: Vec::new(),
+            callee_clones: Vec::new(),
+        });
+    }
     let clone_abi = abi::CloneAbi::of(scalar, spec)?;
     let fty = clone_abi.natural;
     let helper = callees.is_helper(&spec.vector_name);

@@ -37,7 +37,7 @@ pub fn requested_variants(module: Module) -> Result<Vec<CloneSpec>> {
             };
             for name in names {
                 let v = VariantName::parse(&name).map_err(|e| Error::BadVariant(e.to_string()))?;
-                let spec = CloneSpec::from_variant(&v)?;
+                let spec = CloneSpec::for_function(&v, f.function_type())?;
                 let gcc = gcc_avx_twin(f.function_type(), &v, &spec);
                 for spec in std::iter::once(spec).chain(gcc) {
                     if !out.iter().any(|s| s.vector_name == spec.vector_name) {

@@ -56,13 +56,16 @@ impl CloneSpec {
 
     /// The spec a parsed Vector Function ABI name asks for. Rejects the
     /// parts of the ABI that batchify does not support (scalable vectors,
-    /// SVE, reference parameters).
+    /// SVE, reference parameters). SVE variants need the scalar function's
+    /// type: [`CloneSpec::for_function`].
     pub fn from_variant(v: &VariantName) -> Result<CloneSpec> {
         let mangled = v.mangled();
         let mismatch = |reason: String| Error::VariantMismatch { variant: mangled.clone(), reason };
         if v.isa == Isa::Sve {
             return Err(mismatch(
-                "SVE (`s`) variants are not supported yet; Advanced SIMD (`n`), x86 and _LLVM_ variants are".into(),
+                "SVE (`s`) variants are built for the functions of an AArch64 module only (not as callee or map \
+                 variants); Advanced SIMD (`n`), x86 and _LLVM_ variants are"
+                    .into(),
             ));
         }
         let width = match v.vlen {
@@ -70,6 +73,32 @@ impl CloneSpec {
             VectorLength::Fixed(n) => return Err(mismatch(format!("vector length {n} is out of range 1..=1024"))),
             VectorLength::Scalable => return Err(mismatch("scalable vector lengths are not supported".into())),
         };
+        Self::with_width(v, width)
+    }
+
+    /// The spec `v` asks for of a scalar function of type `scalar_fn_ty`:
+    /// as [`CloneSpec::from_variant`], and SVE variants of scalable length,
+    /// whose `width` is the lane count per 128 bits of vector length
+    /// ([`crate::scalable::min_lanes`]): the clone has `vscale x width`
+    /// lanes.
+    pub fn for_function(v: &VariantName, scalar_fn_ty: crate::llvm::Type) -> Result<CloneSpec> {
+        if v.isa != Isa::Sve {
+            return Self::from_variant(v);
+        }
+        let mismatch = |reason: String| Error::VariantMismatch { variant: v.mangled(), reason };
+        if v.vlen != VectorLength::Scalable {
+            return Err(mismatch(
+                "fixed-length SVE variants are not supported; SVE variants of scalable length (`x`) are".into(),
+            ));
+        }
+        let width = crate::scalable::min_lanes(scalar_fn_ty, &v.params).map_err(mismatch)?;
+        Self::with_width(v, width)
+    }
+
+    /// The spec of `v` at `width` lanes (the parameter kinds checked).
+    fn with_width(v: &VariantName, width: u32) -> Result<CloneSpec> {
+        let mangled = v.mangled();
+        let mismatch = |reason: String| Error::VariantMismatch { variant: mangled.clone(), reason };
         let mut params: Vec<ParamKind> = Vec::with_capacity(v.params.len());
         for (i, p) in v.params.iter().enumerate() {
             params.push(match p.kind {
@@ -114,7 +143,8 @@ impl CloneSpec {
 
 /// The mask ABI of an ISA: GCC's conventions on x86 and AArch64 Advanced
 /// SIMD (a vector of the characteristic type, as GCC 12's `_ZGVnM...`
-/// clones read it), `<N x i1>` otherwise.
+/// clones read it), `<N x i1>` otherwise (for SVE: the predicate
+/// `<vscale x N x i1>`).
 pub fn mask_abi_for(isa: Isa) -> MaskAbi {
     match isa {
         Isa::Sse2 | Isa::Avx | Isa::Avx2 | Isa::AdvSimd => MaskAbi::CharacteristicVector,

@@ -121,9 +121,9 @@ impl Isa {
 
     /// LLVM "target-features" string the clone must carry, as GCC does for its
     /// clones: `b` -> "+sse2", `c` -> "+avx", `d` -> "+avx2" (AVX2 only, no
-    /// FMA, matching GCC's `d` variant), `e` -> "+avx512f", `n` -> "+neon".
-    /// Features implied by these (e.g. SSE4.2 under AVX) are left to LLVM.
-    /// `Llvm` and `Sve` give `None`.
+    /// FMA, matching GCC's `d` variant), `e` -> "+avx512f", `n` -> "+neon",
+    /// `s` -> "+sve". Features implied by these (e.g. SSE4.2 under AVX) are
+    /// left to LLVM. `Llvm` gives `None`.
     #[must_use]
     pub fn target_features(self) -> Option<&'static str> {
         match self {
@@ -132,7 +132,8 @@ impl Isa {
             Isa::Avx2 => Some("+avx2"),
             Isa::Avx512 => Some("+avx512f"),
             Isa::AdvSimd => Some("+neon"),
-            Isa::Llvm | Isa::Sve => None,
+            Isa::Sve => Some("+sve"),
+            Isa::Llvm => None,
         }
     }
 
@@ -678,7 +679,7 @@ mod tests {
         assert_eq!(Isa::Avx512.target_features(), Some("+avx512f"));
         assert_eq!(Isa::Llvm.target_features(), None);
         assert_eq!(Isa::AdvSimd.target_features(), Some("+neon"));
-        assert_eq!(Isa::Sve.target_features(), None);
+        assert_eq!(Isa::Sve.target_features(), Some("+sve"));
         // GCC's `d` variant is AVX2 only.
         assert!(!Isa::Avx2.target_features().unwrap_or("").contains("fma"));
     }

@@ -2,6 +2,9 @@
 //!
 //! * [`oracle`]: runs a scalar function N times and its clone once on the
 //!   same inputs and compares bit for bit;
+//! * [`cross_aarch64`]: the AArch64 execution oracle: generated programs
+//!   batched as Advanced SIMD variants, cross-compiled and run under
+//!   `qemu-aarch64`;
 //! * [`jit`]: the JIT the oracle runs code with (host CPU or another tuning);
 //! * [`map_check`]: the oracle of map entry points (`--map`);
 //! * [`wrappers`]: type-agnostic calling wrappers;
@@ -33,6 +36,7 @@ pub mod alloc_hooks;
 pub mod buffers;
 pub mod corpus;
 pub mod cost_judge;
+pub mod cross_aarch64;
 pub mod enzyme;
 pub mod fuzz;
 pub mod fuzz_enzyme;

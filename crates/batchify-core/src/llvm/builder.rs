@@ -101,6 +101,10 @@ impl<'ctx> Builder<'ctx> {
         let idx = constant::i32(self.ctx, lane);
         Value(unsafe { LLVMBuildInsertElement(self.raw, v.0, x.0, idx.0, NO_NAME) }, PhantomData)
     }
+    /// `insertelement` with a variable index.
+    pub fn insert_element_dyn(&self, v: Value<'ctx>, x: Value<'ctx>, idx: Value<'ctx>) -> Value<'ctx> {
+        Value(unsafe { LLVMBuildInsertElement(self.raw, v.0, x.0, idx.0, NO_NAME) }, PhantomData)
+    }
     /// `extractvalue`.
     pub fn extract_value(&self, v: Value<'ctx>, i: u32) -> Value<'ctx> {
         Value(unsafe { LLVMBuildExtractValue(self.raw, v.0, i, NO_NAME) }, PhantomData)

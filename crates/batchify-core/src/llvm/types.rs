@@ -67,6 +67,10 @@ impl<'ctx> Type<'ctx> {
     pub fn vector_of(self, n: u32) -> Type<'ctx> {
         Type(unsafe { LLVMVectorType(self.0, n) }, PhantomData)
     }
+    /// `<vscale x n x self>`.
+    pub fn scalable_vector_of(self, n: u32) -> Type<'ctx> {
+        Type(unsafe { LLVMScalableVectorType(self.0, n) }, PhantomData)
+    }
     /// `[n x self]`.
     pub fn array_of(self, n: u32) -> Type<'ctx> {
         Type(unsafe { LLVMArrayType2(self.0, n as u64) }, PhantomData)

@@ -82,13 +82,14 @@ fn with_feature(features: Option<&str>, feature: &str) -> String {
 }
 
 /// Sets the clone's `target-cpu`, `tune-cpu` and `target-features` for its
-/// ISA (x86 ISAs; Advanced SIMD adds `+neon`; other clones keep the scalar
-/// function's strings).
+/// ISA (x86 ISAs; Advanced SIMD adds `+neon`, SVE `+sve`; other clones keep
+/// the scalar function's strings).
 /// A scalar function that pins no `target-cpu` (hand-written IR) leaves the
 /// CPU to the final compile, as before: only the ISA's feature is added.
 pub fn apply(scalar: Value, clone: Value, isa: Isa) {
-    if isa == Isa::AdvSimd {
-        let features = with_feature(scalar.string_attribute(FN, "target-features").as_deref(), "+neon");
+    if isa.is_aarch64() {
+        let own = isa.target_features().expect("AArch64 ISAs have a feature");
+        let features = with_feature(scalar.string_attribute(FN, "target-features").as_deref(), own);
         clone.set_string_attribute(FN, "target-features", &features);
         return;
     }

@@ -1,7 +1,7 @@
 //! `batchify-fuzz`: random programs, batched and checked by the oracle.
 //!
 //! ```text
-//! batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--isa I] [--opt-fraction F]
+//! batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked | --masked] [--arch A] [--isa I] [--opt-fraction F]
 //!               [--post-opt-fraction F] [--cpu NAME] [--features +x,-y] [--tunings LIST]
 //!               [--trials T] [--straight-line] [--max-depth D] [--max-stmts N]
 //!               [--max-total-stmts N] [--max-trip K] [--arrays P]
@@ -36,10 +36,18 @@
 //! optimised) with its outcome: `batchify-fuzz --seed S --count 1 --dump`
 //! reproduces one program of a larger run.
 //!
+//! `--arch aarch64` checks Advanced SIMD (`_ZGVn`) variants in AArch64
+//! modules instead, cross-compiled with clang-22 and run under
+//! `qemu-aarch64` in batches ([`batchify_testkit::cross_aarch64`]): scalar
+//! parameters only (no buffers, buffer helpers or recorder calls); the
+//! width follows the return type unless `--width` is given, and half the
+//! clones are masked unless `--masked` or `--unmasked` is given.
+//!
 //! `--enzyme-reverse` differentiates each program with Enzyme in reverse
 //! mode and batches and checks the derivative instead
 //! ([`batchify_testkit::fuzz_enzyme`]); it prints that mode's summary.
 
+use batchify_testkit::cross_aarch64::{self, CrossEngine, CrossOptions};
 use batchify_testkit::fuzz::{self, Engine, FuzzOptions};
 use batchify_testkit::gen::GenConfig;
 use batchify_testkit::tunings::{self, Tuning, MATRIX, TUNINGS};
@@ -48,7 +56,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
-const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked] [--isa I] [--opt-fraction F] \
+const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked | --masked] [--arch A] [--isa I] [--opt-fraction F] \
 [--post-opt-fraction F] [--cpu NAME] [--features +x,-y] [--tunings LIST] \
 [--trials T] [--straight-line] [--max-depth D] [--max-stmts N] [--max-total-stmts N] [--max-trip K] [--arrays P] \
 [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F] [--tail-fraction F] [--attrs F] [--ptr-callees P] \
@@ -61,6 +69,15 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
   --seed S           seed of the first program (decimal or 0x hex); program i uses S+i (default 0)
   --width W          lanes of the clones (default 8)
   --unmasked         build unmasked clones (default: masked, with random masks)
+  --masked           build masked clones (the default; with --arch aarch64: all masked)
+  --arch A           x86_64 (default: in-process JIT oracle) or aarch64: Advanced SIMD variants
+                     cross-compiled with clang-22 and run under qemu-aarch64 in batches of 40
+                     (scalar parameters only; width 128 bits / return type bits, or 2 lanes for a
+                     quarter of 32-bit programs, unless --width; half masked unless --masked or
+                     --unmasked; --trials input sets per program, default 16)
+  --corrupt-lane0    with --arch aarch64: --self-test with lane 0's result off by one bit (the
+                     harness's self-check: every program should be reported)
+  --keep-dir DIR     with --arch aarch64: keep each batch's files (batch.ll, main.c, prog) in DIR
   --isa I            llvm (default), sse, avx, avx2 or avx512: x86 variants in GCC's vector ABI
   --cpu NAME         LLVM CPU whose tuning the oracle's JIT compiles for (default host); the
                      features the host lacks are removed, so the code runs here
@@ -135,6 +152,8 @@ struct Args {
     enzyme_reverse: bool,
     /// `--tunings`: the tunings to fuzz the clone-kind matrix under.
     tunings: Vec<Tuning>,
+    /// `--arch aarch64`: the cross-compiled oracle's options.
+    aarch64: Option<CrossOptions>,
 }
 
 fn value<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
@@ -166,6 +185,9 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let (mut no_top_cc, mut no_top_internal) = (false, false);
     let (mut buffers, mut max_buffers, mut uniform_params, mut linear_params) = (None, None, None, None);
     let (mut records, mut recursion, mut buf_callees) = (None, None, None);
+    let (mut arch, mut width_given, mut masked_given, mut trials_given) = (None, false, None, false);
+    let mut keep_dir: Option<std::path::PathBuf> = None;
+    let mut corrupt = false;
     let mut args = args;
     while let Some(a) = args.next() {
         let (flag, inline) = match a.split_once('=') {
@@ -185,11 +207,32 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             }
             "--width" => {
                 opts.width = value(&flag, next())?;
+                width_given = true;
                 if !(1..=1024).contains(&opts.width) {
                     return Err("--width must be in 1..=1024".into());
                 }
             }
-            "--unmasked" => opts.masked = false,
+            "--unmasked" => {
+                opts.masked = false;
+                masked_given = Some(false);
+            }
+            "--masked" => {
+                opts.masked = true;
+                masked_given = Some(true);
+            }
+            "--corrupt-lane0" => {
+                opts.engine = Engine::ScalarLoop;
+                corrupt = true;
+            }
+            "--keep-dir" => keep_dir = Some(value::<String>(&flag, next())?.into()),
+            "--arch" => {
+                let v: String = value(&flag, next())?;
+                arch = match v.as_str() {
+                    "x86_64" | "x86-64" => None,
+                    "aarch64" => Some(()),
+                    _ => return Err(format!("--arch: `{v}` is not x86_64 or aarch64")),
+                };
+            }
             "--isa" => {
                 let v: String = value(&flag, next())?;
                 opts.isa = fuzz::isa_from_flag(&v)
@@ -199,7 +242,10 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             "--features" => opts.jit_target = opts.jit_target.with_features(&value::<String>(&flag, next())?),
             "--post-opt-fraction" => opts.post_optimize_fraction = fraction(&flag, next())?,
             "--opt-fraction" => opts.optimize_fraction = fraction(&flag, next())?,
-            "--trials" => opts.trials = value(&flag, next())?,
+            "--trials" => {
+                opts.trials = value(&flag, next())?;
+                trials_given = true;
+            }
             "--straight-line" => straight = true,
             "--max-depth" => max_depth = Some(value(&flag, next())?),
             "--max-stmts" => max_stmts = Some(value(&flag, next())?),
@@ -293,7 +339,25 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
         p_buf_helper: buf_callees.unwrap_or(if opts.engine == Engine::Map { 0.0 } else { base.p_buf_helper }),
         ..base
     };
-    Ok(Some(Args { opts, dump, enzyme_reverse, tunings }))
+    let aarch64 = arch.map(|()| CrossOptions {
+        width: width_given.then_some(opts.width),
+        masked: masked_given,
+        trials: if trials_given { opts.trials } else { CrossOptions::default().trials },
+        optimize_fraction: opts.optimize_fraction,
+        threads: opts.threads,
+        gen: cross_aarch64::restrict(opts.gen.clone()),
+        engine: match opts.engine {
+            Engine::ScalarLoop if corrupt => CrossEngine::Corrupted,
+            Engine::ScalarLoop => CrossEngine::ScalarLoop,
+            _ => CrossEngine::Batchify,
+        },
+        keep_dir: keep_dir.clone(),
+        ..CrossOptions::default()
+    });
+    if aarch64.is_some() && (!matches!(opts.engine, Engine::Batchify | Engine::ScalarLoop) || enzyme_reverse) {
+        return Err("--arch aarch64 takes --self-test, not --attr-check, --map or --enzyme-reverse".into());
+    }
+    Ok(Some(Args { opts, dump, enzyme_reverse, tunings, aarch64 }))
 }
 
 /// `--tunings`: `--count` programs per tuning, spread over the clone kinds
@@ -323,6 +387,27 @@ fn fuzz_tunings(args: &Args) -> ExitCode {
     }
     println!("{}", lines.join("\n"));
     if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `--arch aarch64`: the cross-compiled oracle, progress every 1000 programs.
+fn fuzz_aarch64(count: usize, seed: u64, cross: &CrossOptions) -> ExitCode {
+    if let Some(tool) = cross_aarch64::missing_tool() {
+        eprintln!("batchify-fuzz: --arch aarch64 needs `{tool}`, which is not installed");
+        return ExitCode::from(2);
+    }
+    let reported = std::sync::atomic::AtomicUsize::new(0);
+    let summary = cross_aarch64::run(count, seed, cross, &|s| {
+        let k = s.programs / 1000;
+        if reported.fetch_max(k, std::sync::atomic::Ordering::SeqCst) < k {
+            eprintln!("{s}");
+        }
+    });
+    print!("{}", summary.report());
+    if summary.failed() {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
@@ -417,6 +502,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(cross) = &args.aarch64 {
+        return fuzz_aarch64(args.opts.count, args.opts.seed, cross);
+    }
     if args.enzyme_reverse {
         let Some(plugin) = enzyme::plugin() else {
             eprintln!(

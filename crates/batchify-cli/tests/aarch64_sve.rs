@@ -1,0 +1,81 @@
+//! SVE variants under emulation: `tests/sve/kernels.c` compiled by clang-22
+//! for `aarch64-linux-gnu` with `-march=armv8-a+sve` (clang then asks for
+//! `_ZGVsMx...` variants only), its variants built by batchify (the CLI on
+//! clang's bitcode, and the plugin in one compile), called by
+//! `tests/sve/caller.c` through ACLE types and run under `qemu-aarch64` at
+//! 128, 256, 512 and 2048-bit vectors. The caller checks every active lane
+//! against the scalar function bit for bit, inactive lanes untouched and
+//! side effects in lane order. Skipped loudly without the cross GCC or qemu
+//! (a failure under `BATCHIFY_REQUIRE_TOOLS=1`).
+
+use batchify_testkit::skip;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const CLANG_FLAGS: &[&str] =
+    &["--target=aarch64-linux-gnu", "-march=armv8-a+sve", "-O2", "-fopenmp-simd", "-ffp-contract=off"];
+const QEMU: &str = "qemu-aarch64";
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn run(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
+/// Links `callee` (an object defining the SVE variants) with the caller and
+/// runs it at each vector length; panics on a failure.
+fn link_and_run(dir: &Path, callee: &Path, tag: &str) {
+    let defined = run(Command::new("aarch64-linux-gnu-nm").arg("--defined-only").arg(callee));
+    for v in ["_ZGVsMxvv_fblend", "_ZGVsMxl8u_dscale", "_ZGVsMxv_collatz", "_ZGVsMxvv_widen", "_ZGVsMxul_record"] {
+        assert!(defined.contains(v), "{tag}: {} does not define {v}:\n{defined}", callee.display());
+    }
+    let caller = dir.join("caller.o");
+    run(Command::new("clang-22")
+        .args(CLANG_FLAGS)
+        .arg("-c")
+        .arg(root().join("tests/sve/caller.c"))
+        .arg("-o")
+        .arg(&caller));
+    let bin = dir.join(format!("sve-{tag}"));
+    run(Command::new("aarch64-linux-gnu-gcc").arg(callee).arg(&caller).arg("-lm").arg("-o").arg(&bin));
+    for vq in [1, 2, 4, 16] {
+        let cpu = format!("max,sve-max-vq={vq},sve-default-vector-length={}", vq * 16);
+        let out = run(Command::new(QEMU).args(["-cpu", &cpu, "-L", "/usr/aarch64-linux-gnu"]).arg(&bin));
+        assert_eq!(out.trim(), format!("ok {}-bit vectors", vq * 128), "{tag} at vq {vq}");
+    }
+}
+
+#[test]
+fn sve_variants_run_at_every_vector_length() {
+    let test = "aarch64_sve::sve_variants_run_at_every_vector_length";
+    let Some(plugin) = batchify_testkit::plugin::require(test) else { return };
+    let tools = ["clang-22", "aarch64-linux-gnu-gcc", "aarch64-linux-gnu-nm", QEMU];
+    if !tools.iter().all(|t| skip::require_tool(test, t)) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let kernels = root().join("tests/sve/kernels.c");
+    // The CLI on clang's bitcode.
+    let bc = dir.path().join("kernels.bc");
+    run(Command::new("clang-22").args(CLANG_FLAGS).args(["-emit-llvm", "-c"]).arg(&kernels).arg("-o").arg(&bc));
+    let out_bc = dir.path().join("kernels.batchify.bc");
+    let report = run(Command::new(env!("CARGO_BIN_EXE_batchify")).arg(&bc).arg("-o").arg(&out_bc));
+    assert!(report.contains("`fblend` -> `_ZGVsMxvv_fblend` is a per-lane loop"), "{report}");
+    let cli_o = dir.path().join("kernels.cli.o");
+    run(Command::new("clang-22").args(["--target=aarch64-linux-gnu", "-O2", "-c"]).arg(&out_bc).arg("-o").arg(&cli_o));
+    link_and_run(dir.path(), &cli_o, "cli");
+    // The plugin, in one compile.
+    let plugin_o = dir.path().join("kernels.plugin.o");
+    let pass = format!("-fpass-plugin={}", plugin.display());
+    run(Command::new("clang-22").args(CLANG_FLAGS).arg(&pass).arg("-c").arg(&kernels).arg("-o").arg(&plugin_o));
+    link_and_run(dir.path(), &plugin_o, "plugin");
+}
