@@ -1,8 +1,8 @@
 //! SVE clones (`_ZGVs<N|M>x...`, scalable length): values of type
 //! `<vscale x K x T>` and, for masked variants, the predicate
 //! `<vscale x K x i1>` last, where `K` lanes fill 128 bits of the widest
-//! vector element ([`min_lanes`], LLVM's rule for the VFABI's scalable
-//! length). The vectorizer's stages work on fixed widths, so an SVE clone is
+//! vector element ([`crate::spec::min_lanes`], LLVM's rule for the VFABI's
+//! scalable length). The vectorizer's stages work on fixed widths, so an SVE clone is
 //! built here as a per-lane loop over its `vscale x K` lanes: the scalar
 //! function called once per active lane, in lane order (exactly the
 //! semantics contract), and reported as a per-lane fallback. Correct for
@@ -15,45 +15,10 @@ use crate::llvm::LLVMTypeKind::*;
 use crate::llvm::{constant, Builder, Module, Type, Value};
 use crate::shell;
 use crate::spec::CloneSpec;
-use crate::vfabi::{Param, ParamKind};
+use crate::vfabi::ParamKind;
 
 /// Why SVE clones are per-lane loops (the report's reason).
 const REASON: &str = "scalable vectors are not vectorized yet (an SVE clone runs its `vscale x K` lanes one by one)";
-
-/// Lanes per 128 bits of an SVE variant of a function of type `fty` with
-/// parameters `params`: the smallest count over the varying parameters and
-/// the result (2 for 64-bit types and pointers, 4 for 32-bit, 8 for 16-bit,
-/// 16 for 8-bit), as LLVM's VFABI demangler computes it; 4 (GCC's `int`)
-/// for a function without a varying parameter or a result.
-pub fn min_lanes(fty: Type, params: &[Param]) -> std::result::Result<u32, String> {
-    let ptys = fty.param_types();
-    if ptys.len() != params.len() {
-        return Err(format!("it has {} parameter kind(s) but the function takes {}", params.len(), ptys.len()));
-    }
-    let mut types: Vec<Type> =
-        ptys.iter().zip(params).filter(|(_, p)| p.kind == ParamKind::Vector).map(|(t, _)| *t).collect();
-    let ret = fty.return_type();
-    if !ret.is_void() {
-        types.push(ret);
-    }
-    if types.is_empty() {
-        // No varying value to size the lanes (LLVM's demangler gives up
-        // here): GCC's characteristic type for such functions, `int`.
-        return Ok(4);
-    }
-    let mut lanes = u32::MAX;
-    for t in types {
-        let k = match (t.kind(), t.int_width()) {
-            (LLVMIntegerTypeKind, 8) => 16,
-            (LLVMIntegerTypeKind, 16) | (LLVMHalfTypeKind | LLVMBFloatTypeKind, _) => 8,
-            (LLVMIntegerTypeKind, 32) | (LLVMFloatTypeKind, _) => 4,
-            (LLVMIntegerTypeKind, 64) | (LLVMDoubleTypeKind | LLVMPointerTypeKind, _) => 2,
-            _ => return Err(format!("type {} cannot be an SVE lane", t.print())),
-        };
-        lanes = lanes.min(k);
-    }
-    Ok(lanes)
-}
 
 /// The SVE clone's function type: varying parameters and the result as
 /// `<vscale x K x T>`, uniform and linear ones as the scalar, the predicate
@@ -104,7 +69,11 @@ pub fn build<'ctx>(
     let fty = clone_type(scalar, spec)?;
     shell::check_clone_name(module, spec, fty, &[])?;
     if !allow_fallback {
-        return Err(crate::legality::unsupported(&spec.scalar_name, FallbackKind::Scalable, REASON));
+        return Err(Error::Unsupported {
+            function: spec.scalar_name.clone(),
+            kind: FallbackKind::Scalable,
+            what: REASON.into(),
+        });
     }
     let clone = shell::create_clone_function(module, scalar, spec, fty);
     lane_loop(module, scalar, clone, spec);

@@ -79,7 +79,7 @@ impl CloneSpec {
     /// The spec `v` asks for of a scalar function of type `scalar_fn_ty`:
     /// as [`CloneSpec::from_variant`], and SVE variants of scalable length,
     /// whose `width` is the lane count per 128 bits of vector length
-    /// ([`crate::scalable::min_lanes`]): the clone has `vscale x width`
+    /// ([`min_lanes`]): the clone has `vscale x width`
     /// lanes.
     pub fn for_function(v: &VariantName, scalar_fn_ty: crate::llvm::Type) -> Result<CloneSpec> {
         if v.isa != Isa::Sve {
@@ -91,7 +91,7 @@ impl CloneSpec {
                 "fixed-length SVE variants are not supported; SVE variants of scalable length (`x`) are".into(),
             ));
         }
-        let width = crate::scalable::min_lanes(scalar_fn_ty, &v.params).map_err(mismatch)?;
+        let width = min_lanes(scalar_fn_ty, &v.params).map_err(mismatch)?;
         Self::with_width(v, width)
     }
 
@@ -151,6 +151,42 @@ pub fn mask_abi_for(isa: Isa) -> MaskAbi {
         Isa::Avx512 => MaskAbi::IntegerBitmask,
         _ => MaskAbi::LaneBits,
     }
+}
+
+/// Lanes per 128 bits of an SVE variant of a function of type `fty` with
+/// parameters `params`: the smallest count over the varying parameters and
+/// the result (2 for 64-bit types and pointers, 4 for 32-bit, 8 for 16-bit,
+/// 16 for 8-bit), as LLVM's VFABI demangler computes it; 4 (GCC's `int`)
+/// for a function without a varying parameter or a result.
+pub fn min_lanes(fty: crate::llvm::Type, params: &[crate::vfabi::Param]) -> std::result::Result<u32, String> {
+    let ptys = fty.param_types();
+    if ptys.len() != params.len() {
+        return Err(format!("it has {} parameter kind(s) but the function takes {}", params.len(), ptys.len()));
+    }
+    let mut types: Vec<crate::llvm::Type> =
+        ptys.iter().zip(params).filter(|(_, p)| p.kind == ParamKind::Vector).map(|(t, _)| *t).collect();
+    let ret = fty.return_type();
+    if !ret.is_void() {
+        types.push(ret);
+    }
+    if types.is_empty() {
+        // No varying value to size the lanes (LLVM's demangler gives up
+        // here): GCC's characteristic type for such functions, `int`.
+        return Ok(4);
+    }
+    use crate::llvm::LLVMTypeKind::*;
+    let mut lanes = u32::MAX;
+    for t in types {
+        let k = match (t.kind(), t.int_width()) {
+            (LLVMIntegerTypeKind, 8) => 16,
+            (LLVMIntegerTypeKind, 16) | (LLVMHalfTypeKind | LLVMBFloatTypeKind, _) => 8,
+            (LLVMIntegerTypeKind, 32) | (LLVMFloatTypeKind, _) => 4,
+            (LLVMIntegerTypeKind, 64) | (LLVMDoubleTypeKind | LLVMPointerTypeKind, _) => 2,
+            _ => return Err(format!("type {} cannot be an SVE lane", t.print())),
+        };
+        lanes = lanes.min(k);
+    }
+    Ok(lanes)
 }
 
 #[cfg(test)]

@@ -136,6 +136,7 @@ const STAGES: &[(&str, u32)] = &[
     ("select", 4),
     ("shell", 4),
     ("fallback", 4),
+    ("scalable", 5),
     ("vector_widths", 5),
     ("analysis", 6),
     ("prepare", 7),
