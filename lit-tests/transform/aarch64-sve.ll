@@ -12,6 +12,13 @@
 ; RUN:   --variant _ZGVsNxvv_mixed 2> %t.err
 ; RUN: FileCheck %s < %t.ll
 ; RUN: FileCheck %s --check-prefix=WARN < %t.err
+;
+; Without names, the variants clang's attributes ask for: `h` asks for a
+; scalable and a fixed-length one (clang's choice under `simdlen(4)` with
+; +sve); the fixed-length one is skipped with a warning and the rest built.
+; RUN: %batchify %s -S -o %t.auto.ll 2> %t.auto.err
+; RUN: FileCheck %s --check-prefix=AUTO < %t.auto.ll
+; RUN: FileCheck %s --check-prefix=AUTO-WARN < %t.auto.err
 
 target datalayout = "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32"
 target triple = "aarch64-unknown-linux-gnu"
@@ -34,6 +41,12 @@ define i64 @mixed(i16 %s, i64 %k) #0 {
   ret i64 %r
 }
 
+define float @h(float %x) #1 {
+  %r = fadd float %x, 1.0
+  ret float %r
+}
+
+attributes #1 = { "_ZGVsMxv_h" "_ZGVsM4v_h" "target-features"="+v8a" }
 attributes #0 = { vscale_range(1,16) "target-cpu"="generic" "target-features"="+fp-armv8,+v8a" }
 
 ; CHECK:       define <vscale x 4 x float> @_ZGVsMxvv_f(<vscale x 4 x float> %x, <vscale x 4 x float> %y, <vscale x 4 x i1> %mask) #[[SVE:[0-9]+]]
@@ -59,3 +72,8 @@ attributes #0 = { vscale_range(1,16) "target-cpu"="generic" "target-features"="+
 ; WARN: batchify: warning: `f` -> `_ZGVsMxvv_f` is a per-lane loop over the scalar function: scalable vectors are not vectorized yet (an SVE clone runs its `vscale x K` lanes one by one)
 ; WARN: batchify: warning: `g` -> `_ZGVsMxl8u_g` is a per-lane loop
 ; WARN: batchify: warning: `mixed` -> `_ZGVsNxvv_mixed` is a per-lane loop
+
+; AUTO: define <vscale x 4 x float> @_ZGVsMxv_h(<vscale x 4 x float> %x, <vscale x 4 x i1> %mask)
+; AUTO-NOT: @_ZGVsM4v_h
+; AUTO-WARN: batchify: warning: variant `_ZGVsM4v_h` does not fit its scalar function: fixed-length SVE variants are not supported; SVE variants of scalable length (`x`) are; the variant is not built
+; AUTO-WARN: batchify: warning: `h` -> `_ZGVsMxv_h` is a per-lane loop

@@ -118,11 +118,15 @@ pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&
     let mut out = Outcome::default();
     let has_body = |name: &str| module.function(name).is_some_and(|f| !f.is_declaration());
     let mismatched_before = calling_convention_mismatches(module);
+    // Variants the module asks for that batchify skips (with a warning).
+    let mut skipped_any = false;
     // 1. select
     let (mut specs, only_here) = match &run.selection {
         Selection::Named { specs, only_here } => (specs.clone(), *only_here),
         Selection::Requested { isa, only_here } => {
-            let all = crate::select::requested_variants(module)?;
+            let (all, skipped) = crate::select::requested_variants_skipping(module)?;
+            skipped_any = !skipped.is_empty();
+            out.warnings.extend(skipped);
             (all.into_iter().filter(|s| isa.is_none_or(|i| s.isa == i)).collect(), *only_here)
         }
     };
@@ -170,7 +174,7 @@ pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&
             }
         })
         .collect();
-    out.nothing_asked = specs.is_empty() && !crate::enzyme_batch::has_calls(module);
+    out.nothing_asked = specs.is_empty() && !skipped_any && !crate::enzyme_batch::has_calls(module);
     out.declares_variants =
         module.functions().into_iter().any(|f| !crate::callee_clones::declared_variants(f).is_empty());
     // 2. clones

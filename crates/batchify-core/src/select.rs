@@ -16,9 +16,21 @@ use crate::llvm::{attribute_is_string, attribute_string_key, attribute_string_va
 use crate::spec::CloneSpec;
 use crate::vfabi::{Isa, VariantName, VectorLength};
 
-/// Every variant requested by attributes in the module, in module order.
+/// Every variant requested by attributes in the module, in module order
+/// (without the SVE ones [`requested_variants_skipping`] skips).
 pub fn requested_variants(module: Module) -> Result<Vec<CloneSpec>> {
+    Ok(requested_variants_skipping(module)?.0)
+}
+
+/// Every variant requested by attributes in the module, in module order,
+/// and one message per SVE variant that batchify cannot build (fixed-length
+/// ones, which clang asks for under `simdlen(N)` with `+sve`, and types such
+/// as `bool` that LLVM's VFABI gives no SVE lane count): those are skipped
+/// so that the module's other variants are built (nothing calls them but
+/// code written for them). Any other variant that does not fit is an error.
+pub fn requested_variants_skipping(module: Module) -> Result<(Vec<CloneSpec>, Vec<String>)> {
     let mut out: Vec<CloneSpec> = Vec::new();
+    let mut skipped = Vec::new();
     for f in module.functions() {
         if f.is_declaration() {
             continue;
@@ -37,7 +49,14 @@ pub fn requested_variants(module: Module) -> Result<Vec<CloneSpec>> {
             };
             for name in names {
                 let v = VariantName::parse(&name).map_err(|e| Error::BadVariant(e.to_string()))?;
-                let spec = CloneSpec::for_function(&v, f.function_type())?;
+                let spec = match CloneSpec::for_function(&v, f.function_type()) {
+                    Ok(spec) => spec,
+                    Err(e) if v.isa == Isa::Sve => {
+                        skipped.push(format!("{e}; the variant is not built"));
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                };
                 let gcc = gcc_avx_twin(f.function_type(), &v, &spec);
                 for spec in std::iter::once(spec).chain(gcc) {
                     if !out.iter().any(|s| s.vector_name == spec.vector_name) {
@@ -47,7 +66,7 @@ pub fn requested_variants(module: Module) -> Result<Vec<CloneSpec>> {
             }
         }
     }
-    Ok(out)
+    Ok((out, skipped))
 }
 
 /// GCC's name for the AVX variant that clang names `v` (a spec `spec` of a
