@@ -87,11 +87,7 @@ fn named(module: &Module<'_>, opts: &PluginOptions) -> Result<Option<Vec<CloneSp
         .collect();
     for name in &opts.variants {
         let v = VariantName::parse(name).map_err(|e| e.to_string())?;
-        let scalar = batchify_core::llvm::Module::from_inkwell(module).function(&v.scalar_name);
-        let spec = match scalar {
-            Some(f) => CloneSpec::for_function(&v, f.function_type()),
-            None => CloneSpec::from_variant(&v),
-        };
+        let spec = CloneSpec::for_variant_in(&v, batchify_core::llvm::Module::from_inkwell(module));
         specs.push(spec.map_err(|e| e.to_string())?);
     }
     Ok(Some(specs))

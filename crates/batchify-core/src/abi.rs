@@ -129,7 +129,7 @@ pub fn characteristic_type<'ctx>(scalar_fn_ty: Type<'ctx>, spec: &CloneSpec) -> 
 pub fn mask_type<'ctx>(abi: MaskAbi, scalar_fn_ty: Type<'ctx>, spec: &CloneSpec) -> Type<'ctx> {
     let ctx = scalar_fn_ty.context();
     match abi {
-        MaskAbi::LaneBits => Type::int(ctx, 1).vector_of(spec.width),
+        MaskAbi::LaneBits => lane_vector(Type::int(ctx, 1), spec),
         MaskAbi::CharacteristicVector => {
             // A vector of pointers cannot hold mask bits; GCC passes the
             // mask of a pointer characteristic type as pointer-sized integers.
@@ -141,7 +141,19 @@ pub fn mask_type<'ctx>(abi: MaskAbi, scalar_fn_ty: Type<'ctx>, spec: &CloneSpec)
     }
 }
 
-/// The clone's function type for `spec`, checking that the scalar function fits.
+/// One value per lane of `spec`'s clone for a lane type `t`: `<N x t>`,
+/// or `<vscale x N x t>` for SVE (scalable) clones.
+fn lane_vector<'ctx>(t: Type<'ctx>, spec: &CloneSpec) -> Type<'ctx> {
+    if spec.isa == crate::vfabi::Isa::Sve {
+        t.scalable_vector_of(spec.width)
+    } else {
+        t.vector_of(spec.width)
+    }
+}
+
+/// The clone's function type for `spec`, checking that the scalar function
+/// fits. SVE clones (`scalable.rs`) have scalable vectors and take no
+/// aggregate result.
 pub fn clone_type<'ctx>(scalar: Value<'ctx>, spec: &CloneSpec) -> Result<Type<'ctx>> {
     let fty = scalar.function_type();
     let mismatch = |reason: String| Error::VariantMismatch { variant: spec.vector_name.clone(), reason };
@@ -168,7 +180,7 @@ pub fn clone_type<'ctx>(scalar: Value<'ctx>, spec: &CloneSpec) -> Result<Type<'c
                         t.print()
                     )));
                 }
-                t.vector_of(spec.width)
+                lane_vector(*t, spec)
             }
             ParamKind::Linear { .. } | ParamKind::LinearVarStep { .. } => {
                 if t.int_width() == 0 && t.kind() != crate::llvm::LLVMTypeKind::LLVMPointerTypeKind {
@@ -186,7 +198,16 @@ pub fn clone_type<'ctx>(scalar: Value<'ctx>, spec: &CloneSpec) -> Result<Type<'c
         params.push(mask_type(abi, fty, spec));
     }
     let ret = fty.return_type();
-    let ret = if ret.is_void() { ret } else { varying_type(ret, spec.width) };
+    let ret = if ret.is_void() {
+        ret
+    } else if spec.isa == crate::vfabi::Isa::Sve {
+        if !ret.is_vector_element() {
+            return Err(mismatch(format!("its result type {} cannot be an SVE lane", ret.print())));
+        }
+        lane_vector(ret, spec)
+    } else {
+        varying_type(ret, spec.width)
+    };
     Ok(Type::function(ret, &params))
 }
 
@@ -359,7 +380,7 @@ const UNCALLABLE_CONVENTIONS: &[(u32, &str)] = &[
 /// vector types in the signature, parameters that are bound to the caller
 /// (`swifterror`, `inalloca`, `preallocated`), and calling conventions that
 /// ordinary code cannot call.
-pub(crate) fn check_scalar_abi(scalar: Value) -> std::result::Result<(), String> {
+fn check_scalar_abi(scalar: Value) -> std::result::Result<(), String> {
     let fty = scalar.function_type();
     if fty.contains_scalable_vector() {
         return Err(format!(

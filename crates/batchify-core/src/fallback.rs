@@ -18,14 +18,8 @@ pub fn build(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) {
     let n = spec.width;
     let sty = scalar.function_type();
     let ret = sty.return_type();
-    let cparams = clone.params();
+    let cparams = name_params(scalar, clone);
     let nparams = sty.param_types().len();
-    for (p, q) in scalar.params().into_iter().zip(&cparams) {
-        q.set_name(&p.name());
-    }
-    if let Some(m) = cparams.get(nparams) {
-        m.set_name("mask");
-    }
     let i64t = Type::int(ctx, 64);
     let mask_bit = |k: u32| spec.mask.map(|abi| abi::lane_is_active(&b, abi, cparams[nparams], k));
     let mut acc = (!ret.is_void()).then(|| constant::poison(varying_type(ret, n)));
@@ -68,6 +62,19 @@ pub fn build(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) {
         }
     }
     b.ret(acc);
+}
+
+/// Names the clone's parameters after the scalar function's, and the one
+/// after them `mask`; returns them.
+pub fn name_params<'ctx>(scalar: Value<'ctx>, clone: Value<'ctx>) -> Vec<Value<'ctx>> {
+    let cparams = clone.params();
+    for (p, q) in scalar.params().into_iter().zip(&cparams) {
+        q.set_name(&p.name());
+    }
+    if let Some(m) = cparams.get(scalar.params().len()) {
+        m.set_name("mask");
+    }
+    cparams
 }
 
 /// Gives a call of `callee` the callee's calling convention and its

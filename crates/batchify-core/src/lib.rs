@@ -240,11 +240,13 @@ fn batchify_one<'ctx>(
     }
     shell::check_target(module, spec)?;
     if spec.isa == vfabi::Isa::Sve {
-        scalable::build(module, scalar, spec, opts.allow_fallback || callees.is_helper(&spec.vector_name))?;
+        // SVE clones have no callee clones of their own: only their
+        // scalar function's calls.
+        scalable::build(module, scalar, spec, opts.allow_fallback)?;
         return Ok(CloneReport {
             spec: spec.clone(),
             stats: WidenStats::default(),
-            fallback: Some(scalable::reason()),
+            fallback: Some(scalable::REASON.into()),
             fallback_kind: Some(FallbackKind::Scalable),
             printed: Vec::new(),
             callee_clones: Vec::new(),

@@ -11,51 +11,14 @@
 use crate::abi;
 use crate::error::{Error, FallbackKind, Result};
 use crate::llvm::LLVMOpcode::*;
-use crate::llvm::LLVMTypeKind::*;
 use crate::llvm::{constant, Builder, Module, Type, Value};
 use crate::shell;
 use crate::spec::CloneSpec;
 use crate::vfabi::ParamKind;
 
 /// Why SVE clones are per-lane loops (the report's reason).
-const REASON: &str = "scalable vectors are not vectorized yet (an SVE clone runs its `vscale x K` lanes one by one)";
-
-/// The SVE clone's function type: varying parameters and the result as
-/// `<vscale x K x T>`, uniform and linear ones as the scalar, the predicate
-/// last for masked variants.
-fn clone_type<'ctx>(scalar: Value<'ctx>, spec: &CloneSpec) -> Result<Type<'ctx>> {
-    let fty = scalar.function_type();
-    let mismatch = |reason: String| Error::VariantMismatch { variant: spec.vector_name.clone(), reason };
-    if fty.is_var_arg() {
-        return Err(mismatch("variadic functions cannot be batched".into()));
-    }
-    abi::check_scalar_abi(scalar).map_err(mismatch)?;
-    let k = spec.width;
-    let mut params = Vec::new();
-    for (i, (t, kind)) in fty.param_types().into_iter().zip(&spec.params).enumerate() {
-        params.push(match kind {
-            ParamKind::Vector if t.is_vector_element() => t.scalable_vector_of(k),
-            ParamKind::Vector => {
-                return Err(mismatch(format!("parameter {i} has type {} which cannot be a vector lane", t.print())))
-            }
-            ParamKind::Linear { .. } | ParamKind::LinearVarStep { .. }
-                if t.int_width() == 0 && t.kind() != LLVMPointerTypeKind =>
-            {
-                return Err(mismatch(format!(
-                    "linear parameter {i} has type {}; linear needs an integer or pointer",
-                    t.print()
-                )))
-            }
-            _ => t,
-        });
-    }
-    if spec.mask.is_some() {
-        params.push(Type::int(fty.context(), 1).scalable_vector_of(k));
-    }
-    let ret = fty.return_type();
-    let ret = if ret.is_void() { ret } else { ret.scalable_vector_of(k) };
-    Ok(Type::function(ret, &params))
-}
+pub const REASON: &str =
+    "scalable vectors are not vectorized yet (an SVE clone runs its `vscale x K` lanes one by one)";
 
 /// Builds the SVE clone `spec` of `scalar` as a per-lane loop and returns
 /// it. `Err(Error::Unsupported)` when the per-lane loop is not allowed
@@ -66,7 +29,7 @@ pub fn build<'ctx>(
     spec: &CloneSpec,
     allow_fallback: bool,
 ) -> Result<Value<'ctx>> {
-    let fty = clone_type(scalar, spec)?;
+    let fty = abi::clone_type(scalar, spec)?;
     shell::check_clone_name(module, spec, fty, &[])?;
     if !allow_fallback {
         return Err(Error::Unsupported {
@@ -81,11 +44,6 @@ pub fn build<'ctx>(
     Ok(clone)
 }
 
-/// The reason [`build`]'s clones are reported with.
-pub fn reason() -> String {
-    REASON.to_string()
-}
-
 /// Fills `clone` with a loop over its `vscale x K` lanes that calls the
 /// scalar function for each active lane and inserts the result.
 fn lane_loop<'ctx>(module: Module<'ctx>, scalar: Value<'ctx>, clone: Value<'ctx>, spec: &CloneSpec) {
@@ -94,15 +52,9 @@ fn lane_loop<'ctx>(module: Module<'ctx>, scalar: Value<'ctx>, clone: Value<'ctx>
     let b = Builder::new(ctx);
     let sty = scalar.function_type();
     let ret = sty.return_type();
-    let cparams = clone.params();
+    let cparams = crate::fallback::name_params(scalar, clone);
     let nparams = sty.param_types().len();
-    for (p, q) in scalar.params().into_iter().zip(&cparams) {
-        q.set_name(&p.name());
-    }
     let mask = spec.mask.map(|_| cparams[nparams]);
-    if let Some(m) = mask {
-        m.set_name("mask");
-    }
     let entry = clone.append_block("entry");
     let head = clone.append_block("lane.head");
     let call_block = clone.append_block("lane");

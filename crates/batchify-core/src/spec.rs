@@ -95,6 +95,16 @@ impl CloneSpec {
         Self::with_width(v, width)
     }
 
+    /// The spec `v` asks for in `module`: [`CloneSpec::for_function`] of its
+    /// scalar function, or [`CloneSpec::from_variant`] when the module has
+    /// none (the build then reports the missing function).
+    pub fn for_variant_in(v: &VariantName, module: crate::llvm::Module) -> Result<CloneSpec> {
+        match module.function(&v.scalar_name) {
+            Some(f) => Self::for_function(v, f.function_type()),
+            None => Self::from_variant(v),
+        }
+    }
+
     /// The spec of `v` at `width` lanes (the parameter kinds checked).
     fn with_width(v: &VariantName, width: u32) -> Result<CloneSpec> {
         let mangled = v.mangled();
