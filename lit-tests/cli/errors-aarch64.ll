@@ -6,16 +6,23 @@
 ; DEFINE: %{clean} = count 1 < %t.err && test ! -e %t.out
 ;
 ; SVE variants of a fixed length are not built; of scalable length (`x`)
-; they are per-lane loops (transform/aarch64-sve.ll), which --no-fallback
-; refuses.
+; they are (transform/aarch64-sve.ll), unless the function's vector form
+; fails: then the clone is a per-lane loop, which --no-fallback refuses.
 ; RUN: %{fails} --variant _ZGVsM4v_f 2> %t.err
 ; RUN: FileCheck %s --check-prefix=SVE-FIXED < %t.err
 ; RUN: %{clean}
 ; SVE-FIXED: {{^}}batchify: error: variant `_ZGVsM4v_f` does not fit its scalar function: fixed-length SVE variants are not supported; SVE variants of scalable length (`x`) are{{$}}
-; RUN: %{fails} --variant _ZGVsMxv_f --no-fallback 2> %t.err
+; RUN: %{fails} --variant _ZGVsMxv_opaque --no-fallback 2> %t.err
 ; RUN: FileCheck %s --check-prefix=SVE-STRICT < %t.err
 ; RUN: %{clean}
-; SVE-STRICT: {{^}}batchify: error: cannot batchify `f`: scalable vectors are not vectorized yet (an SVE clone runs its `vscale x K` lanes one by one){{$}}
+; SVE-STRICT: {{^}}batchify: error: cannot batchify `opaque`: inline assembly `{{.*}}` is not supported{{$}}
+;
+; Cross-lane operations need every lane of the group in one vector form;
+; SVE clones have none at the vector lengths without a body.
+; RUN: %{fails} --variant _ZGVsMxv_group 2> %t.err
+; RUN: FileCheck %s --check-prefix=SVE-GROUP < %t.err
+; RUN: %{clean}
+; SVE-GROUP: {{^}}batchify: error: {{.*}}`group` calls the cross-lane operation `batchify_any`; SVE clones of such functions are not built{{.*$}}
 ;
 ; An x86 variant in an AArch64 module.
 ; RUN: %{fails} --variant _ZGVbN4v_f 2> %t.err
@@ -35,4 +42,18 @@ target triple = "aarch64-unknown-linux-gnu"
 define float @f(float %x) {
   %r = fmul float %x, %x
   ret float %r
+}
+
+define i32 @opaque(i32 %x) {
+  %v = call i32 asm "", "=r,0"(i32 %x)
+  ret i32 %v
+}
+
+declare zeroext i1 @batchify_any(i1 zeroext) convergent
+
+define i32 @group(i32 %x) {
+  %c = icmp sgt i32 %x, 0
+  %a = call zeroext i1 @batchify_any(i1 zeroext %c) convergent
+  %r = select i1 %a, i32 %x, i32 0
+  ret i32 %r
 }

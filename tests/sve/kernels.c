@@ -26,11 +26,39 @@ int collatz(int n) {
 #pragma omp declare simd
 long widen(long s, long k) { return s * k - (k >> 3) + (s % 7); }
 
-/* Side effects in lane order: each active lane appends to a log. */
-int log_n;
-int log_v[4096];
+/* A gather under a divergent condition and a call of a module function
+ * (a callee clone inside the vectorized bodies). */
+__attribute__((noinline)) static float poly(float x) { return x * x - 3.0f * x + 1.0f; }
+#pragma omp declare simd uniform(t)
+float lookup(const float *t, int k) { return (k >= 0 && k < 64) ? poly(t[k]) : -1.0f; }
+
+/* 8-bit lanes (16 per 128 bits), called with every lane on. */
+#pragma omp declare simd notinbranch
+unsigned char sat8(unsigned char a, unsigned char b) {
+  unsigned s = (unsigned)a + b;
+  return s > 255 ? 255 : (unsigned char)s;
+}
+
+/* 16-bit lanes, a private array and two divergent loops. */
+#pragma omp declare simd
+short digits(short x) {
+  char buf[8];
+  int n = 0, v = x < 0 ? -x : x;
+  do {
+    buf[n++] = (char)(v % 10);
+    v /= 10;
+  } while (v && n < 8);
+  int s = 0;
+  for (int k = 0; k < n; k++) s = s * 3 + buf[k];
+  return (short)s;
+}
+
+/* Side effects in lane order: a call batchify cannot batch (`note` is
+ * the caller's) runs once per active lane, in lane order, also in the
+ * vectorized bodies; the store beside it is one masked vector store. */
+void note(int);
 #pragma omp declare simd uniform(base) linear(i)
 void record(int *base, int i) {
-  log_v[log_n++] = i;
+  note(i);
   base[i] += 1;
 }

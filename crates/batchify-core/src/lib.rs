@@ -94,12 +94,17 @@ pub struct CloneReport {
     /// The callee clones (internal helpers) first needed by this clone,
     /// in the order they were built (see `emit::callees`).
     pub callee_clones: Vec<CloneReport>,
+    /// Facts about the clone's form the other fields do not carry (an SVE
+    /// clone's vectorized vector lengths).
+    pub notes: Vec<String>,
 }
 
 impl CloneReport {
     /// Human-readable lines for `--report`.
     pub fn lines(&self) -> Vec<String> {
-        let head = format!("{} -> {}: {} lanes", self.spec.scalar_name, self.spec.vector_name, self.spec.width);
+        let scalable = if self.spec.isa == vfabi::Isa::Sve { "vscale x " } else { "" };
+        let head =
+            format!("{} -> {}: {scalable}{} lanes", self.spec.scalar_name, self.spec.vector_name, self.spec.width);
         let mut out = self.own_lines(&head);
         for c in &self.callee_clones {
             for (k, line) in c.lines().into_iter().enumerate() {
@@ -136,6 +141,9 @@ impl CloneReport {
         }
         for what in &s.cost_notes {
             out.push(format!("  cost: {what}"));
+        }
+        for what in &self.notes {
+            out.push(format!("  note: {what}"));
         }
         out
     }
@@ -222,11 +230,24 @@ pub fn batchify_inkwell(
     batchify_module(Module::from_inkwell(module), specs, opts)
 }
 
+/// Stages 2 to 10 for one clone.
 fn batchify_one<'ctx>(
     module: Module<'ctx>,
     spec: &CloneSpec,
     opts: &Options,
     callees: &mut callee_clones::CalleeClones<'ctx>,
+) -> Result<CloneReport> {
+    batchify_one_with(module, spec, opts, callees, &|_| {})
+}
+
+/// [`batchify_one`], with `decorate` applied to the clone's function right
+/// after its shell is made (before its body is built and cleaned up).
+fn batchify_one_with<'ctx>(
+    module: Module<'ctx>,
+    spec: &CloneSpec,
+    opts: &Options,
+    callees: &mut callee_clones::CalleeClones<'ctx>,
+    decorate: &dyn Fn(Value<'ctx>),
 ) -> Result<CloneReport> {
     let scalar = module.function(&spec.scalar_name).ok_or_else(|| Error::UnknownFunction {
         name: spec.scalar_name.clone(),
@@ -240,17 +261,7 @@ fn batchify_one<'ctx>(
     }
     shell::check_target(module, spec)?;
     if spec.isa == vfabi::Isa::Sve {
-        // SVE clones have no callee clones of their own: only their
-        // scalar function's calls.
-        scalable::build(module, scalar, spec, opts.allow_fallback)?;
-        return Ok(CloneReport {
-            spec: spec.clone(),
-            stats: WidenStats::default(),
-            fallback: Some(scalable::REASON.into()),
-            fallback_kind: Some(FallbackKind::Scalable),
-            printed: Vec::new(),
-            callee_clones: Vec::new(),
-        });
+        return batchify_sve(module, scalar, spec, opts, callees);
     }
     let clone_abi = abi::CloneAbi::of(scalar, spec)?;
     let fty = clone_abi.natural;
@@ -273,6 +284,7 @@ fn batchify_one<'ctx>(
         if callees.is_helper(&spec.vector_name) {
             callee_clones::make_helper_symbol(clone);
         }
+        decorate(clone);
         clone
     };
     let clone = create(callees);
@@ -344,7 +356,83 @@ fn batchify_one<'ctx>(
         fallback_kind,
         printed: printer.texts,
         callee_clones: Vec::new(),
+        notes: Vec::new(),
     })
+}
+
+/// An SVE clone of scalable length ([`scalable`]): a fixed-width clone of
+/// `vscale x K` lanes for each vector length of
+/// [`scalable::specializations`], moved into functions of the scalable
+/// type, and the exported clone that calls the one for the length it runs
+/// at (the per-lane loop at the other lengths). When a length's clone is
+/// not vectorized, the whole clone is the per-lane loop.
+fn batchify_sve<'ctx>(
+    module: Module<'ctx>,
+    scalar: Value<'ctx>,
+    spec: &CloneSpec,
+    opts: &Options,
+    callees: &mut callee_clones::CalleeClones<'ctx>,
+) -> Result<CloneReport> {
+    let fty = scalable::check(module, scalar, spec)?;
+    if let Some((holder, op)) = analysis::cross_lane::first_use(scalar) {
+        return Err(scalable::cross_lane_error(spec, &holder, &op));
+    }
+    // libmvec's names are x86's: the fixed-width bodies keep exact calls.
+    let fixed_opts = Options { veclib: VecLib::None, ..*opts };
+    let mut bodies = Vec::new();
+    let mut printed = Vec::new();
+    let mut stats = WidenStats::default();
+    let mut fallback = None;
+    let discard = |bodies: &[(u32, Value)]| bodies.iter().for_each(|(_, f)| f.delete_function());
+    for vscale in scalable::specializations(scalar) {
+        let fixed = scalable::fixed_spec(module, spec, vscale);
+        let decorate = |f: Value<'ctx>| scalable::prepare_fixed_body(f, vscale);
+        let report = match batchify_one_with(module, &fixed, &fixed_opts, callees, &decorate) {
+            Ok(r) => r,
+            Err(e) => {
+                discard(&bodies);
+                return Err(e);
+            }
+        };
+        printed.extend(report.printed);
+        let body = module.function(&fixed.vector_name).expect("the fixed-width clone was just built");
+        if let Some(why) = report.fallback {
+            body.delete_function();
+            fallback = Some((report.fallback_kind.unwrap_or(FallbackKind::Scalable), why));
+            break;
+        }
+        stats = report.stats;
+        match scalable::adapt(module, scalar, body, spec, fty, vscale) {
+            Ok(f) => bodies.push((vscale, f)),
+            Err(e) => {
+                discard(&bodies);
+                return Err(e);
+            }
+        }
+    }
+    if fallback.is_some() {
+        discard(&bodies);
+        bodies.clear();
+        stats = WidenStats::default();
+    }
+    scalable::check_fallback(spec, opts.allow_fallback, bodies.len())?;
+    scalable::build_dispatcher(module, scalar, spec, fty, &bodies)?;
+    let lengths: Vec<String> = bodies.iter().map(|(v, _)| format!("{}", 128 * v)).collect();
+    let notes = if bodies.is_empty() {
+        Vec::new()
+    } else {
+        vec![format!(
+            "vectorized for {}-bit vectors ({} lanes per 128 bits); other vector lengths run the lanes one by one",
+            lengths.join(", "),
+            spec.width
+        )]
+    };
+    let (fallback_kind, fallback) = match (bodies.is_empty(), fallback) {
+        (false, _) => (None, None),
+        (true, Some((kind, why))) => (Some(kind), Some(why)),
+        (true, None) => (Some(FallbackKind::Scalable), Some(scalable::REASON.into())),
+    };
+    Ok(CloneReport { spec: spec.clone(), stats, fallback, fallback_kind, printed, callee_clones: Vec::new(), notes })
 }
 
 /// Deletes a clone. Calls of it from other clones (a caller of a callee

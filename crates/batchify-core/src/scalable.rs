@@ -2,67 +2,233 @@
 //! `<vscale x K x T>` and, for masked variants, the predicate
 //! `<vscale x K x i1>` last, where `K` lanes fill 128 bits of the widest
 //! vector element ([`crate::spec::min_lanes`], LLVM's rule for the VFABI's
-//! scalable length). The vectorizer's stages work on fixed widths, so an SVE clone is
-//! built here as a per-lane loop over its `vscale x K` lanes: the scalar
-//! function called once per active lane, in lane order (exactly the
-//! semantics contract), and reported as a per-lane fallback. Correct for
-//! every vector length (`vscale` is read at run time), slow.
+//! scalable length).
+//!
+//! The vectorizer's stages work on fixed widths, so an SVE clone is built
+//! per vector length: for each `vscale` of [`VECTORIZED_VSCALES`] that the
+//! scalar function's `vscale_range` allows, the driver builds an ordinary
+//! fixed-width clone of `vscale x K` lanes ([`fixed_spec`]) with `+sve` and
+//! `vscale_range(vscale, vscale)` ([`prepare_fixed_body`]), so that LLVM
+//! lowers its fixed-length vectors to SVE registers of that length;
+//! [`adapt`] moves its body into a function of the clone's scalable type
+//! (the fixed vectors are the scalable ones' only part at that length:
+//! `llvm.vector.extract`/`insert` at 0, no data moved). The exported clone
+//! ([`build_dispatcher`]) reads `vscale` and tail-calls the body for it;
+//! every other vector length runs a per-lane loop over its `vscale x K`
+//! lanes: the scalar function called once per active lane, in lane order
+//! (exactly the semantics contract). Correct for every vector length.
 
 use crate::abi;
 use crate::error::{Error, FallbackKind, Result};
 use crate::llvm::LLVMOpcode::*;
-use crate::llvm::{constant, Builder, Module, Type, Value};
+use crate::llvm::{
+    attribute_enum_value, constant, create_enum_attribute, Builder, Module, Type, Value, FUNCTION_INDEX as FN,
+};
 use crate::shell;
-use crate::spec::CloneSpec;
-use crate::vfabi::ParamKind;
+use crate::spec::{CloneSpec, MaskAbi};
+use crate::vfabi::{Isa, ParamKind};
 
-/// Why SVE clones are per-lane loops (the report's reason).
+/// Why an SVE clone is a per-lane loop at every vector length (the
+/// report's reason when no vector length could be vectorized).
 pub const REASON: &str =
     "scalable vectors are not vectorized yet (an SVE clone runs its `vscale x K` lanes one by one)";
 
-/// Builds the SVE clone `spec` of `scalar` as a per-lane loop and returns
-/// it. `Err(Error::Unsupported)` when the per-lane loop is not allowed
-/// (`--no-fallback`), with nothing built.
-pub fn build<'ctx>(
+/// The values of `vscale` (vector lengths of 128, 256 and 512 bits: every
+/// SVE CPU shipped so far) that get a vectorized body; other lengths run
+/// the per-lane loop.
+pub const VECTORIZED_VSCALES: [u32; 3] = [1, 2, 4];
+
+/// Checks that the SVE clone `spec` of `scalar` can be built and returns
+/// its type (the clone's name is free).
+pub fn check<'ctx>(module: Module<'ctx>, scalar: Value<'ctx>, spec: &CloneSpec) -> Result<Type<'ctx>> {
+    let fty = abi::clone_type(scalar, spec)?;
+    shell::check_clone_name(module, spec, fty, &[])?;
+    Ok(fty)
+}
+
+/// The error for an SVE clone of a function whose `holder` calls the
+/// cross-lane operation `op`: its group would be the `vscale x K` lanes,
+/// and the per-lane loop of the vector lengths without a body has none.
+pub fn cross_lane_error(spec: &CloneSpec, holder: &str, op: &str) -> Error {
+    Error::CrossLane {
+        function: spec.scalar_name.clone(),
+        message: format!(
+            "`{holder}` calls the cross-lane operation `{op}`; SVE clones of such functions are not built (the vector \
+             lengths without a vectorized body run their lanes one by one); ask for an Advanced SIMD (`n`) variant"
+        ),
+    }
+}
+
+/// The `vscale` values of [`VECTORIZED_VSCALES`] within `scalar`'s
+/// `vscale_range` (all of them when it has none).
+pub fn specializations(scalar: Value) -> Vec<u32> {
+    let (min, max) = match scalar.enum_attribute(FN, "vscale_range") {
+        Some(a) => {
+            let v = attribute_enum_value(a);
+            let (min, max) = ((v >> 32) as u32, (v & 0xffff_ffff) as u32);
+            (min, if max == 0 { u32::MAX } else { max })
+        }
+        None => (1, u32::MAX),
+    };
+    VECTORIZED_VSCALES.into_iter().filter(|v| (min..=max).contains(v)).collect()
+}
+
+/// The fixed-width clone that serves SVE clone `spec` at `vscale`:
+/// `vscale x K` lanes, the target-independent ABI (`<N x T>` values, an
+/// `<N x i1>` mask), under a working name.
+pub fn fixed_spec(module: Module, spec: &CloneSpec, vscale: u32) -> CloneSpec {
+    CloneSpec {
+        vector_name: shell::working_name(module, &format!("{}.vl{}", spec.vector_name, 128 * vscale)),
+        width: spec.width * vscale,
+        mask: spec.mask.map(|_| MaskAbi::LaneBits),
+        isa: Isa::Llvm,
+        ..spec.clone()
+    }
+}
+
+/// Gives a function that runs only at `vscale` its target: `+sve`,
+/// `vscale_range(vscale, vscale)` (LLVM then uses SVE registers of that
+/// length for fixed-length vectors), and `noinline` (inlined into a caller
+/// of another range, its vectors would be split into 128-bit pieces).
+pub fn prepare_fixed_body(f: Value, vscale: u32) {
+    let ctx = f.function_type().context();
+    shell::target::add_feature(f, "+sve");
+    f.remove_enum_attribute(FN, "vscale_range");
+    f.add_attribute(FN, create_enum_attribute(ctx, "vscale_range", (u64::from(vscale) << 32) | u64::from(vscale)));
+    f.add_attribute(FN, create_enum_attribute(ctx, "noinline", 0));
+}
+
+/// Moves the built fixed-width clone `body` (of [`fixed_spec`] at
+/// `vscale`) into a new internal function of the SVE clone's type `fty`
+/// and returns it: its entry takes each scalable argument's first
+/// `vscale x K` lanes (all of them at that length), and every `ret`
+/// returns the result as the scalable vector it fills.
+pub fn adapt<'ctx>(
+    module: Module<'ctx>,
+    scalar: Value<'ctx>,
+    body: Value<'ctx>,
+    spec: &CloneSpec,
+    fty: Type<'ctx>,
+    vscale: u32,
+) -> Result<Value<'ctx>> {
+    let ctx = module.context();
+    let internal = |message: String| Error::Internal { function: spec.vector_name.clone(), message };
+    if !body.users().is_empty() {
+        return Err(internal(format!("the fixed-width body `{}` has uses", body.name())));
+    }
+    let name = shell::working_name(module, &format!("{}.vscale{vscale}", spec.vector_name));
+    let f = module.add_function(&name, fty);
+    abi::copy_attributes(scalar, f, spec);
+    shell::target::apply(scalar, f, Isa::Sve);
+    prepare_fixed_body(f, vscale);
+    f.set_internal();
+    let i64t = Type::int(ctx, 64);
+    let zero = constant::int(i64t, 0);
+    let blocks = body.blocks();
+    for block in &blocks {
+        block.move_to_function(f);
+    }
+    let b = Builder::new(ctx);
+    b.position_before(blocks[0].instructions()[0]);
+    for (old, new) in body.params().into_iter().zip(f.params()) {
+        let value = if old.ty() == new.ty() {
+            new
+        } else {
+            let extract = module
+                .intrinsic("llvm.vector.extract", &[old.ty(), new.ty()])
+                .ok_or_else(|| internal("no llvm.vector.extract".into()))?;
+            b.call(extract.function_type(), extract, &[new, zero])
+        };
+        old.replace_all_uses_with(value);
+    }
+    let ret_ty = fty.return_type();
+    if !ret_ty.is_void() {
+        let fixed_ty = body.function_type().return_type();
+        let insert = module
+            .intrinsic("llvm.vector.insert", &[ret_ty, fixed_ty])
+            .ok_or_else(|| internal("no llvm.vector.insert".into()))?;
+        for block in &blocks {
+            let Some(ret) = block.terminator().filter(|t| t.opcode() == LLVMRet) else { continue };
+            b.position_before(ret);
+            let whole = b.call(insert.function_type(), insert, &[constant::poison(ret_ty), ret.operand(0), zero]);
+            b.ret(Some(whole));
+            ret.erase();
+        }
+    }
+    body.delete_function();
+    module.verify_function(f).map_err(internal)?;
+    Ok(f)
+}
+
+/// Builds the SVE clone `spec` of `scalar` (of type `fty`, from [`check`]):
+/// it calls the body of `bodies` (`vscale`, function from [`adapt`]) for
+/// the vector length it runs at, and runs the per-lane loop at every other
+/// length. Returns the clone.
+pub fn build_dispatcher<'ctx>(
     module: Module<'ctx>,
     scalar: Value<'ctx>,
     spec: &CloneSpec,
-    allow_fallback: bool,
+    fty: Type<'ctx>,
+    bodies: &[(u32, Value<'ctx>)],
 ) -> Result<Value<'ctx>> {
-    let fty = abi::clone_type(scalar, spec)?;
-    shell::check_clone_name(module, spec, fty, &[])?;
-    if !allow_fallback {
-        return Err(Error::Unsupported {
-            function: spec.scalar_name.clone(),
-            kind: FallbackKind::Scalable,
-            what: REASON.into(),
-        });
-    }
+    let ctx = module.context();
+    let i64t = Type::int(ctx, 64);
     let clone = shell::create_clone_function(module, scalar, spec, fty);
-    lane_loop(module, scalar, clone, spec);
+    let params = crate::fallback::name_params(scalar, clone);
+    let entry = clone.append_block("entry");
+    let b = Builder::new(ctx);
+    b.position_at_end(entry);
+    let vscale = module.intrinsic("llvm.vscale", &[i64t]).expect("llvm.vscale exists");
+    let vscale = b.call(vscale.function_type(), vscale, &[]);
+    let lanes = clone.append_block("lanes");
+    let switch = b.switch(vscale, lanes, bodies.len() as u32);
+    for &(v, body) in bodies {
+        let block = clone.append_block(&format!("vscale{v}"));
+        b.add_case(switch, constant::int(i64t, u64::from(v)), block);
+        b.position_at_end(block);
+        let call = b.call(fty, body, &params);
+        call.set_call_conv(body.call_conv());
+        b.ret((!fty.return_type().is_void()).then_some(call));
+    }
+    lane_loop(module, scalar, clone, spec, &params, lanes, vscale);
     module.verify_function(clone).map_err(|message| Error::Internal { function: spec.vector_name.clone(), message })?;
     Ok(clone)
 }
 
-/// Fills `clone` with a loop over its `vscale x K` lanes that calls the
-/// scalar function for each active lane and inserts the result.
-fn lane_loop<'ctx>(module: Module<'ctx>, scalar: Value<'ctx>, clone: Value<'ctx>, spec: &CloneSpec) {
+/// Whether the per-lane loop may stand in for the vectorized bodies
+/// (`Err(Error::Unsupported)` when not: `--no-fallback` and no body).
+pub fn check_fallback(spec: &CloneSpec, allow_fallback: bool, bodies: usize) -> Result<()> {
+    if bodies > 0 || allow_fallback {
+        return Ok(());
+    }
+    Err(Error::Unsupported { function: spec.scalar_name.clone(), kind: FallbackKind::Scalable, what: REASON.into() })
+}
+
+/// Fills `clone`, from block `entry` on, with a loop over its
+/// `vscale x K` lanes that calls the scalar function for each active lane
+/// and inserts the result; `params` are the clone's parameters and
+/// `vscale` its value (computed before `entry`).
+fn lane_loop<'ctx>(
+    module: Module<'ctx>,
+    scalar: Value<'ctx>,
+    clone: Value<'ctx>,
+    spec: &CloneSpec,
+    cparams: &[Value<'ctx>],
+    entry: crate::llvm::Block<'ctx>,
+    vscale: Value<'ctx>,
+) {
     let ctx = module.context();
     let i64t = Type::int(ctx, 64);
     let b = Builder::new(ctx);
     let sty = scalar.function_type();
     let ret = sty.return_type();
-    let cparams = crate::fallback::name_params(scalar, clone);
     let nparams = sty.param_types().len();
     let mask = spec.mask.map(|_| cparams[nparams]);
-    let entry = clone.append_block("entry");
     let head = clone.append_block("lane.head");
     let call_block = clone.append_block("lane");
     let next = clone.append_block("lane.next");
     let exit = clone.append_block("exit");
     b.position_at_end(entry);
-    let vscale = module.intrinsic("llvm.vscale", &[i64t]).expect("llvm.vscale exists");
-    let vscale = b.call(vscale.function_type(), vscale, &[]);
     let lanes = b.binop(LLVMMul, vscale, constant::int(i64t, spec.width as u64));
     let result_ty = clone.function_type().return_type();
     let start = (!ret.is_void()).then(|| constant::poison(result_ty));

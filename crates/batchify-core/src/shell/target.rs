@@ -81,6 +81,13 @@ fn with_feature(features: Option<&str>, feature: &str) -> String {
     list.join(",")
 }
 
+/// Adds `feature` (`+name`) to `f`'s `target-features`, replacing any
+/// `+name`/`-name` it has.
+pub fn add_feature(f: Value, feature: &str) {
+    let features = with_feature(f.string_attribute(FN, "target-features").as_deref(), feature);
+    f.set_string_attribute(FN, "target-features", &features);
+}
+
 /// Sets the clone's `target-cpu`, `tune-cpu` and `target-features` for its
 /// ISA (x86 ISAs; Advanced SIMD adds `+neon`, SVE `+sve`; other clones keep
 /// the scalar function's strings).
