@@ -6,7 +6,8 @@
 ; the vectorized body for 128, 256 or 512-bit vectors: a fixed-width clone
 ; of vscale x K lanes with vscale_range(v,v) and noinline (LLVM then uses SVE
 ; registers of that length), entered through llvm.vector.extract at 0 and
-; left through llvm.vector.insert at 0. Other vector lengths run a per-lane
+; left through llvm.vector.insert at 0; an unused parameter (f's predicate)
+; is not converted. Other vector lengths run a per-lane
 ; loop over the vscale x K lanes. The execution tests are
 ; crates/batchify-cli/tests/aarch64_sve.rs (qemu, 128 to 2048-bit vectors)
 ; and batchify-fuzz's SVE mode.
@@ -68,7 +69,6 @@ attributes #0 = { vscale_range(1,16) "target-cpu"="generic" "target-features"="+
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    [[X:%.*]] = call <8 x float> @llvm.vector.extract.v8f32.nxv4f32(<vscale x 4 x float> %0, i64 0)
 ; CHECK-NEXT:    [[Y:%.*]] = call <8 x float> @llvm.vector.extract.v8f32.nxv4f32(<vscale x 4 x float> %1, i64 0)
-; CHECK-NEXT:    call <8 x i1> @llvm.vector.extract.v8i1.nxv4i1(<vscale x 4 x i1> %2, i64 0)
 ; CHECK-NEXT:    [[R:%.*]] = fmul <8 x float> [[X]], [[Y]]
 ; CHECK-NEXT:    [[W:%.*]] = call <vscale x 4 x float> @llvm.vector.insert.nxv4f32.v8f32(<vscale x 4 x float> poison, <8 x float> [[R]], i64 0)
 ; CHECK-NEXT:    ret <vscale x 4 x float> [[W]]
@@ -95,7 +95,14 @@ attributes #0 = { vscale_range(1,16) "target-cpu"="generic" "target-features"="+
 ; CHECK:         icmp ult i64 {{.*}}, [[LANES]]
 ;
 ; A linear pointer: one masked vector load of vscale x 2 doubles.
+; The predicate enters as a register of integers compared with zero (LLVM
+; keeps that in SVE registers; an <8 x i1> taken from the predicate is
+; rebuilt lane by lane).
 ; CHECK-LABEL: define internal <vscale x 2 x double> @__batchify.body._ZGVsMxl8u_g.vscale4(ptr %0, double %1, <vscale x 2 x i1> %2)
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    [[INTS:%.*]] = sext <vscale x 2 x i1> %2 to <vscale x 2 x i64>
+; CHECK-NEXT:    [[PART:%.*]] = call <8 x i64> @llvm.vector.extract.v8i64.nxv2i64(<vscale x 2 x i64> [[INTS]], i64 0)
+; CHECK-NEXT:    icmp ne <8 x i64> [[PART]], zeroinitializer
 ; CHECK:         call <8 x double> @llvm.masked.load.v8f64.p0(ptr align 8 {{%.*}}, <8 x i1> {{%.*}}, <8 x double> poison)
 ; CHECK-LABEL: define <vscale x 2 x double> @_ZGVsMxl8u_g(ptr %p, double %a, <vscale x 2 x i1> %mask)
 ; CHECK:         [[OFF:%.*]] = mul i64 [[L:%.*]], 8

@@ -1,4 +1,5 @@
-//! `cargo xtask a64-icount [--only NAME,..] [--no-build]`: instructions
+//! `cargo xtask a64-icount [--only NAME,..] [--no-build]` (`--sve`: the
+//! SVE variants instead, `sve_icount.rs`): instructions
 //! executed per program inside batchify's AArch64 Advanced SIMD variants
 //! against GCC 12's own, both called by the same GCC-built caller, counted
 //! under `qemu-aarch64` (time under emulation says nothing about a real
@@ -28,6 +29,12 @@ const NM: &str = "aarch64-linux-gnu-nm";
 /// Runs the command (see the module comment).
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut suite_args: Vec<String> = ["--arch", "aarch64", "--mode", "c,d"].map(String::from).to_vec();
+    if args.iter().any(|a| a == "--sve") {
+        if let Some(other) = args.iter().find(|a| !matches!(a.as_str(), "--sve" | "--no-build")) {
+            return Err(format!("unexpected argument `{other}` with --sve (expected --no-build)"));
+        }
+        return crate::sve_icount::run(args.iter().any(|a| a == "--no-build"));
+    }
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -116,7 +123,7 @@ fn count(work: &Path, tag: &str, caller: &Path, callee: &Path) -> Result<Count, 
 }
 
 /// `(start, end, name)` of the functions `nm -S` lists as defined text.
-fn defined_functions(object: &Path) -> Result<Vec<(u64, u64, String)>, String> {
+pub(crate) fn defined_functions(object: &Path) -> Result<Vec<(u64, u64, String)>, String> {
     let out = Command::new(NM).args(["-S", "--defined-only"]).arg(object).output().map_err(|e| format!("{NM}: {e}"))?;
     let text = String::from_utf8_lossy(&out.stdout);
     Ok(text
@@ -137,6 +144,17 @@ fn defined_functions(object: &Path) -> Result<Vec<(u64, u64, String)>, String> {
 /// each block that lie in one of `ranges`; counts entries into the ranges
 /// marked as variants.
 fn count_log(log: &Path, ranges: &[(u64, u64, bool)]) -> Result<Count, String> {
+    let bounds: Vec<(u64, u64)> = ranges.iter().map(|&(lo, hi, _)| (lo, hi)).collect();
+    let per = count_log_by_range(log, &bounds)?;
+    let instructions = per.iter().map(|c| c.0).sum();
+    let variant_calls = per.iter().zip(ranges).filter(|(_, r)| r.2).map(|(c, _)| c.1).sum();
+    Ok(Count { instructions, variant_calls })
+}
+
+/// For each `(start, end)` of `ranges`: the instructions executed inside
+/// it and the number of times its first instruction began a block (its
+/// entries, for a function), from a qemu `-d in_asm,exec,nochain` log.
+pub(crate) fn count_log_by_range(log: &Path, ranges: &[(u64, u64)]) -> Result<Vec<(u64, u64)>, String> {
     let file = fs::File::open(log).map_err(|e| format!("{}: {e}", log.display()))?;
     // Block start -> its instructions' addresses (the last translation wins).
     let mut blocks: HashMap<u64, Vec<u64>> = HashMap::new();
@@ -162,17 +180,17 @@ fn count_log(log: &Path, ranges: &[(u64, u64, bool)]) -> Result<Count, String> {
             }
         }
     }
-    let inside = |a: u64| ranges.iter().any(|&(lo, hi, _)| lo <= a && a < hi);
-    let mut instructions = 0;
-    let mut variant_calls = 0;
+    let mut out = vec![(0, 0); ranges.len()];
     for (pc, times) in &executed {
-        let n = blocks.get(pc).map_or(0, |b| b.iter().filter(|&&a| inside(a)).count() as u64);
-        instructions += n * times;
-        if ranges.iter().any(|&(lo, _, variant)| variant && lo == *pc) {
-            variant_calls += times;
+        for (k, &(lo, hi)) in ranges.iter().enumerate() {
+            let n = blocks.get(pc).map_or(0, |b| b.iter().filter(|&&a| lo <= a && a < hi).count() as u64);
+            out[k].0 += n * times;
+            if lo == *pc {
+                out[k].1 += times;
+            }
         }
     }
-    Ok(Count { instructions, variant_calls })
+    Ok(out)
 }
 
 /// The markdown table of the counts, with the geometric mean of the ratios.

@@ -15,6 +15,7 @@ mod fuzz;
 mod judge_cost;
 mod setup;
 mod simd_suite;
+mod sve_icount;
 mod sweep;
 mod test;
 mod util;
@@ -136,7 +137,9 @@ const COMMANDS: &[Command] = &[
         about: "instructions executed inside batchify's AArch64 Advanced SIMD variants against GCC 12's own, \
                 both called by the same GCC caller, for the programs of tests/simd-clone, counted under \
                 qemu-aarch64 (-d in_asm,exec,nochain); table printed and written to \
-                target/a64-icount/results.md; other options: --no-build",
+                target/a64-icount/results.md; --sve: instructions per element of batchify's SVE variants of \
+                tests/sve against scalar calls at 128, 256, 384 and 512-bit vectors \
+                (target/a64-icount/sve/results.md); other options: --no-build",
         run: a64_icount::run,
     },
     Command { name: "help", usage: "", about: "print this list", run: help },

@@ -130,14 +130,29 @@ pub fn adapt<'ctx>(
     }
     let b = Builder::new(ctx);
     b.position_before(blocks[0].instructions()[0]);
+    let extract = |v: Value<'ctx>, to: Type<'ctx>| -> Result<Value<'ctx>> {
+        let f = module
+            .intrinsic("llvm.vector.extract", &[to, v.ty()])
+            .ok_or_else(|| internal("no llvm.vector.extract".into()))?;
+        Ok(b.call(f.function_type(), f, &[v, zero]))
+    };
     for (old, new) in body.params().into_iter().zip(f.params()) {
         let value = if old.ty() == new.ty() {
             new
+        } else if old.users().is_empty() {
+            continue;
+        } else if new.ty().element().int_width() == 1 {
+            // The predicate's lanes as a whole register of integers, whose
+            // fixed part LLVM keeps in an SVE register and compares back
+            // into a predicate; an `<N x i1>` taken from the predicate
+            // directly is rebuilt lane by lane in a NEON register.
+            let bits = 128 / spec.width;
+            let wide = Type::int(ctx, bits).scalable_vector_of(spec.width);
+            let ints = b.cast(LLVMSExt, new, wide);
+            let part = extract(ints, Type::int(ctx, bits).vector_of(old.ty().vector_len()))?;
+            b.icmp(crate::llvm::LLVMIntPredicate::LLVMIntNE, part, constant::null(part.ty()))
         } else {
-            let extract = module
-                .intrinsic("llvm.vector.extract", &[old.ty(), new.ty()])
-                .ok_or_else(|| internal("no llvm.vector.extract".into()))?;
-            b.call(extract.function_type(), extract, &[new, zero])
+            extract(new, old.ty())?
         };
         old.replace_all_uses_with(value);
     }
