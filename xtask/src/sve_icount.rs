@@ -20,6 +20,7 @@ use crate::setup;
 use crate::util::{self, header};
 use std::collections::BTreeMap;
 use std::fs;
+use std::path::Path;
 use std::process::Command;
 
 const CLANG_FLAGS: &[&str] =
@@ -99,7 +100,8 @@ pub fn run(no_build: bool) -> Result<(), String> {
         let _ = fs::remove_file(&log);
         runs.push((vq, functions.iter().map(|(_, _, n)| n.clone()).zip(counts).collect()));
     }
-    let table = render(&runs);
+    let calls = static_calls(&bin, &own)?;
+    let table = render(&runs, &calls);
     println!("{table}");
     let path = out.join("results.md");
     fs::write(&path, &table).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -118,9 +120,53 @@ fn kernel_of(name: &str) -> String {
     rest.split_once('_').map_or(name, |(_, scalar)| scalar).to_string()
 }
 
-/// The markdown table: per kernel, the elements, the scalar function's
-/// instructions per element and the clone's at each length.
-fn render(runs: &[(u32, Counts)]) -> String {
+/// The functions of `own` that each function of `own` in `bin` calls
+/// directly (`bl`, and `b` to a function's first instruction: a tail
+/// call), from `objdump -d`.
+fn static_calls(bin: &Path, own: &[String]) -> Result<BTreeMap<String, Vec<String>>, String> {
+    let out = Command::new("aarch64-linux-gnu-objdump").arg("-d").arg(bin).output();
+    let out = out.map_err(|e| format!("aarch64-linux-gnu-objdump: {e}"))?;
+    let mut calls: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        if let Some(name) = line.strip_suffix(">:").and_then(|l| l.split_once(" <")).map(|(_, n)| n.to_string()) {
+            current = own.contains(&name).then_some(name);
+        } else if let (Some(f), Some(target)) =
+            (&current, line.split("\tbl\t").nth(1).or_else(|| line.split("\tb\t").nth(1)))
+        {
+            // `bl` calls, and `b` to another function's start: tail calls.
+            let callee = target.split('<').nth(1).and_then(|t| t.strip_suffix('>')).unwrap_or_default();
+            if callee != f && own.iter().any(|o| o == callee) {
+                calls.entry(f.clone()).or_default().push(callee.to_string());
+            }
+        }
+    }
+    Ok(calls)
+}
+
+/// The scalar functions kernel `k` runs: itself and the scalar functions
+/// it calls, transitively.
+fn scalar_closure(k: &str, calls: &BTreeMap<String, Vec<String>>) -> Vec<String> {
+    let mut set = vec![k.to_string()];
+    let mut at = 0;
+    while at < set.len() {
+        for c in calls.get(&set[at]).into_iter().flatten() {
+            if !c.starts_with("_ZGV") && !c.starts_with("__batchify") && !set.contains(c) {
+                set.push(c.clone());
+            }
+        }
+        at += 1;
+    }
+    set
+}
+
+/// The markdown table: per kernel with a variant, the elements (the scalar
+/// function's entries in the first run), the instructions per element of
+/// the scalar calls (the function and the scalar functions it calls) and
+/// of the clone at each length (the variant, its bodies, the callee clones
+/// of those scalar functions, and what the scalar functions ran beyond the
+/// first run: the per-lane loop's calls).
+fn render(runs: &[(u32, Counts)], calls: &BTreeMap<String, Vec<String>>) -> String {
     let (_, base) = &runs[0];
     let mut s = String::from("| kernel | elements | scalar calls: instructions / element |");
     for (vq, _) in runs {
@@ -130,23 +176,26 @@ fn render(runs: &[(u32, Counts)]) -> String {
     s.push_str("\n|---|---:|---:|");
     s.push_str(&"---:|".repeat(runs.len()));
     s.push('\n');
-    let kernels: Vec<&String> =
-        base.keys().filter(|n| !n.starts_with("_ZGV") && !n.starts_with("__batchify")).collect();
-    for k in kernels {
-        let (scalar, elements) = base[k];
-        if elements == 0 {
-            continue;
-        }
+    let mut kernels: Vec<String> = base.keys().filter(|n| n.starts_with("_ZGV")).map(|n| kernel_of(n)).collect();
+    kernels.sort();
+    kernels.dedup();
+    for k in &kernels {
+        let Some(&(_, elements)) = base.get(k).filter(|c| c.1 > 0) else { continue };
+        let scalars = scalar_closure(k, calls);
+        let scalar: u64 = scalars.iter().filter_map(|g| base.get(g)).map(|c| c.0).sum();
         let per = |x: u64| x as f64 / elements as f64;
         s.push_str(&format!("| {k} | {elements} | {:.1} |", per(scalar)));
         for (_, counts) in runs {
-            let clone: u64 = counts.iter().filter(|(n, _)| *n != k && kernel_of(n) == *k).map(|(_, c)| c.0).sum();
-            let extra = counts[k].0.saturating_sub(scalar);
-            s.push_str(&format!(
-                " {:.1} ({:.2}x) |",
-                per(clone + extra),
-                (clone + extra) as f64 / scalar.max(1) as f64
-            ));
+            let clone: u64 = counts
+                .iter()
+                .filter(|(n, _)| {
+                    (n.starts_with("_ZGV") || n.starts_with("__batchify")) && scalars.contains(&kernel_of(n))
+                })
+                .map(|(_, c)| c.0)
+                .sum();
+            let now: u64 = scalars.iter().filter_map(|g| counts.get(g)).map(|c| c.0).sum();
+            let all = clone + now.saturating_sub(scalar);
+            s.push_str(&format!(" {:.1} ({:.2}x) |", per(all), all as f64 / scalar.max(1) as f64));
         }
         s.push('\n');
     }
@@ -173,7 +222,9 @@ mod tests {
             (1, at(&[("f", 1000, 100), ("_ZGVsMxv_f", 10, 25), ("__batchify.body._ZGVsMxv_f.vscale1", 190, 25)])),
             (3, at(&[("f", 2000, 200), ("_ZGVsMxv_f", 300, 9)])),
         ];
-        let table = render(&runs);
+        let calls = BTreeMap::from([("f".to_string(), vec!["g".to_string()])]);
+        let table = render(&runs, &calls);
         assert!(table.contains("| f | 100 | 10.0 | 2.0 (0.20x) | 13.0 (1.30x) |"), "{table}");
+        assert_eq!(scalar_closure("f", &calls), ["f", "g"]);
     }
 }
