@@ -14,19 +14,21 @@
 # the system libraries LLVM links against, and the AArch64 cross GCC and
 # qemu-aarch64. If any is missing, as root it
 # runs (otherwise it prints the command to run with sudo and exits 1):
+#   dpkg --add-architecture arm64
 #   apt-get update
 #   DEBIAN_FRONTEND=noninteractive apt-get install -y llvm-22-dev clang-22 \
 #       llvm-22-tools lld-22 libclang-rt-22-dev libz3-dev libzstd-dev libxml2-dev \
 #       libffi-dev libedit-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-#       qemu-user
+#       qemu-user libsleef-dev:arm64
 # (libclang-rt-22-dev: the UBSan runtime of the corpus self-checks; lld-22:
 # the ThinLTO links of the plugin tests; gcc-aarch64-linux-gnu,
 # libc6-dev-arm64-cross and qemu-user: the AArch64 suite, cross-compiled and
-# run under emulation.)
+# run under emulation; libsleef-dev:arm64, Debian's multiarch SLEEF, in
+# /usr/lib/aarch64-linux-gnu: the `--veclib sleef` test.)
 # The LLVM 22 packages must be available from the configured apt sources.
 set -euo pipefail
 
-PACKAGES=(llvm-22-dev clang-22 llvm-22-tools lld-22 libclang-rt-22-dev libz3-dev libzstd-dev libxml2-dev libffi-dev libedit-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
+PACKAGES=(llvm-22-dev clang-22 llvm-22-tools lld-22 libclang-rt-22-dev libz3-dev libzstd-dev libxml2-dev libffi-dev libedit-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libsleef-dev:arm64)
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 say() { printf 'setup-llvm: %s\n' "$*"; }
@@ -92,6 +94,8 @@ check_all() {
     check "AArch64 libc (/usr/aarch64-linux-gnu)" libc6-dev-arm64-cross \
         test -e /usr/aarch64-linux-gnu/lib/libc.so.6
     check "qemu-aarch64" qemu-user command -v qemu-aarch64
+    check "SLEEF for arm64 (/usr/lib/aarch64-linux-gnu/libsleefgnuabi.so)" libsleef-dev:arm64 \
+        test -e /usr/lib/aarch64-linux-gnu/libsleefgnuabi.so
     local lib pkg
     for lib in z3:libz3-dev zstd:libzstd-dev xml2:libxml2-dev ffi:libffi-dev edit:libedit-dev; do
         pkg=${lib#*:}
@@ -101,12 +105,17 @@ check_all() {
 }
 
 install_cmd() {
-    printf 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y %s' "${PACKAGES[*]}"
+    printf 'dpkg --add-architecture arm64 && apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y %s' "${PACKAGES[*]}"
 }
 
 install_packages() {
     command -v apt-get >/dev/null 2>&1 \
         || die "apt-get not found: install LLVM 22 (${PACKAGES[*]}) with your system's package manager"
+    # libsleef-dev:arm64 is a multiarch package: apt needs arm64's lists.
+    if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+        say "running: dpkg --add-architecture arm64"
+        dpkg --add-architecture arm64 || die "dpkg --add-architecture arm64 failed (see above)"
+    fi
     say "running: apt-get update"
     apt-get update || die "apt-get update failed (see above)"
     say "running: DEBIAN_FRONTEND=noninteractive apt-get install -y ${PACKAGES[*]}"
@@ -149,7 +158,7 @@ main() {
     fi
     if [[ $(id -u) != 0 ]]; then
         say "not running as root, so not installing. Run:"
-        printf '\n    sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y %s\n\n' "${PACKAGES[*]}"
+        printf '\n    sudo dpkg --add-architecture arm64 && sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y %s\n\n' "${PACKAGES[*]}"
         say "(or: sudo $0), then run this again."
         return 1
     fi

@@ -24,6 +24,18 @@
 ; RUN: %{clean}
 ; SVE-GROUP: {{^}}batchify: error: {{.*}}`group` calls the cross-lane operation `batchify_any`; SVE clones of such functions are not built{{.*$}}
 ;
+; A vector math library of the other architecture: libmvec is x86-64's,
+; SLEEF (`--veclib sleef`) is wired for AArch64 only.
+; RUN: %{fails} --variant _ZGVnN4v_f --veclib libmvec 2> %t.err
+; RUN: FileCheck %s --check-prefix=MVEC < %t.err
+; RUN: %{clean}
+; MVEC: {{^}}batchify: error: variant `_ZGVnN4v_f` does not fit its scalar function: `--veclib libmvec` is for x86-64 modules, and this module's target is `aarch64-unknown-linux-gnu`{{$}}
+; RUN: sed -e 's/aarch64-unknown-linux-gnu/x86_64-unknown-linux-gnu/' %s > %t.x86sleef.ll
+; RUN: rm -f %t.out && not %batchify %t.x86sleef.ll -o %t.out --variant _ZGVbN4v_f --veclib sleef 2> %t.err
+; RUN: FileCheck %s --check-prefix=SLEEF-X86 < %t.err
+; RUN: %{clean}
+; SLEEF-X86: {{^}}batchify: error: variant `_ZGVbN4v_f` does not fit its scalar function: `--veclib sleef` is for AArch64 modules, and this module's target is `x86_64-unknown-linux-gnu`{{$}}
+;
 ; An x86 variant in an AArch64 module.
 ; RUN: %{fails} --variant _ZGVbN4v_f 2> %t.err
 ; RUN: FileCheck %s --check-prefix=X86 < %t.err

@@ -72,10 +72,10 @@ impl PluginOptions {
                     self.width = Some(n);
                 }
                 "veclib" => {
-                    let v = need("none or libmvec")?;
+                    let v = need("none, libmvec or sleef")?;
                     self.veclib = Some(VecLib::parse(v).ok_or_else(|| {
                         format!(
-                            "unknown vector math library `{v}` in pass parameter `veclib` (expected none or libmvec)"
+                            "unknown vector math library `{v}` in pass parameter `veclib` (expected none, libmvec or sleef)"
                         )
                     })?);
                 }

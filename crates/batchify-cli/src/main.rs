@@ -104,8 +104,10 @@ struct Cli {
     print_after: Option<PrintAfter>,
     /// Vector math library for functions that are not correctly rounded
     /// (`exp`, `log`, `sin`, `pow`, ...): `none` (exact: one scalar call per
-    /// lane) or `libmvec` (glibc's `_ZGV*` functions, at most 4 ulp from the
-    /// exact result; `--report` lists the calls)
+    /// lane), `libmvec` (x86-64: glibc's `_ZGV*` functions, at most 4 ulp
+    /// from the exact result) or `sleef` (AArch64 Advanced SIMD clones:
+    /// libsleefgnuabi's `_ZGVn*` functions, at most 1 ulp; link with
+    /// `-lsleefgnuabi`); `--report` lists the calls
     #[arg(long = "veclib", value_name = "LIB", default_value = "none", value_parser = parse_veclib)]
     veclib: VecLib,
     /// Do not annotate the module's calls of `declare simd` functions with
@@ -129,7 +131,7 @@ fn parse_map_form(s: &str) -> Result<MapForm, String> {
 }
 
 fn parse_veclib(s: &str) -> Result<VecLib, String> {
-    VecLib::parse(s).ok_or_else(|| format!("unknown vector math library `{s}` (expected none or libmvec)"))
+    VecLib::parse(s).ok_or_else(|| format!("unknown vector math library `{s}` (expected none, libmvec or sleef)"))
 }
 
 fn parse_stage(s: &str) -> Result<PrintAfter, String> {

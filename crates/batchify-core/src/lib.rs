@@ -260,6 +260,17 @@ fn batchify_one_with<'ctx>(
         });
     }
     shell::check_target(module, spec)?;
+    let triple = module.target_triple();
+    if !opts.veclib.fits_triple(&triple) {
+        return Err(Error::VariantMismatch {
+            variant: spec.vector_name.clone(),
+            reason: format!(
+                "`--veclib {}` is for {} modules, and this module's target is `{triple}`",
+                opts.veclib.name(),
+                if opts.veclib == VecLib::Sleef { "AArch64" } else { "x86-64" }
+            ),
+        });
+    }
     if spec.isa == vfabi::Isa::Sve {
         return batchify_sve(module, scalar, spec, opts, callees);
     }

@@ -57,16 +57,56 @@ pub enum VecLib {
     /// glibc's libmvec (`_ZGV<isa>N<n>v_<name>`, x86-64): at most 4 ulp
     /// from the exact result, as glibc documents it.
     Libmvec,
+    /// SLEEF's GNU ABI library (`libsleefgnuabi`, `_ZGVnN<n>v_<name>`,
+    /// AArch64 Advanced SIMD): its 1.0-ulp functions.
+    Sleef,
 }
 
 impl VecLib {
-    /// Parses a library name (`none`, `libmvec`).
+    /// Parses a library name (`none`, `libmvec`, `sleef`).
     pub fn parse(s: &str) -> Option<VecLib> {
         Some(match s {
             "none" => VecLib::None,
             "libmvec" => VecLib::Libmvec,
+            "sleef" => VecLib::Sleef,
             _ => return None,
         })
+    }
+
+    /// The library's name as `--veclib` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            VecLib::None => "none",
+            VecLib::Libmvec => "libmvec",
+            VecLib::Sleef => "sleef",
+        }
+    }
+
+    /// Its documented error bound, in ulp from the exact result (`None`
+    /// for no library).
+    pub const fn max_ulps(self) -> Option<u32> {
+        match self {
+            VecLib::None => None,
+            // glibc wiki, "libmvec": "pass 4-ulp maximum relative error
+            // criterion" (x86_64).
+            VecLib::Libmvec => Some(4),
+            // SLEEF's GNU ABI names are its `_u10` functions: "max error
+            // 1.0 ulp" (SLEEF's reference, "Math library").
+            VecLib::Sleef => Some(1),
+        }
+    }
+
+    /// Whether the library is for modules of target `triple` (libmvec:
+    /// x86-64, also an empty triple; SLEEF: AArch64). Clones of an ISA the
+    /// library has no functions for (SVE, `_LLVM_` on AArch64) keep their
+    /// calls exact.
+    pub fn fits_triple(self, triple: &str) -> bool {
+        let arch = triple.split('-').next().unwrap_or_default();
+        match self {
+            VecLib::None => true,
+            VecLib::Libmvec => matches!(arch, "" | "x86_64"),
+            VecLib::Sleef => matches!(arch, "aarch64" | "arm64"),
+        }
     }
 }
 

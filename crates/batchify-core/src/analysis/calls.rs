@@ -5,6 +5,7 @@
 
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{intrinsic_base_name, Type, Value};
+use crate::options::VecLib;
 use crate::vfabi::Isa;
 
 /// How an intrinsic's overloaded types are derived from its scalar call.
@@ -418,13 +419,18 @@ pub fn is_deferrable(i: Value) -> bool {
         && i.num_operands() == i.num_arg_operands() + 1
 }
 
-/// The libmvec function for math call `i` on `isa` and its type, if
-/// libmvec has one.
-pub fn libmvec_symbol<'ctx>(isa: Isa, i: Value<'ctx>) -> Option<(String, Type<'ctx>)> {
+/// The function of vector math library `lib` for math call `i` on `isa`
+/// and its type, if the library has one.
+pub fn veclib_symbol<'ctx>(lib: VecLib, isa: Isa, i: Value<'ctx>) -> Option<(String, Type<'ctx>)> {
     let f = vecmath_call(i)?;
     let elem = i.ty();
     let double = elem.kind() == crate::llvm::LLVMTypeKind::LLVMDoubleTypeKind;
-    let (letter, float_lanes) = libmvec_isa(isa)?;
+    let (letter, float_lanes) = match lib {
+        VecLib::None => return None,
+        VecLib::Libmvec => libmvec_isa(isa)?,
+        // libsleefgnuabi's Advanced SIMD functions: 4 floats, 2 doubles.
+        VecLib::Sleef => (isa == Isa::AdvSimd).then_some(('n', 4))?,
+    };
     let vlen = if double { float_lanes / 2 } else { float_lanes };
     let symbol = format!("_ZGV{letter}N{vlen}{}_{}", "v".repeat(f.arity as usize), f.name);
     let chunk_ty = elem.vector_of(vlen);

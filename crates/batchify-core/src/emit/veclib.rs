@@ -1,7 +1,12 @@
-//! Calls of a vector math library (`--veclib libmvec`) for the math
+//! Calls of a vector math library (`--veclib libmvec|sleef`) for the math
 //! functions that are not correctly rounded ([`calls::vecmath_call`]:
 //! `exp`, `log`, `sin`, `pow`, ... as intrinsics or as libm calls that
 //! write no memory).
+//!
+//! SLEEF's GNU ABI library (`libsleefgnuabi`, AArch64) has the same
+//! shape for Advanced SIMD clones: `_ZGVnN4v_expf`, `_ZGVnN2vv_pow`, ...
+//! (4 floats or 2 doubles), its 1.0-ulp functions; SVE clones keep their
+//! calls exact.
 //!
 //! glibc's libmvec (x86-64) has one unmasked function per ISA and width:
 //! `_ZGV<isa>N<n><v..>_<name>`, with `isa` `b` (SSE4.1 build, SSE2 ABI:
@@ -27,14 +32,15 @@ use crate::llvm::{constant, Type, Value};
 use crate::options::VecLib;
 
 /// libmvec's documented error bound, in ulp from the exact result.
-pub const LIBMVEC_MAX_ULPS: u32 = 4;
+pub const LIBMVEC_MAX_ULPS: u32 = match VecLib::Libmvec.max_ulps() {
+    Some(u) => u,
+    None => 0,
+};
 
 /// The recipe for a call [`calls::vecmath_call`] recognises.
 pub(crate) fn vecmath_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
-    if w.veclib == VecLib::Libmvec {
-        if let Some(r) = libmvec_call(w, i) {
-            return Some(r);
-        }
+    if let Some(r) = library_call(w, i) {
+        return Some(r);
     }
     // Otherwise as without this module: an intrinsic keeps its lane-wise
     // vector form (all of these are overloaded on the return type only and
@@ -47,10 +53,13 @@ pub(crate) fn vecmath_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> O
     Some(r)
 }
 
-fn libmvec_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
+/// The call of the `--veclib` library's vector function for `i`, in
+/// chunks of its width, if the library has one for the clone's ISA.
+fn library_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
     let f = calls::vecmath_call(i)?;
     let elem = i.ty();
-    let (symbol, fn_ty) = calls::libmvec_symbol(w.spec.isa, i)?;
+    let (symbol, fn_ty) = calls::veclib_symbol(w.veclib, w.spec.isa, i)?;
+    let bound = w.veclib.max_ulps()?;
     let chunk_ty = fn_ty.return_type();
     let vlen = chunk_ty.vector_len();
     let decl = match w.module.function(&symbol) {
@@ -93,10 +102,10 @@ fn libmvec_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value
         let poison = constant::poison(wide.ty());
         w.b.shuffle(wide, poison, mask(&mut (0..n)))
     };
-    let line = format!("{} -> {symbol} (libmvec, at most {LIBMVEC_MAX_ULPS} ulp)", f.name);
+    let line = format!("{} -> {symbol} ({}, at most {bound} ulp)", f.name, w.veclib.name());
     if !w.stats.veclib_calls.contains(&line) {
         w.stats.veclib_calls.push(line);
     }
-    w.stats.veclib_max_ulps = Some(LIBMVEC_MAX_ULPS);
+    w.stats.veclib_max_ulps = Some(bound);
     Some(r)
 }

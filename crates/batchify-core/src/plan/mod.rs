@@ -430,12 +430,10 @@ fn exact_math_rule<'ctx>(inputs: &Inputs<'_, 'ctx>, i: Value<'ctx>) -> Option<Op
                 return Some(Some(Widen::ErrnoMath));
             }
             call_facts::vecmath_call(i)?;
-            let libmvec = inputs.veclib == crate::options::VecLib::Libmvec
-                && call_facts::libmvec_symbol(inputs.spec.isa, i).is_some_and(|(symbol, fty)| {
-                    inputs.module.function(&symbol).is_none_or(|f| f.function_type() == fty)
-                });
+            let library = call_facts::veclib_symbol(inputs.veclib, inputs.spec.isa, i)
+                .is_some_and(|(symbol, fty)| inputs.module.function(&symbol).is_none_or(|f| f.function_type() == fty));
             let intrinsic = call_facts::called_intrinsic(i).is_some();
-            Some((libmvec || intrinsic).then_some(Widen::VecMath))
+            Some((library || intrinsic).then_some(Widen::VecMath))
         }
         _ => None,
     }
