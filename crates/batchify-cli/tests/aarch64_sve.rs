@@ -5,7 +5,8 @@
 //! `tests/sve/caller.c` through ACLE types and run under `qemu-aarch64` at
 //! 128, 256, 384, 512 and 2048-bit vectors (the vectorized bodies at 128,
 //! 256 and 512 bits, checked in the object code, and the per-lane loop at
-//! the others). The caller checks every active lane
+//! the others). The CLI's clones are built and run under three tunings:
+//! generic, Neoverse V1 and A64FX. The caller checks every active lane
 //! against the scalar function bit for bit, inactive lanes untouched and
 //! side effects in lane order. Skipped loudly without the cross GCC or qemu
 //! (a failure under `BATCHIFY_REQUIRE_TOOLS=1`).
@@ -98,15 +99,31 @@ fn sve_variants_run_at_every_vector_length() {
     }
     let dir = tempfile::tempdir().unwrap();
     let kernels = root().join("tests/sve/kernels.c");
-    // The CLI on clang's bitcode.
-    let bc = dir.path().join("kernels.bc");
-    run(Command::new("clang-22").args(CLANG_FLAGS).args(["-emit-llvm", "-c"]).arg(&kernels).arg("-o").arg(&bc));
-    let out_bc = dir.path().join("kernels.batchify.bc");
-    let report = run(Command::new(env!("CARGO_BIN_EXE_batchify")).arg(&bc).arg("-o").arg(&out_bc));
-    assert!(!report.contains("per-lane loop"), "every kernel has a vector form:\n{report}");
-    let cli_o = dir.path().join("kernels.cli.o");
-    run(Command::new("clang-22").args(["--target=aarch64-linux-gnu", "-O2", "-c"]).arg(&out_bc).arg("-o").arg(&cli_o));
-    link_and_run(dir.path(), &cli_o, "cli");
+    // The CLI on clang's bitcode, with the generic tuning and with the
+    // tunings of an SVE CPU of 256 bits (Neoverse V1) and of 512 (A64FX):
+    // the clones keep the scalar function's CPU.
+    for (tuning, flag) in
+        [("cli", None), ("cli-neoverse-v1", Some("-mcpu=neoverse-v1")), ("cli-a64fx", Some("-mcpu=a64fx"))]
+    {
+        let bc = dir.path().join(format!("kernels.{tuning}.bc"));
+        run(Command::new("clang-22")
+            .args(CLANG_FLAGS)
+            .args(flag)
+            .args(["-emit-llvm", "-c"])
+            .arg(&kernels)
+            .arg("-o")
+            .arg(&bc));
+        let out_bc = dir.path().join(format!("kernels.{tuning}.batchify.bc"));
+        let report = run(Command::new(env!("CARGO_BIN_EXE_batchify")).arg(&bc).arg("-o").arg(&out_bc));
+        assert!(!report.contains("per-lane loop"), "{tuning}: every kernel has a vector form:\n{report}");
+        let cli_o = dir.path().join(format!("kernels.{tuning}.o"));
+        run(Command::new("clang-22")
+            .args(["--target=aarch64-linux-gnu", "-O2", "-c"])
+            .arg(&out_bc)
+            .arg("-o")
+            .arg(&cli_o));
+        link_and_run(dir.path(), &cli_o, tuning);
+    }
     // The plugin, in one compile.
     let plugin_o = dir.path().join("kernels.plugin.o");
     let pass = format!("-fpass-plugin={}", plugin.display());
