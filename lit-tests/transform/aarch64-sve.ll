@@ -31,6 +31,10 @@
 ; RUN: FileCheck %s --check-prefix=FB < %t.fb.ll
 ; RUN: FileCheck %s --check-prefix=FB-WARN < %t.fb.err
 
+; A function compiled for one vector length (clang's -msve-vector-bits=512:
+; vscale_range(4,4)) gets the body for that length only.
+; RUN: %batchify %s -S -o - --variant _ZGVsMxv_at512 | FileCheck %s --check-prefix=AT512
+
 target datalayout = "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32"
 target triple = "aarch64-unknown-linux-gnu"
 
@@ -62,6 +66,12 @@ define i32 @opaque(i32 %x) #0 {
   ret i32 %v
 }
 
+define float @at512(float %x) #2 {
+  %r = fmul float %x, %x
+  ret float %r
+}
+
+attributes #2 = { vscale_range(4,4) "target-features"="+sve" }
 attributes #1 = { "_ZGVsMxv_h" "_ZGVsM4v_h" "target-features"="+v8a" }
 attributes #0 = { vscale_range(1,16) "target-cpu"="generic" "target-features"="+fp-armv8,+v8a" }
 
@@ -137,3 +147,11 @@ attributes #0 = { vscale_range(1,16) "target-cpu"="generic" "target-features"="+
 ; FB:          call i32 @opaque(i32
 ; FB-NOT:      __batchify.body
 ; FB-WARN:     batchify: warning: `opaque` -> `_ZGVsMxv_opaque` is a per-lane loop over the scalar function: inline assembly
+
+; AT512-NOT:   vscale1
+; AT512-NOT:   vscale2
+; AT512:       define internal <vscale x 4 x float> @__batchify.body._ZGVsMxv_at512.vscale4(
+; AT512:       define <vscale x 4 x float> @_ZGVsMxv_at512(
+; AT512:         switch i64 {{%.*}}, label %lanes [
+; AT512-NEXT:      i64 4, label %vscale4
+; AT512-NEXT:    ]
