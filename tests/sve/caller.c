@@ -16,6 +16,7 @@ void record(int *, int);
 float lookup(const float *, int);
 unsigned char sat8(unsigned char, unsigned char);
 short digits(short);
+float strided(const float *, int, int);
 static int log_n, log_v[4096];
 void note(int i) { log_v[log_n++] = i; }
 
@@ -27,6 +28,7 @@ void _ZGVsMxul_record(int *, int, svbool_t);
 svfloat32_t _ZGVsMxuv_lookup(const float *, svint32_t, svbool_t);
 svuint8_t _ZGVsMxvv_sat8(svuint8_t, svuint8_t, svbool_t);
 svint16_t _ZGVsMxv_digits(svint16_t, svbool_t);
+svfloat32_t _ZGVsMxua16ls2u_strided(const float *, int, int, svbool_t);
 
 #define N 1000
 static unsigned seed = 12345;
@@ -41,6 +43,8 @@ static int kv[N];
 static unsigned char ua[N], ub[N], ur[N];
 static short hv[N], hr[N];
 static float table[64], lk[N];
+static float sr[N];
+static _Alignas(16) float grid[3 * N];
 static long sv[N];
 static long lv[N], lr[N];
 static uint8_t on[N]; /* random mask, one byte per element */
@@ -63,11 +67,13 @@ int main(void) {
     ub[i] = (unsigned char)rnd();
     hv[i] = (short)rnd();
   }
+  for (int k = 0; k < 3 * N; k++) grid[k] = (float)((int)(rnd() % 4000) - 2000) / 17.0f;
   for (int k = 0; k < 64; k++) table[k] = (float)((int)(rnd() % 2000) - 1000) / 29.0f;
   for (int pass = 0; pass < 2; pass++) { /* 0: whole vectors and a tail; 1: random masks */
     memset(fr, 0xa5, sizeof fr); memset(dr, 0xa5, sizeof dr);
     memset(ir, 0xa5, sizeof ir); memset(lr, 0xa5, sizeof lr); memset(lk, 0xa5, sizeof lk);
     memset(ur, 0xa5, sizeof ur); memset(hr, 0xa5, sizeof hr);
+    memset(sr, 0xa5, sizeof sr);
     for (int i = 0; i < N; i += (int)svcntw()) {
       svbool_t pg = svwhilelt_b32(i, N);
       if (pass) pg = svcmpne(pg, svld1ub_u32(pg, on + i), 0);
@@ -75,6 +81,8 @@ int main(void) {
       svst1(pg, fr + i, r);
       svst1(pg, ir + i, _ZGVsMxv_collatz(svld1(pg, iv + i), pg));
       svst1(pg, lk + i, _ZGVsMxuv_lookup(table, svld1(pg, kv + i), pg));
+      /* Lane k reads grid[3 * (i + k)]. */
+      svst1(pg, sr + i, _ZGVsMxua16ls2u_strided(grid, 3 * i, 3, pg));
     }
     for (int i = 0; i < N; i += (int)svcntd()) {
       svbool_t pg = svwhilelt_b64(i, N);
@@ -110,6 +118,8 @@ int main(void) {
       if (memcmp(&ed, dr + i, 8)) FAIL("dscale[%d]: %a expected %a\n", i, dr[i], ed);
       if (ei != ir[i]) FAIL("collatz[%d]: %d expected %d\n", i, ir[i], ei);
       if (el != lr[i]) FAIL("widen[%d]: %ld expected %ld\n", i, lr[i], el);
+      float es = strided(grid, 3 * i, 3);
+      if (memcmp(&es, sr + i, 4)) FAIL("strided[%d]: %a expected %a\n", i, sr[i], es);
       if (eh != hr[i]) FAIL("digits[%d]: %d expected %d\n", i, hr[i], eh);
       if (memcmp(&ek, lk + i, 4)) FAIL("lookup[%d]: %a expected %a\n", i, lk[i], ek);
     }

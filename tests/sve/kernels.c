@@ -53,6 +53,12 @@ short digits(short x) {
   return (short)s;
 }
 
+/* A linear index whose step is a uniform parameter (`ls2`) into an
+ * aligned uniform pointer (`a16`): a strided gather. (A pointer with a
+ * variable step is refused: its step counts elements.) */
+#pragma omp declare simd uniform(t, s) linear(i : s) aligned(t : 16)
+float strided(const float *t, int i, int s) { return t[i] * 0.5f + t[s]; }
+
 /* Side effects in lane order: a call batchify cannot batch (`note` is
  * the caller's) runs once per active lane, in lane order, also in the
  * vectorized bodies; the store beside it is one masked vector store. */

@@ -35,7 +35,7 @@ fn run(cmd: &mut Command) -> String {
 }
 
 /// The SVE variants of tests/sve/kernels.c.
-const KERNELS: [&str; 8] = [
+const KERNELS: [&str; 9] = [
     "_ZGVsMxvv_fblend",
     "_ZGVsMxl8u_dscale",
     "_ZGVsMxv_collatz",
@@ -44,6 +44,7 @@ const KERNELS: [&str; 8] = [
     "_ZGVsMxul_record",
     "_ZGVsMxvv_sat8",
     "_ZGVsMxv_digits",
+    "_ZGVsMxua16ls2u_strided",
 ];
 
 /// Checks that every kernel has its vectorized bodies in `callee`: one per

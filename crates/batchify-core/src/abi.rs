@@ -182,6 +182,9 @@ pub fn clone_type<'ctx>(scalar: Value<'ctx>, spec: &CloneSpec) -> Result<Type<'c
                 }
                 lane_vector(*t, spec)
             }
+            ParamKind::LinearVarStep { .. } if t.kind() == crate::llvm::LLVMTypeKind::LLVMPointerTypeKind => {
+                return Err(mismatch(crate::spec::pointer_var_step_reason(i)));
+            }
             ParamKind::Linear { .. } | ParamKind::LinearVarStep { .. } => {
                 if t.int_width() == 0 && t.kind() != crate::llvm::LLVMTypeKind::LLVMPointerTypeKind {
                     return Err(mismatch(format!(

@@ -51,7 +51,7 @@ pub fn requested_variants_skipping(module: Module) -> Result<(Vec<CloneSpec>, Ve
                 let v = VariantName::parse(&name).map_err(|e| Error::BadVariant(e.to_string()))?;
                 let spec = match CloneSpec::for_function(&v, f.function_type()) {
                     Ok(spec) => spec,
-                    Err(e) if v.isa == Isa::Sve => {
+                    Err(e) if v.isa == Isa::Sve || crate::spec::pointer_var_step(&v, f.function_type()).is_some() => {
                         skipped.push(format!("{e}; the variant is not built"));
                         continue;
                     }

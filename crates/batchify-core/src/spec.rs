@@ -82,10 +82,13 @@ impl CloneSpec {
     /// ([`min_lanes`]): the clone has `vscale x width`
     /// lanes.
     pub fn for_function(v: &VariantName, scalar_fn_ty: crate::llvm::Type) -> Result<CloneSpec> {
+        let mismatch = |reason: String| Error::VariantMismatch { variant: v.mangled(), reason };
+        if let Some(i) = pointer_var_step(v, scalar_fn_ty) {
+            return Err(mismatch(pointer_var_step_reason(i)));
+        }
         if v.isa != Isa::Sve {
             return Self::from_variant(v);
         }
-        let mismatch = |reason: String| Error::VariantMismatch { variant: v.mangled(), reason };
         if v.vlen != VectorLength::Scalable {
             return Err(mismatch(
                 "fixed-length SVE variants are not supported; SVE variants of scalable length (`x`) are".into(),
@@ -161,6 +164,27 @@ pub fn mask_abi_for(isa: Isa) -> MaskAbi {
         Isa::Avx512 => MaskAbi::IntegerBitmask,
         _ => MaskAbi::LaneBits,
     }
+}
+
+/// The first parameter of `v` that is a pointer with a variable linear step
+/// (`ls<pos>`) in a function of type `fty`. Its step counts elements of
+/// the pointee type (GCC 12's clones multiply it by the element size, as
+/// OpenMP's `linear(p:s)` means), and LLVM IR's pointers do not say that
+/// size, so no such clone is built.
+pub fn pointer_var_step(v: &VariantName, fty: crate::llvm::Type) -> Option<usize> {
+    let ptys = fty.param_types();
+    v.params.iter().zip(&ptys).position(|(p, t)| {
+        matches!(p.kind, ParamKind::LinearVarStep { .. }) && t.kind() == crate::llvm::LLVMTypeKind::LLVMPointerTypeKind
+    })
+}
+
+/// The reason [`pointer_var_step`] gives for parameter `i`.
+pub fn pointer_var_step_reason(i: usize) -> String {
+    format!(
+        "parameter {i} is a pointer with a variable linear step (`ls`), which counts elements of the pointee type \
+         (GCC's clones multiply it by the element's size), and LLVM IR does not say that size; use a constant step \
+         (`linear(p:2)`) or a uniform pointer with a linear integer index"
+    )
 }
 
 /// Lanes per 128 bits of an SVE variant of a function of type `fty` with

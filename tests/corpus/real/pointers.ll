@@ -125,8 +125,9 @@ load:
   ret i32 %v
 }
 
-; ls1 u v: linear with the step (bytes) in parameter 1; the oracle picks
-; the step itself, a non-zero multiple of 4 in [-64, 64].
+; ls1 u v: a pointer whose linear step is in parameter 1: refused (the
+; step counts elements of the pointee type, as GCC's clones read it, and
+; IR does not say their size; oracle_real.rs checks the error).
 define void @store_ls(ptr %p, i64 %step, i32 %x) {
   %v = load i32, ptr %p, align 4
   %s = add i32 %v, %x
