@@ -21,15 +21,26 @@
 //! seed only, so `batchify-fuzz --arch aarch64 --seed S+i --count 1` (with
 //! the same `--width`/`--unmasked`/`--masked` flags) reproduces it.
 //!
+//! With [`CrossIsa::Sve`] (`batchify-fuzz --arch aarch64 --isa sve
+//! --sve-vq 1,2,4,16`) each program is batched as an SVE variant of
+//! scalable length instead ([`sve`]: `_ZGVsNx`/`_ZGVsMx`, the spec from
+//! [`CloneSpec::for_function`]), the batch is compiled with
+//! `-march=armv8-a+sve` and each binary runs once per vector length under
+//! `qemu-aarch64 -cpu max,sve-max-vq=N,sve-default-vector-length=16N`; the
+//! summary counts per vector length. A variant batchify refuses is counted
+//! as skipped (`unsupported`).
+//!
 //! What it leaves out: buffer (pointer) parameters, buffer-reading helpers
 //! and the side-effect recorder ([`gen_config`]); private arrays, pointer and
 //! `sret` helpers stay (they are the program's own stack memory). Helpers
 //! the generator gives `coldcc` get `fastcc` (LLVM 22's AArch64 backend
 //! rejects `coldcc`).
 //!
-//! (About 1,300 lines for one job, the cross-compiled check: the driver's
+//! (About 1,600 lines for one job, the cross-compiled check: the driver's
 //! IR and C text, the batch runner with its crash and hang recovery, and the
-//! summary; splitting them would spread one protocol over three files.)
+//! summary; splitting them would spread one protocol over three files. The
+//! SVE driver and reference clone are in `cross_sve.rs`, module [`sve`],
+//! declared here by path so that the crate root stays as it is.)
 
 use crate::fuzz::{mix, optimize_o2, parse_ir, should_optimize, spec_for, FuzzOptions};
 use crate::gen::{generate, GenConfig, Program, Ty};
@@ -48,6 +59,9 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+#[path = "cross_sve.rs"]
+pub mod sve;
 
 /// The target triple of the modules.
 pub const TRIPLE: &str = "aarch64-unknown-linux-gnu";
@@ -72,9 +86,33 @@ pub enum CrossEngine {
     Corrupted,
 }
 
+/// Which AArch64 variants the programs are batched as.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum CrossIsa {
+    /// Advanced SIMD (`_ZGVn`): fixed `<N x T>` vectors.
+    #[default]
+    AdvSimd,
+    /// SVE of scalable length (`_ZGVsNx`, `_ZGVsMx`): `<vscale x K x T>`,
+    /// each binary run at these vector lengths (`vscale`, 128-bit
+    /// granules, 1..=16).
+    Sve {
+        /// The vector lengths.
+        vqs: Vec<u32>,
+    },
+}
+
+impl CrossIsa {
+    /// Whether the clones are SVE variants.
+    pub fn is_sve(&self) -> bool {
+        matches!(self, CrossIsa::Sve { .. })
+    }
+}
+
 /// What to check.
 #[derive(Debug, Clone)]
 pub struct CrossOptions {
+    /// Advanced SIMD or SVE variants (and SVE's vector lengths).
+    pub isa: CrossIsa,
     /// Lanes of every clone; `None`: per program, 128 bits over the
     /// characteristic (return) type's bits (4 for 32-bit, 2 for 64-bit),
     /// and for a quarter of the 32-bit programs 2 (a 64-bit register).
@@ -107,6 +145,7 @@ pub struct CrossOptions {
 impl Default for CrossOptions {
     fn default() -> Self {
         CrossOptions {
+            isa: CrossIsa::AdvSimd,
             width: None,
             masked: None,
             trials: 16,
@@ -194,9 +233,28 @@ pub struct CrossFailure {
     pub repro: String,
 }
 
+/// Counts of one SVE vector length.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VqSummary {
+    /// Programs whose binary ran at this length (compiled, set up).
+    pub programs: usize,
+    /// Of those, programs with at least one mismatching lane.
+    pub mismatches: usize,
+    /// Programs the binary crashed in.
+    pub crashes: usize,
+    /// Programs the binary hung in.
+    pub hangs: usize,
+    /// Lanes compared.
+    pub lanes_compared: usize,
+    /// qemu runs at this length.
+    pub runs: usize,
+}
+
 /// Counts of a run.
 #[derive(Debug, Clone, Default)]
 pub struct CrossSummary {
+    /// Whether the clones were SVE variants.
+    pub sve: bool,
     /// Programs generated.
     pub programs: usize,
     /// Programs with a clone that ran (vectorized or fallback).
@@ -207,8 +265,15 @@ pub struct CrossSummary {
     pub divergent: usize,
     /// Masked clones that ran.
     pub masked: usize,
-    /// Clones that ran, by `<width> x <type>`.
+    /// Clones that ran, by `<width> x <type>` (`vscale x K x <type>`).
     pub widths: BTreeMap<String, usize>,
+    /// Clones that ran whose type has scalable vectors (SVE).
+    pub scalable: usize,
+    /// SVE: per vector length (`vscale`).
+    pub per_vq: BTreeMap<u32, VqSummary>,
+    /// SVE: programs of binaries that qemu did not run at the `vscale`
+    /// asked for (a harness failure).
+    pub vscale_errors: usize,
     /// Programs batchify declined.
     pub unsupported: usize,
     /// batchify internal errors.
@@ -235,6 +300,8 @@ pub struct CrossSummary {
     pub reasons: BTreeMap<String, usize>,
     /// The first failures.
     pub failures: Vec<CrossFailure>,
+    /// Seeds of every failing program (the first 1000), ascending.
+    pub failed_seeds: Vec<u64>,
     /// Wall time.
     pub elapsed: Duration,
 }
@@ -242,7 +309,14 @@ pub struct CrossSummary {
 impl CrossSummary {
     /// Whether the run found a bug.
     pub fn failed(&self) -> bool {
-        self.mismatches + self.invalid_ir + self.panics + self.crashes + self.hangs + self.compile_errors > 0
+        self.mismatches
+            + self.invalid_ir
+            + self.panics
+            + self.crashes
+            + self.hangs
+            + self.compile_errors
+            + self.vscale_errors
+            > 0
     }
 
     /// Clones that ran and are vectorized (not per-lane fallbacks).
@@ -251,6 +325,7 @@ impl CrossSummary {
     }
 
     fn merge(&mut self, o: &CrossSummary, keep: usize) {
+        self.sve |= o.sve;
         self.programs += o.programs;
         self.clones_built += o.clones_built;
         self.fallbacks += o.fallbacks;
@@ -259,6 +334,17 @@ impl CrossSummary {
         for (k, n) in &o.widths {
             *self.widths.entry(k.clone()).or_default() += n;
         }
+        self.scalable += o.scalable;
+        for (vq, v) in &o.per_vq {
+            let t = self.per_vq.entry(*vq).or_default();
+            t.programs += v.programs;
+            t.mismatches += v.mismatches;
+            t.crashes += v.crashes;
+            t.hangs += v.hangs;
+            t.lanes_compared += v.lanes_compared;
+            t.runs += v.runs;
+        }
+        self.vscale_errors += o.vscale_errors;
         self.unsupported += o.unsupported;
         self.invalid_ir += o.invalid_ir;
         self.panics += o.panics;
@@ -276,12 +362,19 @@ impl CrossSummary {
         self.failures.extend(o.failures.iter().cloned());
         self.failures.sort_by_key(|f| f.seed);
         self.failures.truncate(keep);
+        self.failed_seeds.extend(&o.failed_seeds);
+        self.failed_seeds.sort_unstable();
+        self.failed_seeds.truncate(1000);
     }
 
     /// The summary line, the kept failures with their IR, and the reasons
     /// for fallbacks.
     pub fn report(&self) -> String {
         let mut s = format!("{self}\n");
+        if self.failed_seeds.len() > self.failures.len() {
+            let seeds: Vec<String> = self.failed_seeds.iter().map(u64::to_string).collect();
+            let _ = writeln!(s, "failing seeds: {}", seeds.join(" "));
+        }
         for f in &self.failures {
             let _ = writeln!(
                 s,
@@ -304,6 +397,51 @@ impl CrossSummary {
 impl fmt::Display for CrossSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let widths: Vec<String> = self.widths.iter().map(|(k, n)| format!("{k}: {n}")).collect();
+        if self.sve {
+            write!(
+                f,
+                "aarch64 sve: {} programs, {} clones run under qemu ({} scalable; {} vectorized, {} with divergent \
+                 control flow, {} per-lane fallbacks; {} masked; {}), {} mismatches ({} lanes), {} crashes, {} hangs, \
+                 {} compile errors, {} invalid IR, {} panics, {} skipped (SVE variant refused), {} setup errors, {} \
+                 vscale errors, {} lanes compared, {} binaries, {:.1} s",
+                self.programs,
+                self.clones_built,
+                self.scalable,
+                self.vectorized(),
+                self.divergent,
+                self.fallbacks,
+                self.masked,
+                widths.join(", "),
+                self.mismatches,
+                self.mismatched_lanes,
+                self.crashes,
+                self.hangs,
+                self.compile_errors,
+                self.invalid_ir,
+                self.panics,
+                self.unsupported,
+                self.setup_errors,
+                self.vscale_errors,
+                self.lanes_compared,
+                self.binaries,
+                self.elapsed.as_secs_f64()
+            )?;
+            for (vq, v) in &self.per_vq {
+                write!(
+                    f,
+                    "\n  vscale {vq:2} ({:4}-bit vectors): {} programs, {} mismatches, {} crashes, {} hangs, {} lanes \
+                     compared, {} qemu runs",
+                    vq * 128,
+                    v.programs,
+                    v.mismatches,
+                    v.crashes,
+                    v.hangs,
+                    v.lanes_compared,
+                    v.runs
+                )?;
+            }
+            return Ok(());
+        }
         write!(
             f,
             "aarch64: {} programs, {} clones run under qemu ({} vectorized, {} with divergent control flow, {} per-lane \
@@ -349,10 +487,18 @@ pub fn shape_of(seed: u64, ret: Ty, opts: &CrossOptions) -> (u32, bool) {
     (width, masked)
 }
 
-/// The command that reruns program `seed`.
+/// The command that reruns program `seed` (SVE: at every vector length of
+/// `opts`).
 pub fn repro_command(seed: u64, opts: &CrossOptions) -> String {
+    repro_command_at(seed, opts, sve::vqs_of(opts))
+}
+
+/// The command that reruns program `seed`, SVE clones at `vqs`.
+pub fn repro_command_at(seed: u64, opts: &CrossOptions, vqs: &[u32]) -> String {
     let mut s = format!("batchify-fuzz --arch aarch64 --seed {seed} --count 1");
-    if let Some(w) = opts.width {
+    if opts.isa.is_sve() {
+        s.push_str(&sve::repro_flags(vqs));
+    } else if let Some(w) = opts.width {
         let _ = write!(s, " --width {w}");
     }
     match opts.masked {
@@ -376,8 +522,14 @@ pub fn prepare(seed: u64, opts: &CrossOptions) -> Prepared {
     // convention"): helpers that draw it get `fastcc` instead.
     program.ir = program.ir.replace(" coldcc ", " fastcc ");
     let (width, masked) = shape_of(seed, program.ret, opts);
-    let fopts = FuzzOptions { isa: Isa::AdvSimd, masked, width, ..FuzzOptions::default() };
-    let spec = spec_for(&program, &fopts);
+    let (spec, refused) = if opts.isa.is_sve() {
+        match sve::spec_of(&program, masked) {
+            Ok(spec) => (spec, None),
+            Err(why) => (sve::refused_spec(&program, masked), Some(why)),
+        }
+    } else {
+        (spec_for(&program, &FuzzOptions { isa: Isa::AdvSimd, masked, width, ..FuzzOptions::default() }), None)
+    };
     let optimized = should_optimize(seed, opts.optimize_fraction);
     let mut p = Prepared {
         seed,
@@ -390,6 +542,10 @@ pub fn prepare(seed: u64, opts: &CrossOptions) -> Prepared {
         ccs: (0, 0),
         clone_sig: (Vec::new(), String::new()),
     };
+    if let Some(why) = refused {
+        p.built = Built::Unsupported(why);
+        return p;
+    }
     let result = catch_unwind(AssertUnwindSafe(|| build(&p, opts)));
     match result {
         Ok(Ok((built, divergent, ir, ccs, sig))) => {
@@ -417,7 +573,12 @@ type BuildOk = (Built, bool, String, (u32, u32), (Vec<String>, String));
 fn build(p: &Prepared, opts: &CrossOptions) -> Result<BuildOk, Built> {
     let mut text = format!("target datalayout = \"{DATA_LAYOUT}\"\ntarget triple = \"{TRIPLE}\"\n{}", p.program.ir);
     if opts.engine != CrossEngine::Batchify {
-        text.push_str(&reference_clone_ir(&p.program, &p.spec, opts.engine == CrossEngine::Corrupted));
+        let corrupt = opts.engine == CrossEngine::Corrupted;
+        text.push_str(&if opts.isa.is_sve() {
+            sve::reference_clone_ir(&p.program, &p.spec, corrupt)
+        } else {
+            reference_clone_ir(&p.program, &p.spec, corrupt)
+        });
     }
     let ctx = Context::create();
     let module = parse_ir(&ctx, &text, &p.program.name)
@@ -459,7 +620,8 @@ fn build(p: &Prepared, opts: &CrossOptions) -> Result<BuildOk, Built> {
     }
     let scalar = module.get_function(&p.program.name).ok_or(Built::Setup("the scalar function is gone".into()))?;
     let clone = module.get_function(&p.spec.vector_name).ok_or(Built::Setup("the clone is missing".into()))?;
-    if clone.get_call_conventions() != AARCH64_VECTOR_PCS {
+    // SVE clones are called with whatever convention batchify gave them.
+    if !opts.isa.is_sve() && clone.get_call_conventions() != AARCH64_VECTOR_PCS {
         return Err(Built::InvalidIr(format!(
             "the clone's calling convention is {}, not aarch64_vector_pcs",
             clone.get_call_conventions()
@@ -477,6 +639,13 @@ fn build(p: &Prepared, opts: &CrossOptions) -> Result<BuildOk, Built> {
         return Err(Built::Setup(format!("the scalar function's type changed: ({}) -> {sret}", sparams.join(", "))));
     }
     let clone_sig = sig(clone);
+    if opts.isa.is_sve() {
+        sve::check_sig(&p.program, &p.spec, &clone_sig).map_err(Built::Setup)?;
+        let ccs = (scalar.get_call_conventions(), clone.get_call_conventions());
+        scalar.set_linkage(Linkage::External);
+        clone.set_linkage(Linkage::External);
+        return Ok((built, divergent, module.print_to_string().to_string(), ccs, clone_sig));
+    }
     let expect = clone_params(&p.program, &p.spec, None);
     let n = clone_sig.0.len();
     let fixed = if p.spec.mask.is_some() { n.saturating_sub(1) } else { n };
@@ -876,6 +1045,10 @@ pub struct RunOutput {
     pub mismatches: Vec<LaneMismatch>,
     /// `(lanes compared, mismatching lanes)` of the summary line, if reached.
     pub summary: Option<(usize, usize)>,
+    /// SVE: the `vscale` the binary reported (`vscale V`, its first line).
+    pub vscale: Option<usize>,
+    /// SVE: a program ran more lanes than its tables hold (`overflow`).
+    pub overflow: bool,
 }
 
 /// Parses a batch binary's output.
@@ -887,6 +1060,8 @@ pub fn parse_output(out: &str) -> RunOutput {
         let hex = |i: usize| w.get(i).and_then(|x| u64::from_str_radix(x, 16).ok());
         match w.first().copied() {
             Some("start") => r.running = num(1),
+            Some("vscale") => r.vscale = num(1),
+            Some("overflow") => r.overflow = true,
             Some("done") => {
                 if let Some(j) = num(1) {
                     r.done.push(j);
@@ -951,10 +1126,13 @@ fn tool(cmd: &mut Command) -> Result<(), String> {
     if out.status.success() {
         Ok(())
     } else {
-        Err(format!(
-            "{cmd:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr).lines().take(20).collect::<Vec<_>>().join("\n")
-        ))
+        let err = String::from_utf8_lossy(&out.stderr);
+        let mut lines: Vec<&str> = err.lines().take(20).collect();
+        // A backend failure names the function after its long DAG dump.
+        if let Some(f) = err.lines().skip(20).find(|l| l.starts_with("In function:")) {
+            lines.push(f);
+        }
+        Err(format!("{cmd:?} failed: {}", lines.join("\n")))
     }
 }
 
@@ -962,9 +1140,13 @@ fn tool(cmd: &mut Command) -> Result<(), String> {
 /// the binary `dir/prog`.
 fn compile(progs: &[(&Prepared, Inputs)], dir: &Path, opts: &CrossOptions) -> Result<(), String> {
     let ctx = Context::create();
+    let sve = opts.isa.is_sve();
     let mut text = format!("target datalayout = \"{DATA_LAYOUT}\"\ntarget triple = \"{TRIPLE}\"\n");
+    if sve {
+        text.push_str(&sve::driver_prelude());
+    }
     for (j, (p, inp)) in progs.iter().enumerate() {
-        text.push_str(&driver_ir(j, p, inp));
+        text.push_str(&if sve { sve::driver_ir(j, p, inp) } else { driver_ir(j, p, inp) });
     }
     let module = parse_ir(&ctx, &text, "driver").map_err(|e| format!("the driver IR does not parse: {e}"))?;
     for (p, _) in progs {
@@ -980,12 +1162,19 @@ fn compile(progs: &[(&Prepared, Inputs)], dir: &Path, opts: &CrossOptions) -> Re
     if opts.keep_dir.is_some() {
         let _ = module.print_to_file(dir.join("batch.ll"));
     }
-    let nan: Vec<(usize, usize, u32)> =
-        progs.iter().map(|(p, i)| (p.spec.width as usize, i.vals.len(), nan_kind(p.program.ret))).collect();
-    std::fs::write(dir.join("main.c"), driver_c(&nan)).map_err(|e| e.to_string())?;
+    let main_c = if sve {
+        let shapes: Vec<(usize, usize, u32)> =
+            progs.iter().map(|(p, i)| (i.vals.len(), sve::stride(&p.spec), nan_kind(p.program.ret))).collect();
+        sve::driver_c(&shapes)
+    } else {
+        let nan: Vec<(usize, usize, u32)> =
+            progs.iter().map(|(p, i)| (p.spec.width as usize, i.vals.len(), nan_kind(p.program.ret))).collect();
+        driver_c(&nan)
+    };
+    std::fs::write(dir.join("main.c"), main_c).map_err(|e| e.to_string())?;
     let clang = || {
         let mut c = Command::new("clang-22");
-        c.arg("--target=aarch64-linux-gnu").arg("-march=armv8-a");
+        c.arg("--target=aarch64-linux-gnu").arg(if sve { "-march=armv8-a+sve" } else { "-march=armv8-a" });
         c
     };
     tool(clang().arg(&opts.opt_level).arg("-c").arg(&bc).arg("-o").arg(dir.join("batch.o")))?;
@@ -1009,12 +1198,25 @@ enum Ran {
     Hang,
     Compile(String),
     Setup(String),
+    /// qemu did not run the binary at the vector length asked for.
+    Vscale(String),
 }
 
-/// Compiles and runs a batch; a batch that does not compile is split into
-/// one binary per program. Returns each program's fate, lanes compared and
-/// binaries built.
-fn run_batch(progs: &[(&Prepared, Inputs)], opts: &CrossOptions) -> (Vec<Ran>, usize, usize) {
+/// One program's runs of a batch's binary: its fates (SVE: at vector
+/// length `vq`), the lanes compared and the qemu runs it took.
+struct Pass {
+    vq: Option<u32>,
+    fates: Vec<Ran>,
+    lanes: usize,
+    runs: usize,
+}
+
+/// Compiles and runs a batch (SVE: once per vector length); a batch that
+/// does not compile is split into one binary per program. Returns one pass
+/// per vector length (one for Advanced SIMD) and the binaries built.
+fn run_batch(progs: &[(&Prepared, Inputs)], opts: &CrossOptions) -> (Vec<Pass>, usize) {
+    let vqs: Vec<Option<u32>> =
+        if opts.isa.is_sve() { sve::vqs_of(opts).iter().map(|&v| Some(v)).collect() } else { vec![None] };
     let tmp;
     let dir = match &opts.keep_dir {
         Some(d) => {
@@ -1028,25 +1230,43 @@ fn run_batch(progs: &[(&Prepared, Inputs)], opts: &CrossOptions) -> (Vec<Ran>, u
         }
     };
     if let Err(e) = compile(progs, &dir, opts) {
+        let mut passes: Vec<Pass> = vqs.iter().map(|&vq| Pass { vq, fates: Vec::new(), lanes: 0, runs: 0 }).collect();
         if progs.len() == 1 {
-            return (vec![Ran::Compile(e)], 0, 0);
+            for p in &mut passes {
+                p.fates.push(Ran::Compile(e.clone()));
+            }
+            return (passes, 0);
         }
-        let mut fates = Vec::new();
-        let (mut lanes, mut bins) = (0, 0);
+        let mut bins = 0;
         for p in progs {
-            let (f, l, b) = run_batch(std::slice::from_ref(p), opts);
-            fates.extend(f);
-            lanes += l;
+            let (ps, b) = run_batch(std::slice::from_ref(p), opts);
+            for (acc, q) in passes.iter_mut().zip(ps) {
+                acc.fates.extend(q.fates);
+                acc.lanes += q.lanes;
+                acc.runs += q.runs;
+            }
             bins += b;
         }
-        return (fates, lanes, bins);
+        return (passes, bins);
     }
-    let mut fates = vec![Ran::Ok; progs.len()];
-    let mut lanes = 0;
+    let passes = vqs.into_iter().map(|vq| run_pass(&dir.join("prog"), progs.len(), vq, opts)).collect();
+    (passes, 1)
+}
+
+/// Runs the binary `bin` of `n` programs under qemu (at SVE vector length
+/// `vq`), from program 0 on and again after each crash or hang from the
+/// program after the culprit.
+fn run_pass(bin: &Path, n: usize, vq: Option<u32>, opts: &CrossOptions) -> Pass {
+    let mut pass = Pass { vq, fates: vec![Ran::Ok; n], lanes: 0, runs: 0 };
+    let fates = &mut pass.fates;
     let mut from = 0;
-    while from < progs.len() {
+    while from < n {
         let mut cmd = Command::new("qemu-aarch64");
-        cmd.args(["-L", "/usr/aarch64-linux-gnu"]).arg(dir.join("prog")).arg(from.to_string());
+        if let Some(vq) = vq {
+            cmd.args(["-cpu", &sve::qemu_cpu(vq)]);
+        }
+        cmd.args(["-L", "/usr/aarch64-linux-gnu"]).arg(bin).arg(from.to_string());
+        pass.runs += 1;
         let (out, exit) = match run_limited(&mut cmd, opts.timeout) {
             Ok(r) => r,
             Err(e) => {
@@ -1057,6 +1277,19 @@ fn run_batch(progs: &[(&Prepared, Inputs)], opts: &CrossOptions) -> (Vec<Ran>, u
             }
         };
         let r = parse_output(&out);
+        if let Some(vq) = vq {
+            if r.vscale != Some(vq as usize) {
+                let why = match (r.vscale, &exit) {
+                    (Some(v), _) => format!("qemu ran the binary at vscale {v}, not {vq} (-cpu {})", sve::qemu_cpu(vq)),
+                    (None, Exit::Crashed(why)) => format!("the binary died before reporting its vscale: {why}"),
+                    (None, _) => "the binary did not report its vscale".to_string(),
+                };
+                for f in &mut fates[from..] {
+                    *f = Ran::Vscale(why.clone());
+                }
+                break;
+            }
+        }
         for m in r.mismatches {
             if let Some(Ran::Ok) = fates.get(m.program) {
                 fates[m.program] = Ran::Mismatch(Vec::new());
@@ -1067,17 +1300,20 @@ fn run_batch(progs: &[(&Prepared, Inputs)], opts: &CrossOptions) -> (Vec<Ran>, u
         }
         match (exit, r.summary) {
             (Exit::Ok, Some((l, _))) => {
-                lanes += l;
+                pass.lanes += l;
                 break;
             }
             (exit, _) => {
                 // The program it was running, or the one after the last done.
                 let culprit = r.running.or_else(|| r.done.last().map(|d| d + 1)).unwrap_or(from);
-                if culprit >= progs.len() {
+                if culprit >= n {
                     break;
                 }
                 fates[culprit] = match exit {
                     Exit::TimedOut => Ran::Hang,
+                    Exit::Crashed(why) if r.overflow => {
+                        Ran::Crash(format!("the driver ran more lanes than its tables hold ({why})"))
+                    }
                     Exit::Crashed(why) => Ran::Crash(why),
                     Exit::Ok => Ran::Crash("exited without its summary line".into()),
                 };
@@ -1086,10 +1322,12 @@ fn run_batch(progs: &[(&Prepared, Inputs)], opts: &CrossOptions) -> (Vec<Ran>, u
             }
         }
     }
-    (fates, lanes, 1)
+    pass
 }
 
-fn describe_failure(p: &Prepared, inp: &Inputs, ran: &Ran) -> String {
+/// What went wrong with one program in one run; `lanes`: the lanes of an
+/// input set the run used (SVE: `vscale x K`).
+fn describe_failure(p: &Prepared, inp: &Inputs, ran: &Ran, lanes: usize) -> String {
     match ran {
         Ran::Mismatch(ms) => {
             let ret = scalar_of(p.program.ret);
@@ -1102,14 +1340,22 @@ fn describe_failure(p: &Prepared, inp: &Inputs, ran: &Ran) -> String {
                     .enumerate()
                     .map(|(i, t)| describe(scalar_of(*t), inp.vals[m.trial][i][m.lane]))
                     .collect();
-                let mask: Vec<String> = inp.mask[m.trial].iter().map(|b| format!("{b:#x}")).collect();
+                let row = &inp.mask[m.trial][..lanes.min(inp.mask[m.trial].len())];
+                let mask = if p.spec.mask.is_none() {
+                    "unmasked".to_string()
+                } else if p.spec.isa == Isa::Sve {
+                    // The predicate, lane 0 first.
+                    row.iter().map(|&b| if b != 0 { '1' } else { '0' }).collect()
+                } else {
+                    row.iter().map(|b| format!("{b:#x}")).collect::<Vec<_>>().join(", ")
+                };
                 let _ = write!(
                     s,
                     "\n  input set {}, lane {}: args ({}), mask [{}]: expected {}, got {}",
                     m.trial,
                     m.lane,
                     args.join(", "),
-                    if p.spec.mask.is_some() { mask.join(", ") } else { "unmasked".into() },
+                    mask,
                     describe(ret, m.expected),
                     describe(ret, m.got)
                 );
@@ -1120,6 +1366,7 @@ fn describe_failure(p: &Prepared, inp: &Inputs, ran: &Ran) -> String {
         Ran::Hang => "the binary hung in this program (killed at the timeout)".into(),
         Ran::Compile(e) => format!("the program's module does not compile: {e}"),
         Ran::Setup(e) => format!("harness setup error: {e}"),
+        Ran::Vscale(e) => format!("wrong vector length: {e}"),
         Ran::Ok => String::new(),
     }
 }
@@ -1138,7 +1385,7 @@ pub fn check_batch(seeds: &[u64], opts: &CrossOptions) -> CrossSummary {
 /// Checks programs already [`prepare`]d, as one batch (its tests change a
 /// prepared module to see crashes and hangs named).
 pub fn check_prepared(prepared: &[Prepared], opts: &CrossOptions) -> CrossSummary {
-    let mut sum = CrossSummary { programs: prepared.len(), ..CrossSummary::default() };
+    let mut sum = CrossSummary { sve: opts.isa.is_sve(), programs: prepared.len(), ..CrossSummary::default() };
     let mut runnable = Vec::new();
     for p in prepared {
         let fail = |sum: &mut CrossSummary, msg: &str| {
@@ -1151,6 +1398,9 @@ pub fn check_prepared(prepared: &[Prepared], opts: &CrossOptions) -> CrossSummar
             });
         };
         match &p.built {
+            Built::Vector | Built::Fallback(_) if opts.isa.is_sve() => {
+                runnable.push((p, sve::inputs_of(p, opts.trials)));
+            }
             Built::Vector | Built::Fallback(_) => {
                 let bits =
                     p.spec.mask.and(p.clone_sig.0.last()).and_then(|m| mask_elem(m, p.spec.width)).map_or(64, |m| m.1);
@@ -1175,28 +1425,71 @@ pub fn check_prepared(prepared: &[Prepared], opts: &CrossOptions) -> CrossSummar
         }
     }
     if !runnable.is_empty() {
-        let (fates, lanes, bins) = run_batch(&runnable, opts);
-        sum.lanes_compared += lanes;
+        let (passes, bins) = run_batch(&runnable, opts);
         sum.binaries += bins;
-        for ((p, inp), ran) in runnable.iter().zip(&fates) {
-            match ran {
-                Ran::Ok => {}
-                Ran::Mismatch(ms) => {
-                    sum.mismatches += 1;
-                    sum.mismatched_lanes += ms.len();
-                }
-                Ran::Crash(_) => sum.crashes += 1,
-                Ran::Hang => sum.hangs += 1,
-                Ran::Compile(_) => sum.compile_errors += 1,
-                Ran::Setup(_) => sum.setup_errors += 1,
+        for pass in &passes {
+            sum.lanes_compared += pass.lanes;
+            if let Some(vq) = pass.vq {
+                let v = sum.per_vq.entry(vq).or_default();
+                v.lanes_compared += pass.lanes;
+                v.runs += pass.runs;
             }
-            if *ran != Ran::Ok {
+        }
+        for (r, (p, inp)) in runnable.iter().enumerate() {
+            let fates: Vec<(Option<u32>, &Ran)> = passes.iter().map(|q| (q.vq, &q.fates[r])).collect();
+            for (vq, ran) in &fates {
+                let Some(vq) = vq else { continue };
+                let v = sum.per_vq.entry(*vq).or_default();
+                match ran {
+                    Ran::Compile(_) | Ran::Setup(_) | Ran::Vscale(_) => continue,
+                    Ran::Mismatch(_) => v.mismatches += 1,
+                    Ran::Crash(_) => v.crashes += 1,
+                    Ran::Hang => v.hangs += 1,
+                    Ran::Ok => {}
+                }
+                v.programs += 1;
+            }
+            let bad: Vec<(Option<u32>, &Ran)> = fates.iter().copied().filter(|(_, ran)| **ran != Ran::Ok).collect();
+            if let Some(&(_, first)) = bad.first() {
+                // Counted once, by its first failing run.
+                match first {
+                    Ran::Ok => {}
+                    Ran::Mismatch(_) => {
+                        sum.mismatches += 1;
+                        for (_, ran) in &bad {
+                            if let Ran::Mismatch(ms) = ran {
+                                sum.mismatched_lanes += ms.len();
+                            }
+                        }
+                    }
+                    Ran::Crash(_) => sum.crashes += 1,
+                    Ran::Hang => sum.hangs += 1,
+                    Ran::Compile(_) => sum.compile_errors += 1,
+                    Ran::Setup(_) => sum.setup_errors += 1,
+                    Ran::Vscale(_) => sum.vscale_errors += 1,
+                }
+                let (message, repro) = match bad[0].0 {
+                    // A compile failure is the same at every length.
+                    Some(_) if !matches!(first, Ran::Compile(_) | Ran::Setup(_)) => {
+                        let vqs: Vec<u32> = bad.iter().filter_map(|(vq, _)| *vq).collect();
+                        let lines: Vec<String> = bad
+                            .iter()
+                            .map(|(vq, ran)| {
+                                let vq = vq.unwrap_or(1);
+                                let lanes = (vq * p.spec.width) as usize;
+                                format!("at vscale {vq} ({} bits): {}", vq * 128, describe_failure(p, inp, ran, lanes))
+                            })
+                            .collect();
+                        (lines.join("\n"), repro_command_at(p.seed, opts, &vqs))
+                    }
+                    _ => (describe_failure(p, inp, first, p.spec.width as usize), repro_command(p.seed, opts)),
+                };
                 sum.failures.push(CrossFailure {
                     seed: p.seed,
                     variant: p.spec.vector_name.clone(),
-                    message: describe_failure(p, inp, ran),
+                    message,
                     ir: p.program.ir.clone(),
-                    repro: repro_command(p.seed, opts),
+                    repro,
                 });
                 continue;
             }
@@ -1208,10 +1501,18 @@ pub fn check_prepared(prepared: &[Prepared], opts: &CrossOptions) -> CrossSummar
                 sum.divergent += p.divergent as usize;
             }
             sum.masked += p.spec.mask.is_some() as usize;
-            *sum.widths.entry(format!("{} x {}", p.spec.width, p.program.ret.ir())).or_default() += 1;
+            let scalable = p.clone_sig.1.starts_with("<vscale x ");
+            sum.scalable += scalable as usize;
+            let key = if scalable {
+                format!("vscale x {} x {}", p.spec.width, p.program.ret.ir())
+            } else {
+                format!("{} x {}", p.spec.width, p.program.ret.ir())
+            };
+            *sum.widths.entry(key).or_default() += 1;
         }
     }
     sum.failures.sort_by_key(|f| f.seed);
+    sum.failed_seeds = sum.failures.iter().map(|f| f.seed).collect();
     sum.failures.truncate(opts.keep_failures);
     sum
 }
