@@ -1,7 +1,8 @@
 //! `batchify-fuzz`: random programs, batched and checked by the oracle.
 //!
 //! ```text
-//! batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked | --masked] [--arch A] [--isa I] [--opt-fraction F]
+//! batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked | --masked] [--arch A] [--isa I] [--sve-vq LIST]
+//!               [--opt-fraction F]
 //!               [--post-opt-fraction F] [--cpu NAME] [--features +x,-y] [--tunings LIST]
 //!               [--trials T] [--straight-line] [--max-depth D] [--max-stmts N]
 //!               [--max-total-stmts N] [--max-trip K] [--arrays P]
@@ -43,11 +44,17 @@
 //! width follows the return type unless `--width` is given, and half the
 //! clones are masked unless `--masked` or `--unmasked` is given.
 //!
+//! `--arch aarch64 --isa sve [--sve-vq 1,2,4,16]` batches each program as an
+//! SVE variant of scalable length (`_ZGVsNx`/`_ZGVsMx`, `vscale x K` lanes,
+//! K from the types) and runs every batch binary once per vector length
+//! (`vscale` 1..16, default 1,2,3,4,16) under qemu; the summary has a line
+//! per vector length. `--width` does not apply.
+//!
 //! `--enzyme-reverse` differentiates each program with Enzyme in reverse
 //! mode and batches and checks the derivative instead
 //! ([`batchify_testkit::fuzz_enzyme`]); it prints that mode's summary.
 
-use batchify_testkit::cross_aarch64::{self, CrossEngine, CrossOptions};
+use batchify_testkit::cross_aarch64::{self, sve, CrossEngine, CrossIsa, CrossOptions};
 use batchify_testkit::fuzz::{self, Engine, FuzzOptions};
 use batchify_testkit::gen::GenConfig;
 use batchify_testkit::tunings::{self, Tuning, MATRIX, TUNINGS};
@@ -56,7 +63,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
-const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked | --masked] [--arch A] [--isa I] [--opt-fraction F] \
+const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--unmasked | --masked] [--arch A] [--isa I] [--sve-vq LIST] [--opt-fraction F] \
 [--post-opt-fraction F] [--cpu NAME] [--features +x,-y] [--tunings LIST] \
 [--trials T] [--straight-line] [--max-depth D] [--max-stmts N] [--max-total-stmts N] [--max-trip K] [--arrays P] \
 [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F] [--tail-fraction F] [--attrs F] [--ptr-callees P] \
@@ -75,10 +82,18 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
                      (scalar parameters only; width 128 bits / return type bits, or 2 lanes for a
                      quarter of 32-bit programs, unless --width; half masked unless --masked or
                      --unmasked; --trials input sets per program, default 16)
+  --isa sve          with --arch aarch64: SVE variants of scalable length (_ZGVsNx/_ZGVsMx,
+                     <vscale x K x T>, K lanes per 128 bits from the types, masked ones take
+                     <vscale x K x i1>), each batch run at every --sve-vq; --isa neon (the
+                     default) for Advanced SIMD
+  --sve-vq LIST      with --isa sve: vector lengths in 128-bit granules (vscale), 1..16,
+                     comma-separated (default 1,2,3,4,16): qemu-aarch64 -cpu
+                     max,sve-max-vq=N,sve-default-vector-length=16N
   --corrupt-lane0    with --arch aarch64: --self-test with lane 0's result off by one bit (the
                      harness's self-check: every program should be reported)
   --keep-dir DIR     with --arch aarch64: keep each batch's files (batch.ll, main.c, prog) in DIR
-  --isa I            llvm (default), sse, avx, avx2 or avx512: x86 variants in GCC's vector ABI
+  --isa I            llvm (default), sse, avx, avx2 or avx512: x86 variants in GCC's vector ABI;
+                     with --arch aarch64: neon (default) or sve
   --cpu NAME         LLVM CPU whose tuning the oracle's JIT compiles for (default host); the
                      features the host lacks are removed, so the code runs here
   --features LIST    extra JIT features after the CPU's, e.g. +prefer-256-bit
@@ -188,6 +203,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let (mut arch, mut width_given, mut masked_given, mut trials_given) = (None, false, None, false);
     let mut keep_dir: Option<std::path::PathBuf> = None;
     let mut corrupt = false;
+    let (mut isa_flag, mut sve_vqs): (Option<String>, Option<Vec<u32>>) = (None, None);
     let mut args = args;
     while let Some(a) = args.next() {
         let (flag, inline) = match a.split_once('=') {
@@ -233,10 +249,10 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
                     _ => return Err(format!("--arch: `{v}` is not x86_64 or aarch64")),
                 };
             }
-            "--isa" => {
+            "--isa" => isa_flag = Some(value(&flag, next())?),
+            "--sve-vq" => {
                 let v: String = value(&flag, next())?;
-                opts.isa = fuzz::isa_from_flag(&v)
-                    .ok_or(format!("--isa: `{v}` is not one of llvm, sse, avx, avx2, avx512"))?;
+                sve_vqs = Some(sve::parse_vqs(&v).map_err(|e| format!("--sve-vq: {e}"))?);
             }
             "--cpu" => opts.jit_target = opts.jit_target.with_cpu(&value::<String>(&flag, next())?),
             "--features" => opts.jit_target = opts.jit_target.with_features(&value::<String>(&flag, next())?),
@@ -305,6 +321,25 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             _ => return Err(format!("unknown argument `{a}`")),
         }
     }
+    // `--isa` names an x86 ISA, or with --arch aarch64 neon or sve.
+    let mut sve_isa = false;
+    if let Some(v) = &isa_flag {
+        match (arch.is_some(), v.as_str()) {
+            (true, "neon" | "advsimd" | "n") => {}
+            (true, "sve" | "s") => sve_isa = true,
+            (true, _) => return Err(format!("--isa: `{v}` is not neon or sve (with --arch aarch64)")),
+            (false, _) => {
+                opts.isa =
+                    fuzz::isa_from_flag(v).ok_or(format!("--isa: `{v}` is not one of llvm, sse, avx, avx2, avx512"))?;
+            }
+        }
+    }
+    if sve_vqs.is_some() && !sve_isa {
+        return Err("--sve-vq needs --arch aarch64 --isa sve".into());
+    }
+    if sve_isa && width_given {
+        return Err("--width does not apply to --isa sve (its lanes are vscale x K, K from the types)".into());
+    }
     let base = match (straight, enzyme_reverse) {
         (true, false) => GenConfig::straight_line(),
         (true, true) => {
@@ -340,6 +375,11 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
         ..base
     };
     let aarch64 = arch.map(|()| CrossOptions {
+        isa: if sve_isa {
+            CrossIsa::Sve { vqs: sve_vqs.clone().unwrap_or_else(|| sve::DEFAULT_VQS.to_vec()) }
+        } else {
+            CrossIsa::AdvSimd
+        },
         width: width_given.then_some(opts.width),
         masked: masked_given,
         trials: if trials_given { opts.trials } else { CrossOptions::default().trials },
@@ -398,6 +438,10 @@ fn fuzz_aarch64(count: usize, seed: u64, cross: &CrossOptions) -> ExitCode {
     if let Some(tool) = cross_aarch64::missing_tool() {
         eprintln!("batchify-fuzz: --arch aarch64 needs `{tool}`, which is not installed");
         return ExitCode::from(2);
+    }
+    if let CrossIsa::Sve { vqs } = &cross.isa {
+        let list: Vec<String> = vqs.iter().map(|v| format!("{v} ({} bits)", v * 128)).collect();
+        eprintln!("batchify-fuzz: SVE variants at vscale {}", list.join(", "));
     }
     let reported = std::sync::atomic::AtomicUsize::new(0);
     let summary = cross_aarch64::run(count, seed, cross, &|s| {
