@@ -1,9 +1,11 @@
 //! The AArch64 execution oracle (`batchify_testkit::cross_aarch64`):
-//! generated programs batched as Advanced SIMD variants, cross-compiled
-//! with clang-22 and run under qemu-aarch64. Skipped loudly without
-//! clang-22, aarch64-linux-gnu-gcc or qemu-aarch64.
+//! generated programs batched as Advanced SIMD variants, and as SVE
+//! variants of scalable length run at several vector lengths,
+//! cross-compiled with clang-22 and run under qemu-aarch64. Skipped loudly
+//! without clang-22, aarch64-linux-gnu-gcc or qemu-aarch64 (a failure under
+//! `BATCHIFY_REQUIRE_TOOLS=1`).
 
-use batchify_testkit::cross_aarch64::{self, CrossEngine, CrossOptions, Prepared};
+use batchify_testkit::cross_aarch64::{self, CrossEngine, CrossIsa, CrossOptions, Prepared};
 use batchify_testkit::skip::require_tool;
 
 fn tools(test: &str) -> bool {
@@ -93,4 +95,55 @@ fn crashes_and_hangs_are_named() {
     assert_eq!(s.clones_built, 4, "{}", s.report());
     let seeds: Vec<u64> = s.failures.iter().map(|f| f.seed).collect();
     assert_eq!(seeds, vec![0x5ab_0001, 0x5ab_0003], "{}", s.report());
+}
+
+fn sve(vqs: &[u32]) -> CrossOptions {
+    CrossOptions { isa: CrossIsa::Sve { vqs: vqs.to_vec() }, ..CrossOptions::default() }
+}
+
+/// 60 programs as SVE variants of scalable length (`_ZGVsNx`/`_ZGVsMx`),
+/// each binary run at vscale 2 (256 bits, one of batchify's vectorized
+/// lengths) and 3 (384 bits, the per-lane loop): no mismatch, crash, hang
+/// or compile error, every clone scalable, every program compared at both
+/// lengths.
+#[test]
+fn sve_random_programs_match_their_scalar_functions_under_qemu() {
+    if !tools("sve_random_programs_match_their_scalar_functions_under_qemu") {
+        return;
+    }
+    let s = cross_aarch64::run(60, 0x5fe_0000, &sve(&[2, 3]), &|_| {});
+    eprintln!("{}", s.report());
+    assert_eq!(s.programs, 60);
+    assert!(!s.failed(), "{}", s.report());
+    assert_eq!((s.mismatches, s.setup_errors, s.vscale_errors), (0, 0, 0), "{}", s.report());
+    assert!(s.clones_built + s.unsupported == 60 && s.clones_built >= 55, "too few SVE clones ran: {s}");
+    assert_eq!(s.scalable, s.clones_built, "clones without scalable vectors: {s}");
+    assert!(s.widths.keys().all(|k| k.starts_with("vscale x ")), "{s}");
+    assert!(s.masked >= 10 && s.masked + 10 <= s.clones_built, "masked and unmasked clones: {s}");
+    assert_eq!(s.per_vq.keys().copied().collect::<Vec<_>>(), vec![2, 3], "{s}");
+    for v in s.per_vq.values() {
+        assert_eq!(v.programs, s.clones_built, "{s}");
+        assert!(v.lanes_compared > 60 * 16, "{s}");
+    }
+    // Three granules run half as many lanes again as two.
+    assert!(s.per_vq[&3].lanes_compared > s.per_vq[&2].lanes_compared * 5 / 4, "{s}");
+}
+
+/// The SVE harness's control run: reference clones of scalable type that
+/// call the scalar function per lane agree at vscale 4, and with lane 0's
+/// result off by one bit nearly every program is reported, naming lane 0.
+#[test]
+fn the_sve_harness_agrees_with_itself_and_sees_a_wrong_lane() {
+    if !tools("the_sve_harness_agrees_with_itself_and_sees_a_wrong_lane") {
+        return;
+    }
+    let control = CrossOptions { engine: CrossEngine::ScalarLoop, ..sve(&[4]) };
+    let s = cross_aarch64::run(30, 0xc0_47a2, &control, &|_| {});
+    assert!(!s.failed() && s.clones_built == 30 && s.scalable == 30, "{}", s.report());
+    let corrupted = CrossOptions { engine: CrossEngine::Corrupted, keep_failures: 100, ..sve(&[4]) };
+    let s = cross_aarch64::run(30, 0xc0_47a2, &corrupted, &|_| {});
+    eprintln!("{s}");
+    assert!(s.mismatches >= 26, "a lane off by one bit went unseen: {}", s.report());
+    assert_eq!(s.crashes + s.hangs + s.compile_errors, 0, "{}", s.report());
+    assert!(s.failures.iter().all(|f| f.message.contains(", lane 0:")), "{}", s.report());
 }
