@@ -109,6 +109,7 @@ int main(void) {
       long el = widen(sv[i], lv[i]);
       float ek = lookup(table, kv[i]);
       short eh = digits(hv[i]);
+      float es = strided(grid, 3 * i, 3);
       if (!active) {
         unsigned u; memcpy(&u, fr + i, 4);
         if (u != 0xa5a5a5a5u) FAIL("fblend: inactive lane %d written\n", i);
@@ -118,7 +119,6 @@ int main(void) {
       if (memcmp(&ed, dr + i, 8)) FAIL("dscale[%d]: %a expected %a\n", i, dr[i], ed);
       if (ei != ir[i]) FAIL("collatz[%d]: %d expected %d\n", i, ir[i], ei);
       if (el != lr[i]) FAIL("widen[%d]: %ld expected %ld\n", i, lr[i], el);
-      float es = strided(grid, 3 * i, 3);
       if (memcmp(&es, sr + i, 4)) FAIL("strided[%d]: %a expected %a\n", i, sr[i], es);
       if (eh != hr[i]) FAIL("digits[%d]: %d expected %d\n", i, hr[i], eh);
       if (memcmp(&ek, lk + i, 4)) FAIL("lookup[%d]: %a expected %a\n", i, lk[i], ek);

@@ -128,7 +128,9 @@ const COMMANDS: &[Command] = &[
                 (a: clang + plugin; b: clang IR -> batchify -> clang; c: GCC callers of batchify's variants; \
                 d: clang + plugin callers of GCC's clones) into target/simd-suite and print a table; \
                 --march x86-64-v2|v3|v4 builds both TUs of every program at that level; \
-                --mode b,c picks modes; other options: --jobs N, --only NAME,.., --verbose, --no-build",
+                --mode b,c picks modes; --arch aarch64 cross-compiles and runs under qemu-aarch64 \
+                (--march armv8-a+sve: SVE variants, --sve-vq 1,2,4,16 runs each binary at those vector \
+                lengths); other options: --jobs N, --only NAME,.., --verbose, --no-build",
         run: simd_suite::run,
     },
     Command {
@@ -138,7 +140,7 @@ const COMMANDS: &[Command] = &[
                 both called by the same GCC caller, for the programs of tests/simd-clone, counted under \
                 qemu-aarch64 (-d in_asm,exec,nochain); table printed and written to \
                 target/a64-icount/results.md; --sve: instructions per element of batchify's SVE variants of \
-                tests/sve against scalar calls at 128, 256, 384 and 512-bit vectors \
+                tests/sve against scalar calls at 128, 256, 512 and 1024-bit vectors \
                 (target/a64-icount/sve/results.md); other options: --no-build",
         run: a64_icount::run,
     },

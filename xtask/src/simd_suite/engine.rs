@@ -157,6 +157,10 @@ pub struct Config {
     pub march: Option<String>,
     /// The target the programs are built for.
     pub arch: Arch,
+    /// AArch64: the SVE vector lengths (in 128-bit units) to run each
+    /// binary at, once each (`qemu-aarch64 -cpu max,sve-max-vq=N`); empty:
+    /// once, at qemu's default.
+    pub sve_vqs: Vec<u32>,
 }
 
 /// The target of a suite run.
@@ -618,7 +622,19 @@ fn build_and_run(cfg: &Config, prog: &Program, mode: Mode, dir: &Path, log: &mut
             return Ok(Status::Skip(format!("built and linked, not run: the CPU has no {feature} ({detail})")));
         }
     }
-    run_binary(cfg.arch, &bin, cfg.run_timeout, log)?;
+    if cfg.arch == Arch::Aarch64 && !cfg.sve_vqs.is_empty() {
+        for &vq in &cfg.sve_vqs {
+            run_binary(cfg.arch, Some(vq), &bin, cfg.run_timeout, log)
+                .map_err(|e| format!("{e} (at {} bits)", 128 * vq))?;
+        }
+        let _ = write!(
+            detail,
+            "; run at {} bits",
+            cfg.sve_vqs.iter().map(|v| (128 * v).to_string()).collect::<Vec<_>>().join(", ")
+        );
+    } else {
+        run_binary(cfg.arch, None, &bin, cfg.run_timeout, log)?;
+    }
     Ok(Status::Pass(detail))
 }
 
@@ -672,11 +688,15 @@ fn isa_violations(obj: &Path, log: &mut String) -> Result<Vec<(String, String)>,
 }
 
 /// Runs the program with a time limit; it must exit 0 and print `ok`.
-fn run_binary(arch: Arch, bin: &Path, timeout: Duration, log: &mut String) -> Result<(), String> {
+fn run_binary(arch: Arch, sve_vq: Option<u32>, bin: &Path, timeout: Duration, log: &mut String) -> Result<(), String> {
     let mut cmd = match arch {
         Arch::X86_64 => Command::new(bin),
         Arch::Aarch64 => {
             let mut c = Command::new(QEMU_AARCH64);
+            if let Some(vq) = sve_vq {
+                // Without sve-default-vector-length qemu-user caps vectors at 512 bits.
+                c.args(["-cpu", &format!("max,sve-max-vq={vq},sve-default-vector-length={}", 16 * vq)]);
+            }
             c.args(QEMU_AARCH64_ARGS).arg(bin);
             c
         }

@@ -7,7 +7,10 @@
 //! `target/simd-suite/[aarch64/][<level>/]<mode>/<program>/`,
 //! with a table of the outcomes. `--march x86-64-v4` builds both
 //! translation units of every program at that level (run only where the CPU
-//! has AVX-512F). Fails on any FAIL or XPASS.
+//! has AVX-512F). With `--arch aarch64 --march armv8-a+sve` clang asks for
+//! SVE variants only, and `--sve-vq 1,2,4,16` runs every binary once per
+//! SVE vector length (modes a and b: GCC 12 has no SVE callers or clones).
+//! Fails on any FAIL or XPASS.
 
 pub mod engine;
 
@@ -25,6 +28,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut build = true;
     let mut march = None;
     let mut arch = Arch::X86_64;
+    let mut sve_vqs = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
@@ -35,6 +39,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "--verbose" | "-v" => verbose = true,
             "--no-build" => build = false,
             "--march" => march = Some(value("--march")?),
+            "--sve-vq" => {
+                sve_vqs = value("--sve-vq")?
+                    .split(',')
+                    .map(|v| v.parse::<u32>().ok().filter(|n| (1..=16).contains(n)))
+                    .collect::<Option<Vec<u32>>>()
+                    .ok_or("--sve-vq: expected N[,N..] with each N in 1..=16 (128-bit units)")?;
+            }
             "--arch" => {
                 arch = match value("--arch")?.as_str() {
                     "x86_64" => Arch::X86_64,
@@ -44,7 +55,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
             other => {
                 return Err(format!(
-                    "unexpected argument `{other}` (expected --mode a|b|c|d|all, --march LEVEL, --arch x86_64|aarch64, --jobs N, --only NAME,.., --verbose, --no-build)"
+                    "unexpected argument `{other}` (expected --mode a|b|c|d|all, --march LEVEL, --arch x86_64|aarch64, --sve-vq N[,N..], --jobs N, --only NAME,.., --verbose, --no-build)"
                 ))
             }
         }
@@ -74,6 +85,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         run_timeout: Duration::from_secs(30),
         march,
         arch,
+        sve_vqs,
     };
     let mut progs = engine::programs(&cfg.src_dir)?;
     if let Some(only) = &only {

@@ -30,7 +30,7 @@
 //! step, as the `omp simd` contract allows. Every such loop left alone
 //! gets a note saying why.
 
-use super::{built_or_promised, caller_level, choose, declared_variants};
+use super::{built_or_promised, caller_level, choose, declared_variants, CallerLevel};
 use crate::abi;
 use crate::analysis::{cfg::Cfg, dominance::Dominators, loops::Loops};
 use crate::llvm::{constant, Block, Builder, LLVMIntPredicate, LLVMOpcode::*, Module, Type, Value, FUNCTION_INDEX};
@@ -321,7 +321,9 @@ fn batch<'ctx>(
     let callee = c.refused.called_value();
     let mut ignored = Vec::new();
     let variants = built_or_promised(module, callee, declared_variants(callee), &mut ignored);
-    let Some(chosen) = choose(&variants, caller_level(f)).first().map(|s| (*s).clone()) else {
+    // A loop's body clone has a fixed width: SVE variants do not serve it.
+    let level = CallerLevel { sve: false, ..caller_level(f) };
+    let Some(chosen) = choose(&variants, level).first().map(|s| (*s).clone()) else {
         return Err(format!("`{}` has no variant that `{}` may call", callee.name(), f.name()));
     };
     let (body, invariants) = outline(module, f, c);

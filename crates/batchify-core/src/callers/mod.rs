@@ -270,7 +270,7 @@ fn declared_variants(f: Value) -> Vec<CloneSpec> {
         .filter_map(|k| VariantName::parse(&k).ok())
         .filter(|v| v.scalar_name == name)
         .filter_map(|v| {
-            let spec = CloneSpec::from_variant(&v).ok()?;
+            let spec = CloneSpec::for_function(&v, f.function_type()).ok()?;
             crate::select::gcc_avx_twin(f.function_type(), &v, &spec).is_none().then_some(spec)
         })
         .collect()
@@ -300,6 +300,11 @@ fn built_or_promised(
 }
 
 /// Vector level of an ISA (`_LLVM_` lowest), as the caller must allow it.
+/// SVE ranks above every x86 level and needs an SVE caller
+/// ([`CallerLevel::sve`]). Advanced SIMD variants are never called from
+/// the loop vectorizer's code: their convention is `aarch64_vector_pcs`,
+/// and the vectorizer's calls take the C convention (a call whose
+/// convention differs from its callee's is undefined behaviour).
 fn isa_rank(isa: Isa) -> i32 {
     match isa {
         Isa::Llvm => -1,
@@ -307,16 +312,24 @@ fn isa_rank(isa: Isa) -> i32 {
         Isa::Avx => 1,
         Isa::Avx2 => 2,
         Isa::Avx512 => 3,
-        Isa::AdvSimd | Isa::Sve => i32::MAX,
+        Isa::Sve => 4,
+        Isa::AdvSimd => i32::MAX,
     }
 }
 
-/// The widest x86 vector level the calling function's `target-features`
-/// enable (0: SSE2, the x86-64 baseline).
-fn caller_level(caller: Value) -> i32 {
+/// What the calling function's `target-features` enable.
+#[derive(Debug, Clone, Copy)]
+struct CallerLevel {
+    /// The widest x86 vector level (0: SSE2, the x86-64 baseline).
+    x86: i32,
+    /// Whether it has SVE (`+sve`, or a later SVE feature).
+    sve: bool,
+}
+
+fn caller_level(caller: Value) -> CallerLevel {
     let features = caller.string_attribute(FN, "target-features").unwrap_or_default();
     let has = |f: &str| features.split(',').any(|x| x == f);
-    if has("+avx512f") {
+    let x86 = if has("+avx512f") {
         3
     } else if has("+avx2") {
         2
@@ -324,13 +337,22 @@ fn caller_level(caller: Value) -> i32 {
         1
     } else {
         0
+    };
+    CallerLevel { x86, sve: has("+sve") || has("+sve2") }
+}
+
+/// Whether a caller of level `level` may call a variant of `isa`.
+fn allows(level: CallerLevel, isa: Isa) -> bool {
+    match isa {
+        Isa::Sve => level.sve,
+        _ => isa_rank(isa) <= level.x86,
     }
 }
 
 /// Per shape, the variant of the widest ISA the caller allows (widest
 /// first, unmasked before masked).
-fn choose(variants: &[CloneSpec], level: i32) -> Vec<&CloneSpec> {
-    let mut sorted: Vec<&CloneSpec> = variants.iter().filter(|s| isa_rank(s.isa) <= level).collect();
+fn choose(variants: &[CloneSpec], level: CallerLevel) -> Vec<&CloneSpec> {
+    let mut sorted: Vec<&CloneSpec> = variants.iter().filter(|s| allows(level, s.isa)).collect();
     // Widest ISA first; unmasked before masked, so that a call that needs
     // no mask finds its unmasked variant first.
     sorted.sort_by_key(|s| (-isa_rank(s.isa), s.mask.is_some()));
