@@ -143,6 +143,21 @@ fn every_mode_at_x86_64_v2_v3_v4() {
     }
 }
 
+/// The suite's configuration for AArch64 builds into `dir`, or `None`
+/// (skipped loudly) without the plugin, the cross tools or qemu.
+fn aarch64_config(test: &str, dir: &str) -> Option<Config> {
+    let plugin = batchify_testkit::plugin::require(test)?;
+    let tools = ["clang-22", Arch::Aarch64.gcc(), engine::QEMU_AARCH64, "aarch64-linux-gnu-objdump"];
+    if !tools.iter().all(|t| skip::require_tool(test, t)) {
+        return None;
+    }
+    let mut cfg = config(plugin);
+    cfg.arch = Arch::Aarch64;
+    cfg.gcc = Arch::Aarch64.gcc().into();
+    cfg.out_dir = cfg.out_dir.join(dir);
+    Some(cfg)
+}
+
 /// Every program cross-compiled for AArch64 in all four modes and run
 /// under `qemu-aarch64`: (a) clang-22 `--target=aarch64-linux-gnu` + the
 /// plugin, (b) clang -> batchify -> clang, (c) `aarch64-linux-gnu-gcc -O3
@@ -152,15 +167,7 @@ fn every_mode_at_x86_64_v2_v3_v4() {
 #[test]
 fn aarch64_advanced_simd() {
     let test = "simd_suite::aarch64_advanced_simd";
-    let Some(plugin) = batchify_testkit::plugin::require(test) else { return };
-    let tools = ["clang-22", Arch::Aarch64.gcc(), engine::QEMU_AARCH64, "aarch64-linux-gnu-objdump"];
-    if !tools.iter().all(|t| skip::require_tool(test, t)) {
-        return;
-    }
-    let mut cfg = config(plugin);
-    cfg.arch = Arch::Aarch64;
-    cfg.gcc = Arch::Aarch64.gcc().into();
-    cfg.out_dir = cfg.out_dir.join("aarch64");
+    let Some(cfg) = aarch64_config(test, "aarch64") else { return };
     let outcomes = run_modes(test, &cfg, &Mode::ALL);
     let ran = outcomes.iter().filter(|o| matches!(o.status, engine::Status::Pass(_))).count();
     assert_eq!(ran, outcomes.len(), "every AArch64 build runs under qemu");
@@ -176,17 +183,9 @@ fn aarch64_advanced_simd() {
 #[test]
 fn aarch64_sve() {
     let test = "simd_suite::aarch64_sve";
-    let Some(plugin) = batchify_testkit::plugin::require(test) else { return };
-    let tools = ["clang-22", Arch::Aarch64.gcc(), engine::QEMU_AARCH64, "aarch64-linux-gnu-objdump"];
-    if !tools.iter().all(|t| skip::require_tool(test, t)) {
-        return;
-    }
-    let mut cfg = config(plugin);
-    cfg.arch = Arch::Aarch64;
-    cfg.gcc = Arch::Aarch64.gcc().into();
+    let Some(mut cfg) = aarch64_config(test, "aarch64-sve") else { return };
     cfg.march = Some("armv8-a+sve".into());
     cfg.sve_vqs = vec![1, 2, 4, 16];
-    cfg.out_dir = cfg.out_dir.join("aarch64-sve");
     let outcomes = run_modes(test, &cfg, &[Mode::A, Mode::B]);
     let passed = outcomes.iter().filter(|o| matches!(o.status, engine::Status::Pass(_))).count();
     assert!(passed >= 90, "only {passed} SVE builds ran at every vector length");
