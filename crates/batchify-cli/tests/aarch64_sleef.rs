@@ -11,6 +11,7 @@
 //! without the cross tools, qemu or Debian's `libsleef-dev:arm64` (a
 //! failure under `BATCHIFY_REQUIRE_TOOLS=1`).
 
+use batchify_testkit::corpus::run_checked as run;
 use batchify_testkit::skip;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -26,17 +27,6 @@ fn root() -> PathBuf {
 
 fn output(cmd: &mut Command) -> Output {
     cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"))
-}
-
-fn run(cmd: &mut Command) -> String {
-    let out = output(cmd);
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
 }
 
 /// Builds the kernels with `veclib` and the caller checking at `max_ulps`,

@@ -11,6 +11,7 @@
 //! side effects in lane order. Skipped loudly without the cross GCC or qemu
 //! (a failure under `BATCHIFY_REQUIRE_TOOLS=1`).
 
+use batchify_testkit::corpus::run_checked as run;
 use batchify_testkit::skip;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,17 +22,6 @@ const QEMU: &str = "qemu-aarch64";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn run(cmd: &mut Command) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
 }
 
 /// The SVE variants of tests/sve/kernels.c.
