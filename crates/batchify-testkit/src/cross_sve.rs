@@ -32,9 +32,12 @@ use std::fmt::Write as _;
 pub const MAX_VSCALE: u32 = 16;
 
 /// The vector lengths (`vscale`, 128-bit granules) `--isa sve` runs at by
-/// default: batchify's specialised lengths 1, 2, 4, one it does not
-/// specialise (3) and the largest (16).
-pub const DEFAULT_VQS: [u32; 5] = [1, 2, 3, 4, 16];
+/// default: batchify's specialised lengths 1, 2, 4 and two it runs as a
+/// per-lane loop, 8 and 16. Lengths that are not powers of two (3 is
+/// accepted by qemu and by `--sve-vq`) are outside what LLVM's AArch64
+/// backend assumes (`vscale` a power of two) and what Armv9 allows, so a
+/// failure there need not be batchify's.
+pub const DEFAULT_VQS: [u32; 5] = [1, 2, 4, 8, 16];
 
 /// The `-cpu` argument of `qemu-aarch64` for `vq` 128-bit granules. The
 /// default vector length must be given too: without it qemu-user starts

@@ -47,7 +47,7 @@
 //! `--arch aarch64 --isa sve [--sve-vq 1,2,4,16]` batches each program as an
 //! SVE variant of scalable length (`_ZGVsNx`/`_ZGVsMx`, `vscale x K` lanes,
 //! K from the types) and runs every batch binary once per vector length
-//! (`vscale` 1..16, default 1,2,3,4,16) under qemu; the summary has a line
+//! (`vscale` 1..16, default 1,2,4,8,16) under qemu; the summary has a line
 //! per vector length. `--width` does not apply.
 //!
 //! `--enzyme-reverse` differentiates each program with Enzyme in reverse
@@ -87,7 +87,7 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
                      <vscale x K x i1>), each batch run at every --sve-vq; --isa neon (the
                      default) for Advanced SIMD
   --sve-vq LIST      with --isa sve: vector lengths in 128-bit granules (vscale), 1..16,
-                     comma-separated (default 1,2,3,4,16): qemu-aarch64 -cpu
+                     comma-separated (default 1,2,4,8,16): qemu-aarch64 -cpu
                      max,sve-max-vq=N,sve-default-vector-length=16N
   --corrupt-lane0    with --arch aarch64: --self-test with lane 0's result off by one bit (the
                      harness's self-check: every program should be reported)
