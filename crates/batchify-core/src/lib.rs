@@ -397,7 +397,7 @@ fn batchify_sve<'ctx>(
     let discard = |bodies: &[(u32, Value)]| bodies.iter().for_each(|(_, f)| f.delete_function());
     for vscale in scalable::specializations(scalar) {
         let fixed = scalable::fixed_spec(module, spec, vscale);
-        let decorate = |f: Value<'ctx>| scalable::prepare_fixed_body(f, vscale);
+        let decorate = |f: Value<'ctx>| scalable::prepare_fixed_body(f, vscale, fixed.width);
         let report = match batchify_one_with(module, &fixed, &fixed_opts, callees, &decorate) {
             Ok(r) => r,
             Err(e) => {

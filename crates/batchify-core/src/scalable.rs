@@ -7,9 +7,10 @@
 //! The vectorizer's stages work on fixed widths, so an SVE clone is built
 //! per vector length: for each `vscale` of [`VECTORIZED_VSCALES`] that the
 //! scalar function's `vscale_range` allows, the driver builds an ordinary
-//! fixed-width clone of `vscale x K` lanes ([`fixed_spec`]) with `+sve` and
-//! `vscale_range(vscale, vscale)` ([`prepare_fixed_body`]), so that LLVM
-//! lowers its fixed-length vectors to SVE registers of that length;
+//! fixed-width clone of `vscale x K` lanes ([`fixed_spec`]) with `+sve` and,
+//! from 8 lanes on, `vscale_range(vscale, vscale)` ([`prepare_fixed_body`]),
+//! so that LLVM lowers its fixed-length vectors to SVE registers of that
+//! length;
 //! [`adapt`] moves its body into a function of the clone's scalable type
 //! (the fixed vectors are the scalable ones' only part at that length:
 //! `llvm.vector.extract`/`insert` at 0, no data moved). The exported clone
@@ -86,15 +87,30 @@ pub fn fixed_spec(module: Module, spec: &CloneSpec, vscale: u32) -> CloneSpec {
     }
 }
 
-/// Gives a function that runs only at `vscale` its target: `+sve`,
-/// `vscale_range(vscale, vscale)` (LLVM then uses SVE registers of that
-/// length for fixed-length vectors), and `noinline` (inlined into a caller
-/// of another range, its vectors would be split into 128-bit pieces).
-pub fn prepare_fixed_body(f: Value, vscale: u32) {
+/// The fewest lanes a body needs before it takes the `vscale_range` of its
+/// one vector length (see [`prepare_fixed_body`]).
+pub const SVE_REGISTER_MIN_LANES: u32 = 8;
+
+/// Gives a function that runs only at `vscale`, with `lanes` lanes, its
+/// target: `+sve` (predicated SVE loads, stores, gathers and scatters),
+/// `noinline`, and, where it has at least [`SVE_REGISTER_MIN_LANES`] lanes,
+/// `vscale_range(vscale, vscale)`: LLVM then lowers its vectors wider than
+/// 128 bits to SVE registers of that length. Narrower bodies (64-bit lanes
+/// at 256 bits: `<4 x i64>`) keep the scalar function's range, which
+/// admits 128 bits, so LLVM lowers their vectors as 128-bit registers:
+/// with a range of 256 bits LLVM 22's AArch64 backend aborts ("Cannot
+/// select: AArch64ISD::NVCAST") on 4-lane vectors narrower than 128 bits
+/// taken from 256-bit ones, which instcombine creates (`udiv <4 x i8>`
+/// from a `udiv <4 x i64>` of small values, `uitofp <4 x i16> (trunc <4 x
+/// i64>)`): 8 of 5,000 random programs' 256-bit bodies; none at 8 or 16
+/// lanes.
+pub fn prepare_fixed_body(f: Value, vscale: u32, lanes: u32) {
     let ctx = f.function_type().context();
     shell::target::add_feature(f, "+sve");
-    f.remove_enum_attribute(FN, "vscale_range");
-    f.add_attribute(FN, create_enum_attribute(ctx, "vscale_range", (u64::from(vscale) << 32) | u64::from(vscale)));
+    if vscale == 1 || lanes >= SVE_REGISTER_MIN_LANES {
+        f.remove_enum_attribute(FN, "vscale_range");
+        f.add_attribute(FN, create_enum_attribute(ctx, "vscale_range", (u64::from(vscale) << 32) | u64::from(vscale)));
+    }
     f.add_attribute(FN, create_enum_attribute(ctx, "noinline", 0));
 }
 
@@ -120,7 +136,7 @@ pub fn adapt<'ctx>(
     let f = module.add_function(&name, fty);
     abi::copy_attributes(scalar, f, spec);
     shell::target::apply(scalar, f, Isa::Sve);
-    prepare_fixed_body(f, vscale);
+    prepare_fixed_body(f, vscale, spec.width * vscale);
     f.set_internal();
     let i64t = Type::int(ctx, 64);
     let zero = constant::int(i64t, 0);
