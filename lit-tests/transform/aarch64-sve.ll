@@ -37,6 +37,8 @@
 ; A function compiled for one vector length (clang's -msve-vector-bits=512:
 ; vscale_range(4,4)) gets the body for that length only.
 ; RUN: %batchify %s -S -o - --variant _ZGVsMxv_at512 | FileCheck %s --check-prefix=AT512
+; One compiled for 1024 bits gets none: the per-lane loop, with a warning.
+; RUN: %batchify %s -S -o /dev/null --variant _ZGVsMxv_at1024 2>&1 | FileCheck %s --check-prefix=AT1024
 
 target datalayout = "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32"
 target triple = "aarch64-unknown-linux-gnu"
@@ -74,7 +76,13 @@ define float @at512(float %x) #2 {
   ret float %r
 }
 
+define float @at1024(float %x) #3 {
+  %r = fmul float %x, %x
+  ret float %r
+}
+
 attributes #2 = { vscale_range(4,4) "target-features"="+sve" }
+attributes #3 = { vscale_range(8,8) "target-features"="+sve" }
 attributes #1 = { "_ZGVsMxv_h" "_ZGVsM4v_h" "target-features"="+v8a" }
 attributes #0 = { vscale_range(1,16) "target-cpu"="generic" "target-features"="+fp-armv8,+v8a" }
 
@@ -161,3 +169,5 @@ attributes #0 = { vscale_range(1,16) "target-cpu"="generic" "target-features"="+
 ; AT512:         switch i64 {{%.*}}, label %lanes [
 ; AT512-NEXT:      i64 4, label %vscale4
 ; AT512-NEXT:    ]
+
+; AT1024: batchify: warning: `at1024` -> `_ZGVsMxv_at1024` is a per-lane loop over the scalar function: none of the vector lengths batchify vectorizes SVE clones for (128, 256 and 512 bits) is in the function's `vscale_range`

@@ -96,7 +96,8 @@ pub enum FallbackKind {
     Requested,
     /// A callee clone whose vector form failed.
     CalleeClone,
-    /// An SVE clone: scalable vectors are not vectorized yet.
+    /// An SVE clone with no vector length to vectorize for in its
+    /// `vscale_range` (`scalable::REASON`).
     Scalable,
 }
 

@@ -29,10 +29,10 @@ use crate::shell;
 use crate::spec::{CloneSpec, MaskAbi};
 use crate::vfabi::{Isa, ParamKind};
 
-/// Why an SVE clone is a per-lane loop at every vector length (the
-/// report's reason when no vector length could be vectorized).
-pub const REASON: &str =
-    "scalable vectors are not vectorized yet (an SVE clone runs its `vscale x K` lanes one by one)";
+/// Why an SVE clone is a per-lane loop at every vector length when none of
+/// [`VECTORIZED_VSCALES`] is in the scalar function's `vscale_range`.
+pub const REASON: &str = "none of the vector lengths batchify vectorizes SVE clones for (128, 256 and 512 bits) is in \
+                          the function's `vscale_range`, so the SVE clone runs its `vscale x K` lanes one by one";
 
 /// The values of `vscale` (vector lengths of 128, 256 and 512 bits: every
 /// SVE CPU shipped so far) that get a vectorized body; other lengths run
