@@ -37,6 +37,8 @@
 ; A function compiled for one vector length (clang's -msve-vector-bits=512:
 ; vscale_range(4,4)) gets the body for that length only.
 ; RUN: %batchify %s -S -o - --variant _ZGVsMxv_at512 | FileCheck %s --check-prefix=AT512
+; `--function f --isa sve`: the unmasked scalable variant, all varying.
+; RUN: %batchify %s -S -o - --function f --isa sve | FileCheck %s --check-prefix=FUNC
 ; One compiled for 1024 bits gets none: the per-lane loop, with a warning.
 ; RUN: %batchify %s -S -o /dev/null --variant _ZGVsMxv_at1024 2>&1 | FileCheck %s --check-prefix=AT1024
 
@@ -171,3 +173,6 @@ attributes #0 = { vscale_range(1,16) "target-cpu"="generic" "target-features"="+
 ; AT512-NEXT:    ]
 
 ; AT1024: batchify: warning: `at1024` -> `_ZGVsMxv_at1024` is a per-lane loop over the scalar function: none of the vector lengths batchify vectorizes SVE clones for (128, 256 and 512 bits) is in the function's `vscale_range`
+
+; FUNC: define <vscale x 4 x float> @_ZGVsNxvv_f(<vscale x 4 x float> %x, <vscale x 4 x float> %y)
+; FUNC: call <vscale x 4 x float> @__batchify.body._ZGVsNxvv_f.vscale4(

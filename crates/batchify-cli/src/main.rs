@@ -50,7 +50,8 @@ struct Cli {
     /// Build this Vector Function ABI variant, e.g. `_ZGVdN8uuv_smoothstep` (repeatable).
     #[arg(long = "variant", value_name = "VFABI_NAME")]
     variants: Vec<String>,
-    /// Target ISA of `--function` clones.
+    /// Target ISA of `--function` clones (`sve`: scalable, `-n` does not
+    /// apply).
     #[arg(long = "isa", value_enum, default_value_t = IsaArg::Generic)]
     isa: IsaArg,
     /// Optimisation level of the clones (`-O0` .. `-O3`).
@@ -146,6 +147,8 @@ enum IsaArg {
     Avx512,
     /// AArch64 Advanced SIMD (`_ZGVn…`, 128-bit).
     Neon,
+    /// AArch64 SVE, scalable length (`_ZGVsNx…`; `-n` does not apply).
+    Sve,
     Generic,
 }
 
@@ -157,6 +160,7 @@ impl From<IsaArg> for Isa {
             IsaArg::Avx2 => Isa::Avx2,
             IsaArg::Avx512 => Isa::Avx512,
             IsaArg::Neon => Isa::AdvSimd,
+            IsaArg::Sve => Isa::Sve,
             IsaArg::Generic => Isa::Llvm,
         }
     }
@@ -304,7 +308,15 @@ fn named_specs(cli: &Cli, module: &Module<'_>) -> Result<Option<Vec<CloneSpec>>,
         let f = module
             .get_function(name)
             .ok_or_else(|| format!("unknown function `{name}`: no function of that name in the module"))?;
-        specs.push(CloneSpec::all_varying(name, f.count_params() as usize, cli.lanes, cli.isa.into(), false));
+        let params = f.count_params() as usize;
+        if matches!(cli.isa, IsaArg::Sve) {
+            // Scalable: the lanes per 128 bits follow from the types.
+            let v = VariantName::parse(&format!("_ZGVsNx{}_{name}", "v".repeat(params))).map_err(|e| e.to_string())?;
+            let spec = CloneSpec::for_variant_in(&v, batchify_core::llvm::Module::from_inkwell(module));
+            specs.push(spec.map_err(|e| e.to_string())?);
+            continue;
+        }
+        specs.push(CloneSpec::all_varying(name, params, cli.lanes, cli.isa.into(), false));
     }
     for name in &cli.variants {
         let v = VariantName::parse(name).map_err(|e| e.to_string())?;
