@@ -39,6 +39,7 @@
 ; RUN: %batchify %s -S -o - --variant _ZGVsMxv_at512 | FileCheck %s --check-prefix=AT512
 ; `--function f --isa sve`: the unmasked scalable variant, all varying.
 ; RUN: %batchify %s -S -o - --function f --isa sve | FileCheck %s --check-prefix=FUNC
+; RUN: %opt -load-pass-plugin=%plugin -passes='batchify<function=f;isa=sve>' %s -S -o - | FileCheck %s --check-prefix=FUNC
 ; One compiled for 1024 bits gets none: the per-lane loop, with a warning.
 ; RUN: %batchify %s -S -o /dev/null --variant _ZGVsMxv_at1024 2>&1 | FileCheck %s --check-prefix=AT1024
 

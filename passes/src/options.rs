@@ -59,7 +59,7 @@ impl PluginOptions {
                     let v = need("sse, avx, avx2, avx512 or generic")?;
                     self.isa = Some(parse_isa(v).ok_or_else(|| {
                         format!(
-                            "unknown ISA `{v}` in pass parameter `isa` (expected sse, avx, avx2, avx512 or generic)"
+                            "unknown ISA `{v}` in pass parameter `isa` (expected sse, avx, avx2, avx512, neon, sve or generic)"
                         )
                     })?);
                 }
@@ -121,6 +121,8 @@ fn parse_isa(s: &str) -> Option<Isa> {
         "avx" => Isa::Avx,
         "avx2" => Isa::Avx2,
         "avx512" => Isa::Avx512,
+        "neon" => Isa::AdvSimd,
+        "sve" => Isa::Sve,
         "generic" => Isa::Llvm,
         _ => return None,
     })

@@ -81,10 +81,11 @@ fn named(module: &Module<'_>, opts: &PluginOptions) -> Result<Option<Vec<CloneSp
         .functions
         .iter()
         .filter_map(|name| {
-            let f = module.get_function(name).filter(|f| f.count_basic_blocks() > 0)?;
-            Some(CloneSpec::all_varying(name, f.count_params() as usize, width, isa, false))
+            let f = batchify_core::llvm::Module::from_inkwell(module).function(name).filter(|f| !f.is_declaration())?;
+            Some(CloneSpec::all_varying_for(name, f.function_type(), width, isa))
         })
-        .collect();
+        .collect::<batchify_core::Result<_>>()
+        .map_err(|e| e.to_string())?;
     for name in &opts.variants {
         let v = VariantName::parse(name).map_err(|e| e.to_string())?;
         let spec = CloneSpec::for_variant_in(&v, batchify_core::llvm::Module::from_inkwell(module));

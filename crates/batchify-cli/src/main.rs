@@ -305,18 +305,11 @@ fn named_specs(cli: &Cli, module: &Module<'_>) -> Result<Option<Vec<CloneSpec>>,
     }
     let mut specs = Vec::new();
     for name in &cli.functions {
-        let f = module
-            .get_function(name)
+        let fty = batchify_core::llvm::Module::from_inkwell(module)
+            .function(name)
+            .map(|f| f.function_type())
             .ok_or_else(|| format!("unknown function `{name}`: no function of that name in the module"))?;
-        let params = f.count_params() as usize;
-        if matches!(cli.isa, IsaArg::Sve) {
-            // Scalable: the lanes per 128 bits follow from the types.
-            let v = VariantName::parse(&format!("_ZGVsNx{}_{name}", "v".repeat(params))).map_err(|e| e.to_string())?;
-            let spec = CloneSpec::for_variant_in(&v, batchify_core::llvm::Module::from_inkwell(module));
-            specs.push(spec.map_err(|e| e.to_string())?);
-            continue;
-        }
-        specs.push(CloneSpec::all_varying(name, params, cli.lanes, cli.isa.into(), false));
+        specs.push(CloneSpec::all_varying_for(name, fty, cli.lanes, cli.isa.into()).map_err(|e| e.to_string())?);
     }
     for name in &cli.variants {
         let v = VariantName::parse(name).map_err(|e| e.to_string())?;

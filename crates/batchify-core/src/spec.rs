@@ -54,6 +54,20 @@ impl CloneSpec {
         }
     }
 
+    /// [`CloneSpec::all_varying`] for a function of type `fty` (the CLI's
+    /// and the plugin's `--function`): an SVE clone (`Isa::Sve`) has the
+    /// scalable length (`_ZGVsNx...`, lanes from the types; `width` does
+    /// not apply).
+    pub fn all_varying_for(name: &str, fty: crate::llvm::Type, width: u32, isa: Isa) -> Result<CloneSpec> {
+        let params = fty.param_types().len();
+        if isa != Isa::Sve {
+            return Ok(Self::all_varying(name, params, width, isa, false));
+        }
+        let v = VariantName::parse(&format!("_ZGVsNx{}_{name}", "v".repeat(params)))
+            .map_err(|e| Error::BadVariant(e.to_string()))?;
+        Self::for_function(&v, fty)
+    }
+
     /// The spec a parsed Vector Function ABI name asks for. Rejects the
     /// parts of the ABI that batchify does not support (scalable vectors,
     /// SVE, reference parameters). SVE variants need the scalar function's
