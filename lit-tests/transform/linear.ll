@@ -1,12 +1,18 @@
 ; Linear parameters: a scalar base in the signature; lane k sees
 ; base + k*step. `l` is step 1, `l4` step 4, `ls1` takes the step from the
-; uniform parameter 1; for a pointer the step is in bytes.
+; uniform parameter 1 (an integer; on a pointer `ls` is refused:
+; cli/linear-pointer-var-step.ll); for a pointer `l<step>` is in bytes.
 ; Checked at -O0, where the lane offsets are still one constant vector
 ; (added in the entry block, which then branches to the body).
 ;
 ; RUN: %batchify %s -S -O0 -o %t.ll --variant _ZGV_LLVM_N4lv_lin --variant _ZGV_LLVM_N4l4v_lin \
 ; RUN:   --variant _ZGV_LLVM_N8l_lin64 --variant _ZGV_LLVM_N4l4_ld --variant _ZGV_LLVM_N4ls1u_varstep
 ; RUN: FileCheck %s < %t.ll
+;
+; A masked access through a linear pointer loads from the parameter itself
+; (lane 0's address, defined whether or not lane 0 is active): no search
+; for the first active lane.
+; RUN: %batchify %s -S -o - --variant _ZGV_LLVM_M4l4_ld | FileCheck %s --check-prefix=MASKED
 
 define i32 @lin(i32 %i, i32 %x) {
   %s = mul i32 %i, 3
@@ -81,3 +87,8 @@ define i32 @varstep(i32 %i, i32 %s) {
 ; CHECK-NEXT:    [[LIN:%.*]] = add <4 x i32> [[BS]], [[OFF32]]
 ; CHECK:         [[R:%.*]] = add <4 x i32> [[LIN]], splat (i32 7)
 ; CHECK-NEXT:    ret <4 x i32> [[R]]
+
+; MASKED-LABEL: define <4 x float> @_ZGV_LLVM_M4l4_ld(ptr %p, <4 x i1> %mask)
+; MASKED-NOT:     cttz
+; MASKED:         call <4 x float> @llvm.masked.load.v4f32.p0(ptr align 4 %p, <4 x i1> %mask, <4 x float> poison)
+; MASKED-NOT:     cttz

@@ -10,7 +10,8 @@
 //! and `llvm.masked.store`), and the wide ones enable only the elements the
 //! active lanes access, so no access touches memory a lane would not touch.
 //! The vector's base address is computed from the first *active* lane
-//! (inactive lanes' addresses may be poison), without wrap flags. Where the
+//! (inactive lanes' addresses may be poison), without wrap flags; a linear
+//! parameter's (or a uniform offset from one) is lane 0's directly. Where the
 //! stride is [`checked`](crate::analysis::shape::Stride::checked), the first
 //! and last active lanes' addresses decide at run time between the vector
 //! access and the gather or scatter.
@@ -42,8 +43,7 @@ pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Memo
     let stride = w.analyses.shapes.stride(ptr).expect("the plan chose a vector access by the stride");
     let ptrs = w.varying_value(ptr);
     let fast = |w: &mut Widener<'_, 'ctx>| -> Value<'ctx> {
-        let lanes = active_lanes(w);
-        let base = base_address(w, ptr, ptrs, lanes.first, stride.step, access);
+        let base = base_address(w, ptr, ptrs, stride.step, access);
         let align = vector_align(i.alignment(), stride.step);
         match access {
             Access::Contiguous { reverse } => {
@@ -91,8 +91,7 @@ pub(super) fn store<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Mem
     let vals = w.varying_value(val);
     let ptrs = w.varying_value(ptr);
     let fast = |w: &mut Widener<'_, 'ctx>| -> Value<'ctx> {
-        let lanes = active_lanes(w);
-        let base = base_address(w, ptr, ptrs, lanes.first, stride.step, access);
+        let base = base_address(w, ptr, ptrs, stride.step, access);
         let align = vector_align(i.alignment(), stride.step);
         match access {
             Access::Contiguous { reverse } => {
@@ -203,26 +202,46 @@ pub(super) fn known_lane<'ctx>(
 }
 
 /// The address of the vector access: lane 0's (lane N-1's when reversed),
-/// computed from the first active lane's address (`ptrs`, the clone's
-/// vector of the scalar code's address `ptr`; recomputed in scalar code
-/// where the first active lane is known, see [`lane_scalar`]).
+/// computed directly for a linear parameter ([`linear_param_lane`]), else
+/// from the first active lane's address (`ptrs`, the clone's vector of the
+/// scalar code's address `ptr`; recomputed in scalar code where the first
+/// active lane is known, see [`lane_scalar`]).
 fn base_address<'ctx>(
     w: &mut Widener<'_, 'ctx>,
     ptr: Value<'ctx>,
     ptrs: Value<'ctx>,
-    first: Value<'ctx>,
     step: i64,
     access: Access,
 ) -> Value<'ctx> {
     let i64t = Type::int(w.ctx(), 64);
-    let at = known_lane(w, ptr, ptrs, first);
     let base_lane = if matches!(access, Access::Contiguous { reverse: true }) { w.n - 1 } else { 0 };
+    if let Some(at) = linear_param_lane(w, ptr, base_lane) {
+        return at;
+    }
+    let first = active_lanes(w).first;
+    let at = known_lane(w, ptr, ptrs, first);
     let lanes_away = w.b.binop(LLVMSub, constant::int(i64t, base_lane as u64), first);
     let offset = w.b.binop(LLVMMul, lanes_away, constant::int(i64t, step as u64));
     if offset.const_int_value() == Some(0) {
         return at;
     }
     w.b.gep(Type::int(w.ctx(), 8), at, &[offset], Default::default())
+}
+
+/// Lane `k`'s value of `ptr`, computed directly, when `ptr` is a linear
+/// parameter or a `getelementptr` of one with uniform indices: that lane's
+/// address is the parameter's plus `k` steps by the ABI, whether or not the
+/// lane is active, and [`lane_scalar`] recomputes it without wrap flags, so
+/// it is never poison (the address of an inactive lane computed from
+/// other values may be). A linear pointer's access then needs no search
+/// for its first active lane.
+fn linear_param_lane<'ctx>(w: &Widener<'_, 'ctx>, ptr: Value<'ctx>, k: u32) -> Option<Value<'ctx>> {
+    let is_param = |v: Value<'ctx>| w.values.linear_params.contains_key(&v);
+    let uniform_gep = ptr.is_instruction()
+        && ptr.opcode() == LLVMGetElementPtr
+        && is_param(ptr.operand(0))
+        && (1..ptr.num_operands()).all(|i| !w.analyses.uniformity.is_varying(ptr.operand(i)));
+    (is_param(ptr) || uniform_gep).then(|| lane_scalar(w, ptr, k)).flatten()
 }
 
 /// Whether the first and last active lanes of the checked value are
