@@ -24,22 +24,7 @@ pub fn build(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) {
     let mask_bit = |k: u32| spec.mask.map(|abi| abi::lane_is_active(&b, abi, cparams[nparams], k));
     let mut acc = (!ret.is_void()).then(|| constant::poison(varying_type(ret, n)));
     for k in 0..n {
-        let mut args = Vec::new();
-        for (i, t) in sty.param_types().iter().enumerate() {
-            let p = cparams[i];
-            args.push(match spec.params[i] {
-                ParamKind::Vector => extract_lane(&b, p, *t, k),
-                ParamKind::Linear { step } => {
-                    abi::linear_lane(&b, p, *t, constant::int(i64t, (k as i64 * step) as u64))
-                }
-                ParamKind::LinearVarStep { param } => {
-                    let s64 = abi::step_as_i64(&b, cparams[param]);
-                    let off = b.binop(LLVMMul, s64, constant::int(i64t, k as u64));
-                    abi::linear_lane(&b, p, *t, off)
-                }
-                _ => p,
-            });
-        }
+        let args = lane_args(&b, sty, spec, &cparams, constant::int(i64t, u64::from(k)));
         let call_block = clone.append_block("lane");
         let next = clone.append_block("lane.next");
         let from = b.current_block();
@@ -62,6 +47,42 @@ pub fn build(module: Module, scalar: Value, clone: Value, spec: &CloneSpec) {
         }
     }
     b.ret(acc);
+}
+
+/// The scalar function's (of type `sty`) arguments for lane `lane` (an
+/// `i64`: a constant in the fixed-width loop, a loop counter in an SVE
+/// clone's) of a clone of `spec` whose parameters are `cparams`: the
+/// lane's element of a vector, `x + lane*step` of a linear parameter, a
+/// uniform one as it is.
+pub fn lane_args<'ctx>(
+    b: &Builder<'ctx>,
+    sty: Type<'ctx>,
+    spec: &CloneSpec,
+    cparams: &[Value<'ctx>],
+    lane: Value<'ctx>,
+) -> Vec<Value<'ctx>> {
+    let i64t = Type::int(b.context(), 64);
+    let mut args = Vec::new();
+    for (i, t) in sty.param_types().into_iter().enumerate() {
+        let p = cparams[i];
+        args.push(match spec.params[i] {
+            ParamKind::Vector => match lane.const_int_value() {
+                Some(k) => extract_lane(b, p, t, k as u32),
+                None => b.extract_element_dyn(p, lane),
+            },
+            ParamKind::Linear { step } => {
+                let off = b.binop(LLVMMul, lane, constant::int(i64t, step as u64));
+                abi::linear_lane(b, p, t, off)
+            }
+            ParamKind::LinearVarStep { param } => {
+                let s64 = abi::step_as_i64(b, cparams[param]);
+                let off = b.binop(LLVMMul, s64, lane);
+                abi::linear_lane(b, p, t, off)
+            }
+            _ => p,
+        });
+    }
+    args
 }
 
 /// Names the clone's parameters after the scalar function's, and the one

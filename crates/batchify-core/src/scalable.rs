@@ -27,7 +27,7 @@ use crate::llvm::{
 };
 use crate::shell;
 use crate::spec::{CloneSpec, MaskAbi};
-use crate::vfabi::{Isa, ParamKind};
+use crate::vfabi::Isa;
 
 /// Why an SVE clone is a per-lane loop at every vector length when none of
 /// [`VECTORIZED_VSCALES`] is in the scalar function's `vscale_range`.
@@ -284,23 +284,7 @@ fn lane_loop<'ctx>(
     }
 
     b.position_at_end(call_block);
-    let mut args = Vec::new();
-    for (i, t) in sty.param_types().into_iter().enumerate() {
-        let p = cparams[i];
-        args.push(match spec.params[i] {
-            ParamKind::Vector => b.extract_element_dyn(p, lane),
-            ParamKind::Linear { step } => {
-                let off = b.binop(LLVMMul, lane, constant::int(i64t, step as u64));
-                abi::linear_lane(&b, p, t, off)
-            }
-            ParamKind::LinearVarStep { param } => {
-                let s64 = abi::step_as_i64(&b, cparams[param]);
-                let off = b.binop(LLVMMul, s64, lane);
-                abi::linear_lane(&b, p, t, off)
-            }
-            _ => p,
-        });
-    }
+    let args = crate::fallback::lane_args(&b, sty, spec, cparams, lane);
     let r = b.call(sty, scalar, &args);
     crate::fallback::copy_call_abi(scalar, r);
     let with_lane = acc.map(|a| b.insert_element_dyn(a, r, lane));
