@@ -849,7 +849,7 @@ pub fn inputs_of(p: &Prepared, trials: usize, mask_bits: u32) -> Inputs {
 }
 
 /// The driver IR of program `p` as the batch's `j`th: its input tables, its
-/// result arrays and `void @bx_run_<j>()`.
+/// result arrays and `i64 @bx_run_<j>()`, which returns the lane count.
 fn driver_ir(j: usize, p: &Prepared, inp: &Inputs) -> String {
     let n = p.spec.width as usize;
     let trials = inp.vals.len();
@@ -898,7 +898,7 @@ fn driver_ir(j: usize, p: &Prepared, inp: &Inputs) -> String {
             let _ = writeln!(s, "  {out} = bitcast double {v} to i64");
         }
     };
-    let _ = writeln!(s, "define void @bx_run_{j}() {{\nentry:\n  br label %loop\nloop:");
+    let _ = writeln!(s, "define i64 @bx_run_{j}() {{\nentry:\n  br label %loop\nloop:");
     let _ = writeln!(s, "  %t = phi i64 [ 0, %entry ], [ %t.next, %loop ]\n  %base = mul i64 %t, {n}");
     for k in 0..n {
         let _ = writeln!(s, "  %idx{k} = add i64 %base, {k}");
@@ -943,7 +943,7 @@ fn driver_ir(j: usize, p: &Prepared, inp: &Inputs) -> String {
         let _ = writeln!(s, "  %o{k} = getelementptr i64, ptr @bx_got_{j}, i64 %idx{k}\n  store i64 %gb{k}, ptr %o{k}");
     }
     let _ = writeln!(s, "  %t.next = add i64 %t, 1\n  %more = icmp ult i64 %t.next, {trials}");
-    let _ = writeln!(s, "  br i1 %more, label %loop, label %exit\nexit:\n  ret void\n}}\n");
+    let _ = writeln!(s, "  br i1 %more, label %loop, label %exit\nexit:\n  ret i64 {n}\n}}\n");
     s
 }
 
@@ -957,30 +957,39 @@ fn nan_kind(t: Ty) -> u32 {
     }
 }
 
-/// The C `main` of a batch of programs (`(lanes, trials, nan kind)` each):
-/// runs programs from `argv[1]` on, compares active lanes bit for bit (two
-/// NaNs of any payload agree, as in the in-process oracle), prints
-/// `start j`/`done j` around each, `mismatch j trial lane expected got`
-/// per bad lane and `summary programs lanes mismatches` at the end.
-pub fn driver_c(progs: &[(usize, usize, u32)]) -> String {
+/// The C `main` of a batch of programs (`(trials, stride, nan kind)` each:
+/// a trial's results take `stride` slots, of which the lane count that
+/// `bx_run_<j>` returns are filled): runs programs from `argv[1]` on,
+/// compares active lanes bit for bit (two NaNs of any payload agree, as in
+/// the in-process oracle), prints `start j`/`done j` around each,
+/// `mismatch j trial lane expected got` per bad lane and `summary programs
+/// lanes mismatches` at the end. For SVE (`scalable`) it first prints
+/// `vscale V`; a program that ran more lanes than its stride (or none)
+/// prints `overflow` and exits 3.
+pub fn driver_c(progs: &[(usize, usize, u32)], scalable: bool) -> String {
     let mut s = String::from(
         "#include <stdio.h>\n#include <stdint.h>\n#include <stdlib.h>\n\
-         struct prog { void (*run)(void); const uint64_t *exp, *got; const unsigned char *act; int lanes, trials, kind; };\n",
+         struct prog { int64_t (*run)(void); const uint64_t *exp, *got; const unsigned char *act; int trials, stride, kind; };\n",
     );
+    if scalable {
+        s.push_str("extern int64_t bx_vscale(void);\n");
+    }
     for j in 0..progs.len() {
         let _ = writeln!(
             s,
-            "extern void bx_run_{j}(void); extern uint64_t bx_exp_{j}[], bx_got_{j}[]; extern unsigned char bx_act_{j}[];"
+            "extern int64_t bx_run_{j}(void); extern uint64_t bx_exp_{j}[], bx_got_{j}[]; extern unsigned char bx_act_{j}[];"
         );
     }
     s.push_str("static const struct prog progs[] = {\n");
-    for (j, (lanes, trials, kind)) in progs.iter().enumerate() {
-        let _ = writeln!(s, "  {{ bx_run_{j}, bx_exp_{j}, bx_got_{j}, bx_act_{j}, {lanes}, {trials}, {kind} }},");
+    for (j, (trials, stride, kind)) in progs.iter().enumerate() {
+        let _ = writeln!(s, "  {{ bx_run_{j}, bx_exp_{j}, bx_got_{j}, bx_act_{j}, {trials}, {stride}, {kind} }},");
     }
     if progs.is_empty() {
         s.push_str("  { 0, 0, 0, 0, 0, 0, 0 },\n");
     }
     let _ = write!(s, "}};\nstatic const int nprogs = {};\n", progs.len());
+    let vscale =
+        if scalable { "  printf(\"vscale %lld\\n\", (long long)bx_vscale());\n  fflush(stdout);\n" } else { "" };
     s.push_str(
         r#"
 static int is_nan(uint64_t b, int kind) {
@@ -988,19 +997,27 @@ static int is_nan(uint64_t b, int kind) {
   if (kind == 2) return (b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (b & 0xfffffffffffffull) != 0;
   return 0;
 }
-int agree(uint64_t e, uint64_t g, int kind) { return e == g || (is_nan(e, kind) && is_nan(g, kind)); }
+static int agree(uint64_t e, uint64_t g, int kind) { return e == g || (is_nan(e, kind) && is_nan(g, kind)); }
 int main(int argc, char **argv) {
   int from = argc > 1 ? atoi(argv[1]) : 0;
   long lanes = 0, bad = 0;
-  for (int p = from; p < nprogs; p++) {
+"#,
+    );
+    s.push_str(vscale);
+    s.push_str(
+        r#"  for (int p = from; p < nprogs; p++) {
     const struct prog *q = &progs[p];
     printf("start %d\n", p);
     fflush(stdout);
-    q->run();
+    int64_t n = q->run();
+    if (n < 1 || n > q->stride) {
+      printf("overflow %d %lld\n", p, (long long)n);
+      return 3;
+    }
     int shown = 0;
     for (int t = 0; t < q->trials; t++)
-      for (int k = 0; k < q->lanes; k++) {
-        int i = t * q->lanes + k;
+      for (int k = 0; k < n; k++) {
+        long i = (long)t * q->stride + k;
         if (!q->act[i]) continue;
         lanes++;
         if (agree(q->exp[i], q->got[i], q->kind)) continue;
@@ -1014,7 +1031,7 @@ int main(int argc, char **argv) {
   printf("summary %d %ld %ld\n", nprogs - from, lanes, bad);
   return 0;
 }
-"#
+"#,
     );
     s
 }
@@ -1162,15 +1179,10 @@ fn compile(progs: &[(&Prepared, Inputs)], dir: &Path, opts: &CrossOptions) -> Re
     if opts.keep_dir.is_some() {
         let _ = module.print_to_file(dir.join("batch.ll"));
     }
-    let main_c = if sve {
-        let shapes: Vec<(usize, usize, u32)> =
-            progs.iter().map(|(p, i)| (i.vals.len(), sve::stride(&p.spec), nan_kind(p.program.ret))).collect();
-        sve::driver_c(&shapes)
-    } else {
-        let nan: Vec<(usize, usize, u32)> =
-            progs.iter().map(|(p, i)| (p.spec.width as usize, i.vals.len(), nan_kind(p.program.ret))).collect();
-        driver_c(&nan)
-    };
+    let stride = |p: &Prepared| if sve { sve::stride(&p.spec) } else { p.spec.width as usize };
+    let shapes: Vec<(usize, usize, u32)> =
+        progs.iter().map(|(p, i)| (i.vals.len(), stride(p), nan_kind(p.program.ret))).collect();
+    let main_c = driver_c(&shapes, sve);
     std::fs::write(dir.join("main.c"), main_c).map_err(|e| e.to_string())?;
     let clang = || {
         let mut c = Command::new("clang-22");
