@@ -76,7 +76,8 @@ pub enum Isa {
     /// AArch64 Advanced SIMD (`n`), 128-bit registers; clones follow the
     /// vector procedure call standard (docs/aarch64-abi.md).
     AdvSimd,
-    /// AArch64 SVE (`s`); parsed but not supported downstream.
+    /// AArch64 SVE (`s`): variants of scalable length, built per vector
+    /// length (`scalable.rs`); fixed lengths are rejected.
     Sve,
 }
 
@@ -200,7 +201,8 @@ pub struct Param {
 pub enum VectorLength {
     /// A fixed number of lanes, at least 1.
     Fixed(u32),
-    /// Scalable (`x`), as used by SVE; parsed but not supported downstream.
+    /// Scalable (`x`), as used by SVE: `vscale` times the lanes of 128 bits
+    /// (SVE variants only).
     Scalable,
 }
 
