@@ -1,8 +1,11 @@
 ; Map forms (docs/cli.md "Map forms"). `--map-form refill`: the map is one
 ; call of the refill worker's clone per stretch of at most 2^30 elements;
-; the worker has one loop (f's loop flattened into the element loop), and
-; reads elements and writes results as loops over the active lanes
-; (`lanes:`, cttz of the mask), not as gathers. A function that writes
+; the worker has one loop (f's loop flattened into the element loop); the
+; lanes that start elements take consecutive ones and read them packed (a
+; masked load of the first `count` elements and `vpermd` by each lane's
+; rank on AVX2, `llvm.masked.expandload` on AVX-512, a gather at the ranks
+; elsewhere), and results are written as a loop over the lanes that
+; finished (`lanes:`, cttz of the mask). A function that writes
 ; memory keeps the grouped map and the report says why. The default,
 ; adaptive, times a grouped and a refilling stretch with the cycle counter
 ; and runs the faster. The maps' results are checked by execution in every
@@ -15,34 +18,51 @@
 ; RUN: FileCheck %s --check-prefix=ADAPTIVE < %t2.ll
 ; RUN: FileCheck %s --check-prefix=ADAPTIVE-REPORT < %t2.err
 ; RUN: not %batchify %s -o %t3.ll --variant _ZGVdN8v_steps --map --map-form sometimes 2>&1 | FileCheck %s --check-prefix=BAD
+; RUN: %batchify %s -o - -S --variant _ZGVeN16v_steps --map --map-form refill | FileCheck %s --check-prefix=AVX512
+; RUN: %batchify %s -o - -S --variant _ZGVbN4v_steps --map --map-form refill | FileCheck %s --check-prefix=SSE
 
 ; REPORT: batchify: __batchify_refill.steps_map -> _ZGVdN8uuuul___batchify_refill.steps_map: 8 lanes
-; REPORT: memory: sparse gather: `{{.*}}!batchify.sparse
+; REPORT-NOT: sparse gather
 ; REPORT: memory: sparse scatter: `store {{.*}}!batchify.sparse
 ; REPORT: batchify: map: counts_map has no refill form: `store i32 %h, ptr @sink, align 4` may write memory that other elements see
 ; REPORT: batchify: map: steps_map over 8 lanes of _ZGVdN8v_steps, refill
 ; REPORT: batchify: map: counts_map over 8 lanes of _ZGVdN8v_counts, grouped
 
-; The worker: lo, count, the map's arrays, the lane (linear). Its element
-; loop (`loop.top`) reads the elements of the lanes that start one as a
-; loop over those lanes; f's loop runs inside (`loop.top9`) until half of
-; the lanes are done (ctpop of the mask); the results are written as a
-; loop over the lanes that finished. No gather, no scatter.
+; The worker: lo, count, the map's arrays, the lane (linear, unused). Its
+; element loop (`loop.top`) counts the free lanes (ctpop) and ranks them
+; (log-step shifted sums); the lanes that start an element read it packed
+; (the first `count` elements by a masked load, `vpermd` by the lanes'
+; ranks); f's loop runs inside (`loop.top9`) until 3/8 of the lanes are
+; done (ctpop of the mask: at most 5 of 8 running); the results are written
+; as a loop over the lanes that finished. No gather, no scatter.
 ; REFILL-LABEL: define internal void @_ZGVdN8uuuul___batchify_refill.steps_map(i64 %0, i32 %1, ptr %2, ptr %3, i32 %4)
 ; REFILL: loop.top:
-; REFILL: icmp ult <8 x i32>
-; REFILL: lanes:
-; REFILL: call {{.*}} @llvm.cttz.i8(
-; REFILL: load i32, ptr {{%.*}}, align 4, !batchify.sparse
+; REFILL: shufflevector <8 x i32> {{%.*}}, <8 x i32> {{.*}}, <8 x i32> <i32 8, i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6>
+; REFILL: call {{.*}} @llvm.ctpop.i8(
+; REFILL: skip.run:
+; REFILL: [[FIRST:%.*]] = icmp {{(samesign )?}}ugt <8 x i32> {{%.*}}, <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+; REFILL: call <8 x i32> @llvm.masked.load.v8i32.p0(ptr align 4 {{%.*}}, <8 x i1> [[FIRST]], <8 x i32> zeroinitializer)
+; REFILL: call <8 x i32> @llvm.x86.avx2.permd(<8 x i32> {{%.*}}, <8 x i32>
 ; REFILL: loop.top9:
 ; REFILL: [[ACTIVE:%.*]] = call {{.*}} @llvm.ctpop.i8(
-; REFILL: icmp {{(samesign )?}}ugt i8 [[ACTIVE]], 4
-; REFILL: lanes20:
+; REFILL: icmp {{(samesign )?}}ugt i8 [[ACTIVE]], 5
+; REFILL: lanes:
 ; REFILL: call {{.*}} @llvm.cttz.i8(
 ; REFILL: store i32 {{%.*}}, ptr {{%.*}}, align 4, !batchify.sparse
 ; REFILL-NOT: masked.gather
 ; REFILL-NOT: masked.scatter
 ; REFILL: declare i8 @llvm.ctpop.i8(
+
+; AVX-512: the packed read is an expand load; 16 lanes refill at 10 running.
+; AVX512-LABEL: define internal void @_ZGVeN16uuuul___batchify_refill.steps_map(
+; AVX512: call <16 x i32> @llvm.masked.expandload.v16i32(ptr align 4 {{%.*}}, <16 x i1> {{%.*}}, <16 x i32> zeroinitializer)
+; AVX512: icmp {{(samesign )?}}ugt i16 {{%.*}}, 10
+; AVX512-NOT: masked.gather
+
+; SSE2 has neither: a gather at the ranks; 4 lanes refill at 2 running.
+; SSE-LABEL: define internal void @_ZGVbN4uuuul___batchify_refill.steps_map(
+; SSE: call <4 x i32> @llvm.masked.gather.v4i32.v4p0(<4 x ptr> align 4 {{%.*}}, <4 x i1> {{%.*}}, <4 x i32> zeroinitializer)
+; SSE: icmp {{(samesign )?}}ugt i4 {{%.*}}, 2
 
 ; REFILL-LABEL: define void @steps_map(i64 %n, ptr %x, ptr %out)
 ; REFILL: run:

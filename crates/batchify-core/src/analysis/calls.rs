@@ -4,7 +4,7 @@
 //! Part of the analyses: reads calls, changes nothing.
 
 use crate::llvm::LLVMOpcode::*;
-use crate::llvm::{intrinsic_base_name, Type, Value};
+use crate::llvm::{intrinsic_base_name, LLVMTypeKind, Type, Value};
 use crate::options::VecLib;
 use crate::vfabi::Isa;
 
@@ -38,6 +38,39 @@ pub struct LaneWise {
 /// ([`super::cross_lane::Op::CountActive`]), lowered from the mask. Declared `memory(none)`, so every
 /// analysis takes it as a pure call of no argument.
 pub const ACTIVE_LANES: &str = "__batchify.active_lanes";
+
+/// batchify's own group operation `i32 @__batchify.index(i32 c)`: in each
+/// lane, the number of active lanes below it with `c` non-zero (RV's
+/// `rv_index`, [`super::cross_lane::Op::Index`]). Refill workers rank their
+/// free lanes with it, to give them consecutive elements.
+pub const INDEX: &str = "__batchify.index";
+
+/// batchify's own group operation `i32 @__batchify.count_true(i32 c)`: the
+/// number of active lanes with `c` non-zero, the same for all of them
+/// (RV's `rv_popcount`, [`super::cross_lane::Op::CountTrue`]).
+pub const COUNT_TRUE: &str = "__batchify.count_true";
+
+/// The name prefix of batchify's own group operation
+/// `T @__batchify.packed_load_active.<T>(ptr p)`: in the `j`-th active lane
+/// (in lane order), `p[j]`; the active lanes read `p[0..count)` and nothing
+/// else ([`super::cross_lane::Op::PackedLoadActive`], the inverse of
+/// `packed_store_active`). Refill workers read their new elements with it.
+pub const PACKED_LOAD_ACTIVE: &str = "__batchify.packed_load_active.";
+
+/// The suffixes of [`PACKED_LOAD_ACTIVE`]'s names, one per element type.
+pub const PACKED_LOAD_SUFFIXES: &[&str] = &["i8", "i16", "i32", "i64", "f32", "f64"];
+
+/// The name of [`PACKED_LOAD_ACTIVE`] for elements of type `elem`, if it
+/// has one (integers of 8 to 64 bits, `float`, `double`).
+pub fn packed_load_active_name(elem: Type) -> Option<String> {
+    let suffix = match (elem.kind(), elem.int_width()) {
+        (LLVMTypeKind::LLVMFloatTypeKind, _) => "f32".to_string(),
+        (LLVMTypeKind::LLVMDoubleTypeKind, _) => "f64".to_string(),
+        (LLVMTypeKind::LLVMIntegerTypeKind, w @ (8 | 16 | 32 | 64)) => format!("i{w}"),
+        _ => return None,
+    };
+    Some(format!("{PACKED_LOAD_ACTIVE}{suffix}"))
+}
 
 /// The vector form of an intrinsic call, if it has one.
 pub fn lane_wise_intrinsic(base: &str) -> Option<LaneWise> {

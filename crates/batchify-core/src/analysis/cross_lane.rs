@@ -2,8 +2,9 @@
 //! clone, an operation over the group of lanes active at the call
 //! (`batchify.h`, `docs/cross-lane.md`). Recognized by the callee's name:
 //! batchify's own (`batchify_any`, `batchify_reduce_add_f32`, ...), RV's
-//! (`rv_any`, `rv_extract_f`, ...) and the internal
-//! [`super::calls::ACTIVE_LANES`] of refill workers.
+//! (`rv_any`, `rv_extract_f`, ...) and the internal ones of refill workers
+//! ([`super::calls::ACTIVE_LANES`], [`super::calls::INDEX`],
+//! [`super::calls::COUNT_TRUE`], [`super::calls::PACKED_LOAD_ACTIVE`]).
 //!
 //! In the scalar function the callee is an ordinary function (the
 //! header's weak one-lane definition, or the `batchify` crate's); no lane
@@ -86,6 +87,10 @@ pub enum Op {
     /// `load(p, lane)` (RV): `*p[lane]`, through lane `lane`'s pointer, if
     /// that is an active lane, else 0 and no load (uniform).
     LoadLane,
+    /// `packed_load_active(p)` (internal, [`super::calls::PACKED_LOAD_ACTIVE`]):
+    /// in the `j`-th active lane, `p[j]` (`p` the same in all lanes; the
+    /// active lanes read `p[0..count)`; varying).
+    PackedLoadActive,
 }
 
 /// The operation a call performs, if its callee is one (by name; the
@@ -110,8 +115,17 @@ pub fn op_of(call: Value) -> Option<Op> {
 /// The operation a function name stands for, if any. A suffix `.N` that
 /// LLVM adds to a renamed symbol is ignored.
 pub fn op_named(name: &str) -> Option<Op> {
-    if name == super::calls::ACTIVE_LANES {
-        return Some(Op::CountActive);
+    match name {
+        super::calls::ACTIVE_LANES => return Some(Op::CountActive),
+        super::calls::INDEX => return Some(Op::Index),
+        super::calls::COUNT_TRUE => return Some(Op::CountTrue),
+        _ => {}
+    }
+    if name
+        .strip_prefix(super::calls::PACKED_LOAD_ACTIVE)
+        .is_some_and(|t| super::calls::PACKED_LOAD_SUFFIXES.contains(&t))
+    {
+        return Some(Op::PackedLoadActive);
     }
     let base = match name.rsplit_once('.') {
         Some((b, digits)) if !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit()) => b,
@@ -185,7 +199,13 @@ impl Op {
     /// Whether the result differs between lanes, given which arguments do.
     pub fn result_varies(self, arg_varies: impl Fn(u32) -> bool) -> bool {
         match self {
-            Op::LaneId | Op::ExclusiveScanAdd | Op::Index | Op::Insert | Op::Compact | Op::Rotate => true,
+            Op::LaneId
+            | Op::ExclusiveScanAdd
+            | Op::Index
+            | Op::Insert
+            | Op::Compact
+            | Op::Rotate
+            | Op::PackedLoadActive => true,
             Op::Extract | Op::Shuffle => arg_varies(1),
             _ => false,
         }
@@ -246,6 +266,7 @@ pub fn check_call(call: Value, op: Op, width: u32, arg_varies: impl Fn(u32) -> b
         (Op::Rotate, [x, s]) => *x == ret && is_element(ret) && is_int(*s),
         (Op::Compact, [x, c]) => *x == ret && is_element(ret) && is_int(*c),
         (Op::LoadLane, [p, lane]) => p.is_pointer() && is_element(ret) && is_int(*lane),
+        (Op::PackedLoadActive, [p]) => p.is_pointer() && is_element(ret),
         _ => false,
     };
     if !shape_ok {
@@ -262,6 +283,9 @@ pub fn check_call(call: Value, op: Op, width: u32, arg_varies: impl Fn(u32) -> b
     }
     if op == Op::PackedStoreActive && arg_varies(0) {
         return Err("stores through a pointer that differs between lanes (it must be the same in all)".into());
+    }
+    if op == Op::PackedLoadActive && arg_varies(0) {
+        return Err("loads through a pointer that differs between lanes (it must be the same in all)".into());
     }
     if op == Op::Rotate && call.operand(1).const_int_value().is_none() {
         return Err("rotates by an amount that is not a constant".into());
@@ -397,6 +421,11 @@ mod tests {
         assert_eq!(op_named("rv_index"), Some(Op::Index));
         assert_eq!(op_named("rv_lane_id"), Some(Op::LaneId));
         assert_eq!(op_named("__batchify.active_lanes"), Some(Op::CountActive));
+        assert_eq!(op_named("__batchify.index"), Some(Op::Index));
+        assert_eq!(op_named("__batchify.count_true"), Some(Op::CountTrue));
+        assert_eq!(op_named("__batchify.packed_load_active.f32"), Some(Op::PackedLoadActive));
+        assert_eq!(op_named("__batchify.packed_load_active.i64"), Some(Op::PackedLoadActive));
+        assert_eq!(op_named("__batchify.packed_load_active.f16"), None);
         assert_eq!(op_named("batchify_anything"), None);
         assert_eq!(op_named("any"), None);
     }

@@ -10,6 +10,7 @@ use crate::analysis::cross_lane::{Op, Reduce};
 use crate::llvm::LLVMIntPredicate::{LLVMIntEQ, LLVMIntNE, LLVMIntULT};
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{constant, Type, Value};
+use crate::vfabi::Isa;
 
 impl<'ctx> Widener<'_, 'ctx> {
     /// The clone's value of cross-lane call `i` (a scalar where its result
@@ -132,7 +133,103 @@ impl<'ctx> Widener<'_, 'ctx> {
                 self.compress_store(x, ptr, m);
                 self.active_count(m, ty)
             }
+            Op::PackedLoadActive => {
+                let ptr = self.uniform_value(i.operand(0));
+                self.packed_load(ptr, ty, m)
+            }
         }
+    }
+
+    /// `ptr[0..count)` of `elem` into the lanes that mask `m` (the current
+    /// one) has set, in lane order; zero in the others. Where the block is
+    /// full, one vector load. AVX-512: `llvm.masked.expandload`
+    /// (`vexpandps` and its kin). AVX2 with 32-bit elements: the first
+    /// `count` elements by a masked load, then in each register one
+    /// `vpermps`/`vpermd` per source register by the lanes' ranks, blended.
+    /// Elsewhere, and in `--for-autodiff` clones (which Enzyme must read),
+    /// a gather at the ranks. The active lanes read exactly `ptr[0..count)`.
+    fn packed_load(&mut self, ptr: Value<'ctx>, elem: Type<'ctx>, m: Value<'ctx>) -> Value<'ctx> {
+        let ctx = self.ctx();
+        let vty = elem.vector_of(self.n);
+        let align = self.module.abi_alignment_of(elem);
+        if self.flow.full {
+            return self.b.load(vty, ptr, align);
+        }
+        let zero = constant::null(vty);
+        if self.spec.isa == Isa::Avx512 && !self.for_autodiff {
+            let f = self.module.intrinsic("llvm.masked.expandload", &[vty]).expect("llvm.masked.expandload exists");
+            let r = self.b.call(f.function_type(), f, &[ptr, m, zero]);
+            r.add_call_arg_attribute(0, "align", u64::from(align));
+            return r;
+        }
+        let i32t = Type::int(ctx, 32);
+        let i32v = i32t.vector_of(self.n);
+        let rank = self.exclusive_sum(self.b.cast(LLVMZExt, m, i32v));
+        let float = elem.int_width() == 0;
+        let permute = match (elem.int_width(), float) {
+            (32, false) => Some("llvm.x86.avx2.permd"),
+            (_, true) if self.module.abi_size_of(elem) == 4 => Some("llvm.x86.avx2.permps"),
+            _ => None,
+        };
+        match permute {
+            Some(name) if self.spec.isa == Isa::Avx2 && self.n.is_multiple_of(8) && !self.for_autodiff => {
+                let count = self.lanes_set(m, i32t);
+                let below = self.b.icmp(LLVMIntULT, self.lane_numbers(i32t), self.splat_scalar(count));
+                let f = self.module.intrinsic("llvm.masked.load", &[vty, ptr.ty()]).expect("llvm.masked.load exists");
+                let loaded = self.b.call(f.function_type(), f, &[ptr, below, zero]);
+                loaded.add_call_arg_attribute(0, "align", u64::from(align));
+                let perm = self.module.intrinsic(name, &[]).expect("the AVX2 permutes exist");
+                let regs = self.n / 8;
+                let part = |v: Value<'ctx>, r: u32| {
+                    let lanes: Vec<Value> = (0..8).map(|k| constant::i32(ctx, r * 8 + k)).collect();
+                    self.b.shuffle(v, constant::poison(v.ty()), constant::vector(&lanes))
+                };
+                let mut out: Vec<Value> = Vec::new();
+                for r in 0..regs {
+                    let want = part(rank, r);
+                    let mut acc = None;
+                    for s in 0..regs {
+                        let picked = self.b.call(perm.function_type(), perm, &[part(loaded, s), want]);
+                        acc = Some(match acc {
+                            None => picked,
+                            Some(prev) => {
+                                let from = constant::vector(&[constant::int(i32t, u64::from(8 * s)); 8]);
+                                let here = self.b.icmp(crate::llvm::LLVMIntPredicate::LLVMIntUGE, want, from);
+                                self.b.select(here, picked, prev)
+                            }
+                        });
+                    }
+                    out.push(acc.expect("a register has a source"));
+                }
+                let joined = self.concat(&out);
+                self.b.select(m, joined, zero)
+            }
+            _ => {
+                let ptrs = self.b.gep(elem, ptr, &[rank], Default::default());
+                let pty = ptrs.ty();
+                if self.for_autodiff {
+                    let at = super::lanewise::Addresses::Each(ptrs);
+                    return super::lanewise::load(self, vty, at, Some(m), align, zero);
+                }
+                let f = self.module.intrinsic("llvm.masked.gather", &[vty, pty]).expect("llvm.masked.gather exists");
+                let r = self.b.call(f.function_type(), f, &[ptrs, m, zero]);
+                r.add_call_arg_attribute(0, "align", u64::from(align));
+                r
+            }
+        }
+    }
+
+    /// The vectors `parts` (of one type) one after the other, as one.
+    fn concat(&self, parts: &[Value<'ctx>]) -> Value<'ctx> {
+        let ctx = self.ctx();
+        let mut level: Vec<Value> = parts.to_vec();
+        while level.len() > 1 {
+            let width = level[0].ty().vector_len();
+            let lanes: Vec<Value> = (0..2 * width).map(|k| constant::i32(ctx, k)).collect();
+            let mask = constant::vector(&lanes);
+            level = level.chunks(2).map(|pair| self.b.shuffle(pair[0], pair[1], mask)).collect();
+        }
+        level[0]
     }
 
     /// The current mask, as a value (all lanes where the block is full).
