@@ -1,6 +1,7 @@
 ; The plugin's map forms and lane instrumentation (docs/plugin.md): the
-; pass parameters `map-form=` and `instrument-lanes`, and the same as
-; command-line options (`-batchify-map-form=`, `-batchify-instrument-lanes`).
+; pass parameters `map-form=`, `refill-groups=` and `instrument-lanes`, and
+; the same as command-line options (`-batchify-map-form=`,
+; `-batchify-refill-groups=`, `-batchify-instrument-lanes`).
 ; Execution checks of every form: crates/batchify-testkit/tests/map_entry.rs;
 ; of an instrumented map: lit-tests/cli/instrument-lanes.c.
 ;
@@ -14,6 +15,12 @@
 ; RUN:   -batchify-isa=avx2 -batchify-instrument-lanes %s -S | FileCheck %s --check-prefix=LANES
 ; RUN: not %opt -load-pass-plugin=%plugin -passes='batchify<map-form=sometimes>' %s -disable-output 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=BAD
+; RUN: %opt -load-pass-plugin=%plugin -passes='batchify<function=steps;width=8;isa=avx2;map;map-form=refill;refill-groups=2>' %s -S \
+; RUN:   | FileCheck %s --check-prefix=TWO
+; RUN: %opt -load-pass-plugin=%plugin -passes=batchify -batchify-function=steps -batchify-width=8 \
+; RUN:   -batchify-isa=avx2 -batchify-map -batchify-refill-groups=2 %s -S | FileCheck %s --check-prefix=TWO
+; RUN: not %opt -load-pass-plugin=%plugin -passes='batchify<refill-groups=4>' %s -disable-output 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=BAD-GROUPS
 
 ; REFILL: define internal void @_ZGVdN8uuuul___batchify_refill.steps_map(
 ; REFILL: call {{.*}} @llvm.ctpop.i8(
@@ -30,6 +37,14 @@
 ; LANES: call i32 @atexit(ptr {{(nonnull )?}}@__batchify_lanes.report)
 ; LANES: call {{.*}} @llvm.ctpop.i8(
 ; LANES: define internal void @__batchify_lanes.report()
+
+; Two lane groups per trip: a 16-lane worker for the 8-lane map.
+; TWO: define internal void @_ZGVdN16uuuul___batchify_refill.steps_map(
+; TWO: call {{.*}} @llvm.ctpop.i16(
+; TWO-LABEL: define void @steps_map(i64 %n, ptr %x, ptr %out)
+; TWO: call void @_ZGVdN16uuuul___batchify_refill.steps_map(
+
+; BAD-GROUPS: batchify: error: pass parameter `refill-groups=4` is not 1 or 2
 
 ; BAD: batchify: error: unknown map form `sometimes` in pass parameter `map-form` (expected adaptive, refill or grouped)
 

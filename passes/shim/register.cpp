@@ -71,6 +71,9 @@ cl::opt<bool> OptMap("batchify-map", cl::cat(Category),
 cl::opt<std::string> OptMapForm("batchify-map-form", cl::cat(Category),
                                 cl::desc("batchify: how maps run their elements (adaptive, refill, grouped)"),
                                 cl::init(""));
+cl::opt<unsigned> OptRefillGroups("batchify-refill-groups", cl::cat(Category),
+                                  cl::desc("batchify: lane groups per trip of refilling maps (1 or 2)"),
+                                  cl::init(0));
 cl::opt<bool> OptInstrumentLanes("batchify-instrument-lanes", cl::cat(Category),
                                  cl::desc("batchify: count divergent loops' trips and active lanes, print at exit"),
                                  cl::init(false));
@@ -109,6 +112,8 @@ std::string clParams() {
     add("instrument-lanes");
   if (!OptMapForm.empty())
     add("map-form=" + OptMapForm);
+  if (OptRefillGroups != 0)
+    add("refill-groups=" + std::to_string(OptRefillGroups));
   return s;
 }
 

@@ -36,6 +36,9 @@ pub struct PluginOptions {
     pub map: bool,
     /// How maps run their elements (`map-form=`, like `--map-form`).
     pub map_form: Option<batchify_core::driver::MapForm>,
+    /// Lane groups per trip of refilling maps (`refill-groups=`, like
+    /// `--refill-groups`).
+    pub refill_groups: Option<u32>,
 }
 
 impl PluginOptions {
@@ -97,6 +100,14 @@ impl PluginOptions {
                         format!("unknown map form `{v}` in pass parameter `map-form` (expected adaptive, refill or grouped)")
                     })?);
                 }
+                "refill-groups" => {
+                    let v = need("1 or 2")?;
+                    self.refill_groups = Some(match v {
+                        "1" => 1,
+                        "2" => 2,
+                        _ => return Err(format!("pass parameter `refill-groups={v}` is not 1 or 2")),
+                    });
+                }
                 "report" if value.is_none() => self.report = true,
                 "no-callers" if value.is_none() => self.no_callers = true,
                 "for-autodiff" if value.is_none() => self.for_autodiff = true,
@@ -105,7 +116,7 @@ impl PluginOptions {
                 _ => {
                     return Err(format!(
                         "unknown pass parameter `{item}` (expected isa=, width=, veclib=, function=, variant=, \
-                         map-form=, report, no-callers, for-autodiff, instrument-lanes or map)"
+                         map-form=, refill-groups=, report, no-callers, for-autodiff, instrument-lanes or map)"
                     ))
                 }
             }

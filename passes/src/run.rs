@@ -36,6 +36,7 @@ pub fn run(module: &Module<'_>, pass_params: &str, cl_params: &str, automatic: b
         veclib: opts.veclib.unwrap_or_default(),
         for_autodiff: opts.for_autodiff,
         instrument_lanes: opts.instrument_lanes,
+        refill_groups: opts.refill_groups,
         ..Options::default()
     };
     let plan = driver::Run {

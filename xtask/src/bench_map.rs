@@ -1,5 +1,6 @@
 //! `cargo xtask bench-map [--smoke] [--n N] [--runs R] [--batchify PATH]
-//! [--out DIR]`: map entry points in their three forms (docs/cli.md, "Map
+//! [--out DIR]`: map entry points in their three forms, refill with one
+//! lane group per trip and with the cost model's choice (docs/cli.md, "Map
 //! forms") against scalar calls in a loop, on five divergent kernels
 //! (`benches/map/kernels.c`: Mandelbrot, Collatz, Newton's square root with
 //! a tolerance exit, binary search in a shared table, sphere tracing) and
@@ -37,7 +38,16 @@ const KERNELS: &[(&str, &str)] = &[
 const CONFIGS: &[(&str, &str, u32, &str)] =
     &[("AVX2 x8", "d", 8, "avx2"), ("AVX2 x16", "d", 16, "avx2"), ("AVX-512 x16", "e", 16, "avx512f")];
 
-const FORMS: &[&str] = &["grouped", "refill", "adaptive"];
+/// The map forms built for each configuration: label suffix, column name,
+/// batchify's options. `refill 1g` is the refilling map with one lane group
+/// per trip; `refill` takes the groups the cost model chooses (two where
+/// the loop is latency-bound, docs/cli.md "Map forms").
+const FORMS: &[(&str, &str, &[&str])] = &[
+    ("g", "grouped", &["--map-form", "grouped"]),
+    ("r1", "refill 1g", &["--map-form", "refill", "--refill-groups", "1"]),
+    ("r", "refill", &["--map-form", "refill"]),
+    ("a", "adaptive", &["--map-form", "adaptive"]),
+];
 const ORDERS: &[&str] = &["natural", "shuffled", "sorted"];
 
 /// Options of one run.
@@ -148,15 +158,15 @@ fn build(env: &Env, batchify: &Path, dir: &Path) -> Result<Built, String> {
             println!("{}", util::yellow(&format!("bench-map: {name} skipped: this CPU lacks {feature}")));
             continue;
         }
-        for (f, form) in FORMS.iter().enumerate() {
-            let label = format!("{isa}{w}{}", &form[..1]);
+        for (f, (suffix, _, args)) in FORMS.iter().enumerate() {
+            let label = format!("{isa}{w}{suffix}");
             let ll = dir.join(format!("{label}.ll"));
             let mut cmd = Command::new(batchify);
             cmd.arg(&kernels_ll).arg("-o").arg(&ll).arg("-S");
             for (_, variant) in KERNELS {
                 cmd.arg("--variant").arg(variant.replace("{isa}", isa).replace("{w}", &w.to_string()));
             }
-            cmd.args(["--map", "--map-form", form]);
+            cmd.arg("--map").args(*args);
             util::run(&mut cmd)?;
             let so = dir.join(format!("{label}.so"));
             util::run(
@@ -207,7 +217,7 @@ fn table(times: &BTreeMap<(String, String, String), Vec<f64>>, versions: &[Versi
     let mut head = "| kernel | input | scalar loop |".to_string();
     let mut rule = "| --- | --- | --- |".to_string();
     for v in versions {
-        head.push_str(&format!(" {} {} |", CONFIGS[v.config].0, FORMS[v.form]));
+        head.push_str(&format!(" {} {} |", CONFIGS[v.config].0, FORMS[v.form].1));
         rule.push_str(" --- |");
     }
     let mut out = format!("{head}\n{rule}\n");

@@ -90,6 +90,11 @@ struct Cli {
     /// always grouped.
     #[arg(long = "map-form", value_name = "FORM", default_value = "adaptive", value_parser = parse_map_form)]
     map_form: MapForm,
+    /// Lane groups of the map's width that a refilling map runs per trip
+    /// (1 or 2); by default two where the cost model finds the loop
+    /// latency-bound and a group's values fill one register.
+    #[arg(long = "refill-groups", value_name = "G", value_parser = clap::value_parser!(u32).range(1..=2))]
+    refill_groups: Option<u32>,
     /// Print each clone's analyses on stderr: every instruction's uniformity,
     /// the loops, and the control plan of each level.
     #[arg(long = "print-analysis")]
@@ -342,6 +347,7 @@ fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, Stri
         cost_model: !cli.no_cost_model,
         instrument_lanes: cli.instrument_lanes,
         for_autodiff: cli.for_autodiff,
+        refill_groups: cli.refill_groups,
         ..Options::default()
     };
     let plan = driver::Run {

@@ -158,22 +158,6 @@ pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&
     // Maps built by an earlier run stay as they are.
     let maps: Vec<MapRequest> =
         maps.into_iter().filter(|m| !(only_here && map_entry::is_complete(module, m))).collect();
-    // Refill workers for the maps to build, if their form may refill.
-    let workers: Vec<Option<Worker>> = maps
-        .iter()
-        .map(|m| {
-            if run.map_form == MapForm::Grouped {
-                return None;
-            }
-            match refill::build_worker(module, m) {
-                Ok(w) => Some(w),
-                Err(why) => {
-                    out.notes.push(format!("map: {} has no refill form: {why}", m.name));
-                    None
-                }
-            }
-        })
-        .collect();
     out.nothing_asked = specs.is_empty() && !skipped_any && !crate::enzyme_batch::has_calls(module);
     out.declares_variants =
         module.functions().into_iter().any(|f| !crate::callee_clones::declared_variants(f).is_empty());
@@ -191,12 +175,41 @@ pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&
             }
         }
     }
+    // Refill workers for the maps to build, if their form may refill, with
+    // as many lane groups as the maps' clones' estimates ask for.
+    let workers: Vec<Option<Worker>> = maps
+        .iter()
+        .map(|m| {
+            if run.map_form == MapForm::Grouped {
+                return None;
+            }
+            let latency_bound =
+                out.reports.iter().any(|r| r.spec.vector_name == m.spec.vector_name && r.stats.latency_bound_loops > 0);
+            let groups = opts.refill_groups.unwrap_or_else(|| {
+                module.function(&m.spec.scalar_name).map_or(1, |f| refill::lane_groups(f, &m.spec, latency_bound))
+            });
+            match refill::build_worker(module, m, groups) {
+                Ok(w) => Some(w),
+                Err(why) => {
+                    out.notes.push(format!("map: {} has no refill form: {why}", m.name));
+                    None
+                }
+            }
+        })
+        .collect();
     let refills = build_workers(module, &maps, workers, opts, progress, &mut out);
     for (m, refill) in maps.iter().zip(&refills) {
         let form = if refill.is_some() { run.map_form } else { MapForm::Grouped };
+        // A worker with more lanes than the map runs several groups per trip.
+        let groups = match refill {
+            Some(w) if form != MapForm::Grouped && w.lanes > m.spec.width => {
+                format!(" (refilling {} lane groups per trip)", w.lanes / m.spec.width)
+            }
+            _ => String::new(),
+        };
         match map_entry::complete(module, m, refill.as_ref(), form, opts.instrument_lanes) {
             Ok(_) => out.notes.push(format!(
-                "map: {} over {} lanes of {}, {}",
+                "map: {} over {} lanes of {}, {}{groups}",
                 m.name,
                 m.spec.width,
                 m.spec.vector_name,
@@ -323,7 +336,9 @@ fn usable_worker<'ctx>(
     if let Some(why) = built.reports.iter().find(|r| &r.spec.vector_name == name).and_then(|r| r.fallback.as_ref()) {
         return Err(format!("the worker would run per lane: {why}"));
     }
-    crate::abi::CloneAbi::of(w.scalar, &w.spec).map(|abi| RefillClone { symbol, abi }).map_err(|e| e.to_string())
+    crate::abi::CloneAbi::of(w.scalar, &w.spec)
+        .map(|abi| RefillClone { symbol, abi, lanes: w.spec.width })
+        .map_err(|e| e.to_string())
 }
 
 /// Builds `specs`; with [`OnError::Continue`] a clone that fails is

@@ -550,7 +550,10 @@ fn vectorize<'ctx>(
         recipes: &recipes,
     };
     let mut stats = emit::emit(module, f, clone, spec, &analyses, callees, &printer.opts)?;
-    stats.cost_notes = estimate.map(|e| e.lines()).unwrap_or_default();
+    if let Some(e) = estimate {
+        stats.cost_notes = e.lines();
+        stats.latency_bound_loops = e.loops.iter().filter(|l| l.latency_bound()).count();
+    }
     printer.after(PrintAfter::Emit, "emit", clone);
     Ok(stats)
 }

@@ -111,6 +111,9 @@ pub struct RefillClone<'ctx> {
     pub symbol: Value<'ctx>,
     /// Its ABI (of the scalar worker and the clone's spec).
     pub abi: abi::CloneAbi<'ctx>,
+    /// Its lanes: the map's width times its lane groups
+    /// (`crate::refill::lane_groups`).
+    pub lanes: u32,
 }
 
 /// One map to build.

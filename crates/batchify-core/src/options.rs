@@ -46,6 +46,10 @@ pub struct Options {
     /// adaptive maps' choices, and print them at exit
     /// (`--instrument-lanes`, `emit::instrument`).
     pub instrument_lanes: bool,
+    /// Lane groups per trip of the maps' refill workers (1 or 2,
+    /// `--refill-groups`); `None`: two where the cost model finds the loop
+    /// latency-bound (`crate::refill::lane_groups`).
+    pub refill_groups: Option<u32>,
 }
 
 /// A vector math library the clones may call (`--veclib`).
@@ -124,6 +128,7 @@ impl Default for Options {
             hold_finished_lanes: false,
             instrument_lanes: false,
             force_per_lane: false,
+            refill_groups: None,
         }
     }
 }

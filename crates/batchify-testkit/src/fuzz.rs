@@ -105,6 +105,9 @@ pub struct FuzzOptions {
     pub jit_target: JitTarget,
     /// How [`Engine::Map`]'s maps run their elements (`--map-form`).
     pub map_form: MapForm,
+    /// Lane groups per trip of their refill workers (`--refill-groups`;
+    /// `None`: as the driver decides).
+    pub refill_groups: Option<u32>,
 }
 
 impl Default for FuzzOptions {
@@ -127,6 +130,7 @@ impl Default for FuzzOptions {
             isa: Isa::Llvm,
             jit_target: JitTarget::from_env(),
             map_form: MapForm::Adaptive,
+            refill_groups: None,
         }
     }
 }
@@ -195,8 +199,9 @@ pub struct Checked {
     /// The clone's IR (with [`FuzzOptions::keep_ir`]), when there is one.
     pub clone_ir: Option<String>,
     /// [`Engine::Map`] with a form that may refill: whether the map runs a
-    /// refill worker (`Ok`) or why not (`Err`, the driver's note).
-    pub refill: Option<Result<(), String>>,
+    /// refill worker (`Ok`, with its lane groups per trip) or why not
+    /// (`Err`, the driver's note).
+    pub refill: Option<Result<u32, String>>,
 }
 
 /// Message prefix of programs whose clone is batchify's per-lane fallback.
@@ -270,6 +275,8 @@ pub struct FuzzSummary {
     pub unsupported_reasons: BTreeMap<String, usize>,
     /// Ok maps that run a refill worker ([`Checked::refill`]).
     pub refill_maps: usize,
+    /// Of those, the ones whose worker runs two lane groups per trip.
+    pub two_group_refill_maps: usize,
     /// Why ok maps have no refill form: reason prefix -> count.
     pub no_refill_reasons: BTreeMap<String, usize>,
     /// The first failures (mismatch, invalid IR, panic), up to
@@ -305,6 +312,7 @@ impl FuzzSummary {
             *self.unsupported_reasons.entry(reason.clone()).or_default() += n;
         }
         self.refill_maps += other.refill_maps;
+        self.two_group_refill_maps += other.two_group_refill_maps;
         for (reason, n) in &other.no_refill_reasons {
             *self.no_refill_reasons.entry(reason.clone()).or_default() += n;
         }
@@ -323,7 +331,10 @@ impl FuzzSummary {
         self.post_optimized += c.post_optimized as usize;
         self.lanes_compared += c.lanes_compared;
         match (&c.refill, c.outcome) {
-            (Some(Ok(())), Outcome::Ok) => self.refill_maps += 1,
+            (Some(Ok(groups)), Outcome::Ok) => {
+                self.refill_maps += 1;
+                self.two_group_refill_maps += usize::from(*groups > 1);
+            }
             (Some(Err(why)), Outcome::Ok) => *self.no_refill_reasons.entry(without_quotes(why)).or_default() += 1,
             _ => {}
         }
@@ -380,7 +391,11 @@ impl FuzzSummary {
         if !self.no_refill_reasons.is_empty() {
             let mut reasons: Vec<(&String, &usize)> = self.no_refill_reasons.iter().collect();
             reasons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-            let _ = writeln!(s, "{} maps through a refill worker; grouped maps, by reason:", self.refill_maps);
+            let _ = writeln!(
+                s,
+                "{} maps through a refill worker ({} with two lane groups per trip); grouped maps, by reason:",
+                self.refill_maps, self.two_group_refill_maps
+            );
             for (r, n) in reasons.into_iter().take(8) {
                 let _ = writeln!(s, "  {n:6}  {r}");
             }
@@ -618,6 +633,9 @@ pub fn repro_command(seed: u64, opts: &FuzzOptions) -> String {
             s.push_str(" --map");
             if opts.map_form != MapForm::Adaptive {
                 s.push_str(&format!(" --map-form {}", opts.map_form.name()));
+            }
+            if let Some(g) = opts.refill_groups {
+                s.push_str(&format!(" --refill-groups {g}"));
             }
         }
     }
@@ -863,7 +881,7 @@ struct MapChecked {
     /// Elements compared.
     elements: usize,
     /// See [`Checked::refill`].
-    refill: Option<Result<(), String>>,
+    refill: Option<Result<u32, String>>,
 }
 
 /// [`Engine::Map`]: builds the map of `spec` through the driver (both
@@ -875,7 +893,12 @@ fn check_map_of(module: &Module<'_>, spec: &CloneSpec, seed: u64, opts: &FuzzOpt
     if let Err(e) = request.clones() {
         return done(Outcome::Unsupported, e.to_string(), None);
     }
-    let build = Options { cost_model: false, for_autodiff: opts.for_autodiff, ..Options::default() };
+    let build = Options {
+        cost_model: false,
+        for_autodiff: opts.for_autodiff,
+        refill_groups: opts.refill_groups,
+        ..Options::default()
+    };
     let run = driver::Run {
         selection: Selection::Named { specs: vec![spec.clone()], only_here: false },
         on_error: OnError::Stop,
@@ -893,7 +916,14 @@ fn check_map_of(module: &Module<'_>, spec: &CloneSpec, seed: u64, opts: &FuzzOpt
         let prefix = format!("map: {} has no refill form: ", request.name);
         match out.notes.iter().find_map(|n| n.strip_prefix(&prefix)) {
             Some(why) => Err(why.to_string()),
-            None => Ok(()),
+            None => {
+                let built = format!("map: {} over ", request.name);
+                let two = out
+                    .notes
+                    .iter()
+                    .any(|n| n.starts_with(&built) && n.ends_with("(refilling 2 lane groups per trip)"));
+                Ok(if two { 2 } else { 1 })
+            }
         }
     });
     let report = out.reports.into_iter().find(|r| r.spec.vector_name == spec.vector_name);

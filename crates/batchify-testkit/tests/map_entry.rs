@@ -17,7 +17,10 @@ use inkwell::context::Context;
 /// parameter, a recorder call under divergent control flow, an `i1` and
 /// an `i17` parameter (one and four bytes per array element), and a loop
 /// over an `i17` with an `i1` parameter (refilled: the worker reads and
-/// writes odd-width elements too).
+/// writes odd-width elements too), and an escape-time loop whose trips wait
+/// on a chain of float operations (latency-bound: its refill worker runs
+/// two lane groups per trip on AVX2 and AVX-512 where a group of floats is
+/// one register).
 const KERNELS: &str = r#"
 declare void @batchify_record(i64, i64)
 
@@ -82,6 +85,32 @@ exit:
   ret i17 %s
 }
 
+define i32 @escape(float %cr, float %ci) {
+entry:
+  br label %loop
+loop:
+  %zr = phi float [ 0.0, %entry ], [ %nzr, %body ]
+  %zi = phi float [ 0.0, %entry ], [ %nzi, %body ]
+  %k = phi i32 [ 0, %entry ], [ %k1, %body ]
+  %rr = fmul float %zr, %zr
+  %ii = fmul float %zi, %zi
+  %m = fadd float %rr, %ii
+  %out = fcmp ogt float %m, 4.0
+  br i1 %out, label %exit, label %body
+body:
+  %d = fsub float %rr, %ii
+  %nzr = fadd float %d, %cr
+  %ri = fmul float %zr, %zi
+  %ri2 = fadd float %ri, %ri
+  %nzi = fadd float %ri2, %ci
+  %k1 = add i32 %k, 1
+  %cap = icmp ult i32 %k1, 64
+  br i1 %cap, label %loop, label %exit
+exit:
+  %r = phi i32 [ %k, %loop ], [ %k1, %body ]
+  ret i32 %r
+}
+
 define void @effect(i32 %x) {
   %c = icmp sgt i32 %x, 0
   br i1 %c, label %yes, label %no
@@ -120,10 +149,21 @@ fn build_and_check_form(variants: &[&str], form: MapForm) {
     let out = driver::run(core, &plan, &Options::default(), &mut |_| {}).expect("batches");
     module.verify().expect("verifies");
     for m in &maps {
-        let refills = m.spec.scalar_name == "steps" || m.spec.scalar_name == "odd_loop";
+        let refills = ["steps", "odd_loop", "escape"].contains(&m.spec.scalar_name.as_str());
         let built_form = if refills { form } else { MapForm::Grouped };
-        let note =
-            format!("map: {} over {} lanes of {}, {}", m.name, m.spec.width, m.spec.vector_name, built_form.name());
+        // Two lane groups where the loop is latency-bound and a group's
+        // floats fill one AVX2 or AVX-512 register.
+        let two_groups = m.spec.scalar_name == "escape"
+            && built_form != MapForm::Grouped
+            && matches!((m.spec.isa, m.spec.width), (Isa::Avx2, 8) | (Isa::Avx512, 16));
+        let groups = if two_groups { " (refilling 2 lane groups per trip)" } else { "" };
+        let note = format!(
+            "map: {} over {} lanes of {}, {}{groups}",
+            m.name,
+            m.spec.width,
+            m.spec.vector_name,
+            built_form.name()
+        );
         assert!(out.notes.contains(&note), "{note} not in {:?}", out.notes);
         let why_not = format!("map: {} has no refill form", m.name);
         assert_eq!(
@@ -134,15 +174,21 @@ fn build_and_check_form(variants: &[&str], form: MapForm) {
         );
         // The scalar worker is gone; its clone is there exactly when used.
         let worker = format!("__batchify_refill.{}", m.name);
-        let worker_clone = module.get_functions().any(|f| f.get_name().to_str().unwrap().ends_with(&worker));
-        assert_eq!(worker_clone, refills && form != MapForm::Grouped, "{}", m.name);
+        let worker_clone = module.get_functions().find(|f| f.get_name().to_str().unwrap().ends_with(&worker));
+        assert_eq!(worker_clone.is_some(), refills && form != MapForm::Grouped, "{}", m.name);
+        if let Some(clone) = worker_clone {
+            let lanes = m.spec.width * if two_groups { 2 } else { 1 };
+            let name = clone.get_name().to_str().unwrap().to_string();
+            assert!(name.contains(&format!("N{lanes}u")), "{}: worker {name}, {lanes} lanes expected", m.name);
+        }
         assert!(module.get_function(&worker).is_none());
         let stats = check_map(&module, m, &MapCheckConfig::default()).unwrap_or_else(|e| panic!("{e}"));
         assert!(stats.elements > 100, "{}: {stats:?}", m.name);
         let has_in_place = module.get_function(&m.spec.scalar_name).unwrap().get_type().get_return_type().is_some()
             && m.name != "odd_map"
             && m.name != "odd_loop_map";
-        if has_in_place && m.name != "blend_map" {
+        // `blend` and `escape` return a type none of their inputs has.
+        if has_in_place && m.name != "blend_map" && m.name != "escape_map" {
             assert!(stats.in_place_trials > 0, "{}: {stats:?}", m.name);
         }
     }
@@ -156,12 +202,19 @@ fn maps_of_avx2_variants_match_the_scalar_calls() {
         "_ZGVdN8vv_odd",
         "_ZGVdN8v_effect",
         "_ZGVdN8vv_odd_loop",
+        "_ZGVdN8vv_escape",
     ]);
 }
 
 #[test]
 fn maps_of_sixteen_lanes_and_masked_requests_match() {
-    build_and_check(&["_ZGVdM16vu_steps", "_ZGVbN4vl1v_blend", "_ZGV_LLVM_M4vv_odd", "_ZGVbM4vv_odd_loop"]);
+    build_and_check(&[
+        "_ZGVdM16vu_steps",
+        "_ZGVbN4vl1v_blend",
+        "_ZGV_LLVM_M4vv_odd",
+        "_ZGVbM4vv_odd_loop",
+        "_ZGVdN16vv_escape",
+    ]);
 }
 
 #[test]
@@ -169,7 +222,7 @@ fn maps_of_avx512_variants_match() {
     if !batchify_testkit::skip::require_cpu("maps_of_avx512_variants_match", "avx512f") {
         return;
     }
-    build_and_check(&["_ZGVeN16vu_steps", "_ZGVeM16vl1v_blend", "_ZGVeN16v_effect"]);
+    build_and_check(&["_ZGVeN16vu_steps", "_ZGVeM16vl1v_blend", "_ZGVeN16v_effect", "_ZGVeM16vv_escape"]);
 }
 
 /// A module-defined request `__batchify_map_<variant>` gets its body

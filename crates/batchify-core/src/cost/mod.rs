@@ -64,6 +64,17 @@ pub const PER_LANE_BELOW: f64 = 1.0;
 /// runs only those).
 pub const MASKED_ACTIVE: f64 = 0.75;
 
+/// A divergent loop whose loop-carried chain takes at least this share of
+/// its vector trip's issue cycles is *latency-bound*: a second lane group
+/// in the same trip fills the cycles the chain leaves idle (`crate::refill`
+/// then runs two groups per trip). The share is below 1 because the issue
+/// cycles are an upper bound (measured on Zen 4, `cargo xtask bench-map`:
+/// Mandelbrot, chain 96 against 31 cycles, and ray marching, 95 against
+/// 113, gain 20-40% from a second group; Collatz, 5 against 8.6, loses
+/// 25%; Newton, 19 against 29.5, and binary search, 11 against 25, are
+/// within 5%).
+pub const LATENCY_BOUND_SHARE: f64 = 0.75;
+
 /// The estimate for one divergent loop (one entry into it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoopEstimate {
@@ -84,6 +95,12 @@ pub struct LoopEstimate {
 }
 
 impl LoopEstimate {
+    /// Whether the loop is latency-bound ([`LATENCY_BOUND_SHARE`]).
+    #[must_use]
+    pub fn latency_bound(&self) -> bool {
+        self.chain >= LATENCY_BOUND_SHARE * self.vector_cycles
+    }
+
     /// One `--report` line.
     pub fn line(&self) -> String {
         format!(
@@ -376,5 +393,23 @@ mod tests {
             // 8 per-lane calls cost more than one vector call.
             assert!(Terms::of(Term::LaneCall, 8.0).cycles() > 4.0 * Terms::of(Term::VectorCall, 1.0).cycles());
         });
+    }
+
+    #[test]
+    fn a_loop_is_latency_bound_when_its_chain_takes_three_quarters_of_a_trip() {
+        let est = |chain: f64, vector_cycles: f64| LoopEstimate {
+            header: "%loop".into(),
+            scalar_trips: 8.0,
+            vector_trips: 16.0,
+            chain,
+            scalar_cycles: 10.0,
+            vector_cycles,
+            speedup: 2.0,
+        };
+        assert!(est(96.0, 31.2).latency_bound());
+        assert!(est(95.0, 113.4).latency_bound());
+        assert!(est(75.0, 100.0).latency_bound());
+        assert!(!est(74.0, 100.0).latency_bound());
+        assert!(!est(5.0, 8.6).latency_bound());
     }
 }

@@ -49,6 +49,9 @@ pub struct WidenStats {
     /// The cost stage's estimate for each divergent loop (`crate::cost`),
     /// for `--report`.
     pub cost_notes: Vec<String>,
+    /// Divergent loops the cost stage found latency-bound
+    /// ([`crate::cost::LoopEstimate::latency_bound`]).
+    pub latency_bound_loops: usize,
 }
 
 /// A rule that builds the vector form of one varying instruction

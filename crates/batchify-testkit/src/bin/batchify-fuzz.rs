@@ -69,7 +69,7 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
 [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F] [--tail-fraction F] [--attrs F] [--ptr-callees P] \
 [--sret P] [--pair-ret P] [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal] [--buffers P] [--max-buffers N] \
 [--uniform-params P] [--linear-params P] [--records P] [--recursion P] [--buf-callees P] \
-[--self-test | --attr-check | --map [--map-form F] | --enzyme-reverse] [--threads N] \
+[--self-test | --attr-check | --map [--map-form F] [--refill-groups G] | --enzyme-reverse] [--threads N] \
 [--timeout SECS] [--dump]
 
   --count N          programs to run (default 1000)
@@ -151,6 +151,8 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
                      N+1, ..., random inputs against guard pages, in place (implies --buffers 0
                      and --buf-callees 0 unless given: the map check takes scalar parameters only)
   --map-form F       how --map's maps run: adaptive (default), refill or grouped (batchify --map-form)
+  --refill-groups G  lane groups per trip of the maps' refill workers, 1 or 2 (batchify
+                     --refill-groups; default: as the cost model decides)
   --enzyme-reverse   differentiate each program with Enzyme (reverse mode, __enzyme_autodiff;
                      the plugin from ENZYME_PLUGIN or shared/enzyme) and check batchify's
                      unmasked and masked clones (--unmasked: unmasked only) of the derivative,
@@ -294,6 +296,13 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
                 let v: String = value(&flag, next())?;
                 opts.map_form = batchify_core::map_entry::MapForm::parse(&v)
                     .ok_or_else(|| format!("--map-form: unknown form `{v}` (adaptive, refill or grouped)"))?;
+            }
+            "--refill-groups" => {
+                let g: u32 = value(&flag, next())?;
+                if !(1..=2).contains(&g) {
+                    return Err(format!("--refill-groups: {g} lane groups (1 or 2)"));
+                }
+                opts.refill_groups = Some(g);
             }
             "--enzyme-reverse" => enzyme_reverse = true,
             "--timeout" => {
