@@ -316,7 +316,7 @@ fn build_workers<'ctx>(
         w.scalar.delete_function();
         refills.push(refill.ok());
     }
-    refill::drop_active_lanes_decl(module);
+    refill::drop_unused_group_op_decls(module);
     out.reports.append(&mut built.reports);
     refills
 }

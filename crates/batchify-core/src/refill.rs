@@ -285,7 +285,7 @@ fn packed_load_decl<'ctx>(module: Module<'ctx>, elem: Type<'ctx>) -> Option<Valu
 
 /// Deletes the declarations of the refill workers' group operations that
 /// nothing calls (every worker's clone built or dropped).
-pub fn drop_active_lanes_decl(module: Module) {
+pub fn drop_unused_group_op_decls(module: Module) {
     use crate::analysis::calls::{ACTIVE_LANES, COUNT_TRUE, INDEX, PACKED_LOAD_ACTIVE};
     for f in module.functions() {
         let name = f.name();

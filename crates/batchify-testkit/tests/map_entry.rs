@@ -217,6 +217,12 @@ fn maps_of_sixteen_lanes_and_masked_requests_match() {
     ]);
 }
 
+/// 24 AVX2 lanes: the refill worker's packed loads join three registers.
+#[test]
+fn maps_of_three_avx2_registers_match() {
+    build_and_check(&["_ZGVdN24vv_escape"]);
+}
+
 #[test]
 fn maps_of_avx512_variants_match() {
     if !batchify_testkit::skip::require_cpu("maps_of_avx512_variants_match", "avx512f") {

@@ -201,7 +201,7 @@ impl<'ctx> Widener<'_, 'ctx> {
                     }
                     out.push(acc.expect("a register has a source"));
                 }
-                let joined = self.concat(&out);
+                let joined = super::vector_input::concat(&self.b, &out);
                 self.b.select(m, joined, zero)
             }
             _ => {
@@ -217,19 +217,6 @@ impl<'ctx> Widener<'_, 'ctx> {
                 r
             }
         }
-    }
-
-    /// The vectors `parts` (of one type) one after the other, as one.
-    fn concat(&self, parts: &[Value<'ctx>]) -> Value<'ctx> {
-        let ctx = self.ctx();
-        let mut level: Vec<Value> = parts.to_vec();
-        while level.len() > 1 {
-            let width = level[0].ty().vector_len();
-            let lanes: Vec<Value> = (0..2 * width).map(|k| constant::i32(ctx, k)).collect();
-            let mask = constant::vector(&lanes);
-            level = level.chunks(2).map(|pair| self.b.shuffle(pair[0], pair[1], mask)).collect();
-        }
-        level[0]
     }
 
     /// The current mask, as a value (all lanes where the block is full).

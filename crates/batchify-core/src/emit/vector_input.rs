@@ -107,7 +107,7 @@ pub(crate) fn from_abi<'ctx>(b: &Builder<'ctx>, arr: Value<'ctx>, scalar: Type<'
 }
 
 /// `k` values of `<N x T>` joined into one `<k·N x T>`, in order.
-fn concat<'ctx>(b: &Builder<'ctx>, parts: &[Value<'ctx>]) -> Value<'ctx> {
+pub(super) fn concat<'ctx>(b: &Builder<'ctx>, parts: &[Value<'ctx>]) -> Value<'ctx> {
     let mut parts: Vec<Value> = parts.to_vec();
     while parts.len() > 1 {
         let mut next = Vec::new();
