@@ -377,9 +377,16 @@ fn a_strided_load_is_costed_as_one_wide_load() {
 /// 8 `i32`): a register permute on AVX2 x8, a gather where the table may be
 /// replaced at link time (`weak`).
 fn table_walk(linkage: &str) -> String {
+    table_walk_of(linkage, 8)
+}
+
+/// [`table_walk`] over a table of `entries` (a power of two) odd numbers.
+fn table_walk_of(linkage: &str, entries: u32) -> String {
+    let values: Vec<String> = (0..entries).map(|k| format!("i32 {}", 2 * k + 1)).collect();
+    let (values, mask) = (values.join(", "), entries - 1);
     format!(
         r#"
-@tab = {linkage} constant [8 x i32] [i32 1, i32 3, i32 5, i32 7, i32 9, i32 11, i32 13, i32 15]
+@tab = {linkage} constant [{entries} x i32] [{values}]
 
 define i32 @walk(i32 %x) {{
 entry:
@@ -387,9 +394,9 @@ entry:
 head:
   %v = phi i32 [ %x, %entry ], [ %v.next, %head ]
   %n = phi i32 [ 0, %entry ], [ %n.next, %head ]
-  %m = and i32 %v, 7
+  %m = and i32 %v, {mask}
   %i = zext nneg i32 %m to i64
-  %p = getelementptr inbounds [8 x i32], ptr @tab, i64 0, i64 %i
+  %p = getelementptr inbounds [{entries} x i32], ptr @tab, i64 0, i64 %i
   %t = load i32, ptr %p, align 4
   %v.next = add i32 %v, %t
   %n.next = add i32 %n, 1
@@ -416,6 +423,20 @@ fn a_table_permute_is_costed_as_one_permute() {
     assert!(g > p, "permute {p}, gathered {g}: {:?} {:?}", permute.lines(), gathered.lines());
     assert_eq!(vector_term(&permute, "gather-lane"), 0.0, "{:?}", permute.lines());
     assert!(estimate(&permute) > estimate(&gathered), "{:?} {:?}", permute.lines(), gathered.lines());
+}
+
+#[test]
+fn a_table_of_two_registers_is_costed_as_two_permutes_and_a_select() {
+    let opts = Options { allow_fallback: false, ..Default::default() };
+    let one = build(&table_walk_of("internal", 8), "_ZGVdN8v_walk", &opts);
+    let two = build(&table_walk_of("internal", 16), "_ZGVdN8v_walk", &opts);
+    assert!(memory_form(&two, "table permute, 2 registers"), "the plan: {:?}", two.lines());
+    let gathered = build(&table_walk_of("weak", 16), "_ZGVdN8v_walk", &opts);
+    assert!(memory_form(&gathered, "gather"), "the plan: {:?}", gathered.lines());
+    // Dearer than one permute, cheaper than a gather of 8 lanes.
+    let (p1, p2, g) = (vector_cycles(&one), vector_cycles(&two), vector_cycles(&gathered));
+    assert!(p1 < p2 && p2 < g, "one register {p1}, two {p2}, gathered {g}: {:?}", two.lines());
+    assert_eq!(vector_term(&two, "gather-lane"), 0.0, "{:?}", two.lines());
 }
 
 /// `calls()` with `step` declaring AVX2 variants (`declare simd`): the

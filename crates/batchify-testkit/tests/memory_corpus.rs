@@ -62,3 +62,20 @@ fn x86_isas_masked() {
         check(&["rs"], &[CLevel::RustO2], &[width], true, isa, 6);
     }
 }
+
+/// Constant tables of one to four registers (`tests/corpus/tables`): the
+/// permute forms at fewer lanes than a register, one register's lanes and
+/// several registers' lanes, masked and unmasked, on each ISA that has them
+/// (the shapes are in `lit-tests/transform/table-permute.ll`).
+#[test]
+fn x86_constant_tables() {
+    let isas = [(Isa::Avx2, [4, 8, 16], "avx2"), (Isa::Avx512, [8, 16, 32], "avx512f")];
+    for (isa, widths, feature) in isas {
+        if !batchify_testkit::skip::require_cpu("memory x86_constant_tables", feature) {
+            continue;
+        }
+        for masked in [false, true] {
+            check_dir("tables", &["c"], &[CLevel::O2], &widths, masked, isa, 3 * 5);
+        }
+    }
+}

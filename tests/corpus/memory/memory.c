@@ -150,8 +150,8 @@ int search_uniform_table(float x) {
   return i;
 }
 
-// Small constant tables read at a varying index: on AVX2 (8 lanes) and
-// AVX-512 (16 lanes) one register permute of the table (emit/tables.rs),
+// Small constant tables read at a varying index: on AVX2 and AVX-512 one
+// register permute of the table per register of lanes (emit/tables.rs),
 // elsewhere a gather. The index is masked into range, or checked.
 static const float weights8[8] = {0.5f, -1.25f, 3.0f, 7.5f, -0.0f, 1e-3f, 42.0f, -9.75f};
 static const int codes6[6] = {3, -7, 11, 100000, -2147483647 - 1, 5};

@@ -367,7 +367,12 @@ mod tests {
             assert_eq!(access(load(Access::Contiguous { reverse: false }, false)), 2.0);
             assert_eq!(access(load(Access::Contiguous { reverse: true }, false)), 3.0);
             assert_eq!(access(load(Access::Strided { m: 2 }, false)), 3.0);
-            assert_eq!(access(load(Access::TablePermute { intrinsic: "llvm.x86.avx2.permd" }, false)), 2.0);
+            let table =
+                |registers| Access::TablePermute { intrinsic: "llvm.x86.avx2.permd", sources: 1, registers, width: 8 };
+            assert_eq!(access(load(table(1), false)), 2.0);
+            // Four registers: four permutes and the table, three selects.
+            let four = terms(load(table(4), false), i[0]);
+            assert_eq!((four.0[Term::VectorAccess as usize], four.0[Term::VectorOp as usize]), (8.0, 6.0));
             let gather = terms(load(Access::Gather("no stride"), false), i[0]);
             assert_eq!(gather, Terms::of(Term::GatherLane, 8.0));
             // A run-time stride check costs mask work on every form.

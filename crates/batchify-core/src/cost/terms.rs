@@ -274,7 +274,17 @@ pub fn vector_terms(recipe: &Recipe, i: Value, n: f64, regs: &dyn Fn(Type) -> f6
                 Access::Contiguous { reverse: false } => Terms::of(Term::VectorAccess, regs(ty) + 1.0),
                 Access::Contiguous { reverse: true } => Terms::of(Term::VectorAccess, 2.0 * regs(ty) + 1.0),
                 Access::Strided { m } => Terms::of(Term::VectorAccess, (m as f64 + 1.0) * regs(ty)),
-                Access::TablePermute { .. } => Terms::of(Term::VectorAccess, regs(ty) + 1.0),
+                // A permute per register of lanes and table register (or
+                // pair), a select (a bit test and a blend) between them, and
+                // the table's registers.
+                Access::TablePermute { sources, registers, .. } => {
+                    let permutes = registers.div_ceil(sources) as f64;
+                    let mut t = Terms::of(Term::VectorAccess, permutes * regs(ty) + registers as f64);
+                    if permutes > 1.0 {
+                        t.add(Term::VectorOp, 2.0 * (permutes - 1.0) * regs(ty));
+                    }
+                    t
+                }
                 Access::Gather(_) if *load => Terms::of(Term::GatherLane, n),
                 Access::Gather(_) => Terms::of(Term::ScatterLane, n),
                 Access::LastLane => Terms::of(Term::VectorAccess, 2.0),

@@ -29,9 +29,9 @@ pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Memo
     let access = recipe.access;
     let vty = i.ty().vector_of(w.n);
     match access {
-        Access::TablePermute { intrinsic } => {
-            w.stats.memory_what.push(format!("table permute: `{}`", short(i)));
-            return super::tables::table_load(w, i, intrinsic);
+        Access::TablePermute { .. } => {
+            w.stats.memory_what.push(format!("{}: `{}`", access.name(true), short(i)));
+            return super::tables::table_load(w, i, access);
         }
         Access::Gather(why) => {
             let what = if crate::plan::memory::is_sparse(i) { "sparse gather" } else { "gather" };

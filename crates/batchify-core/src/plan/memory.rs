@@ -34,11 +34,21 @@ pub enum Access {
         /// Elements from one lane's to the next.
         m: u32,
     },
-    /// A load from a small constant table: one register permute by the
-    /// lanes' indices (`intrinsic`).
+    /// A load from a small constant table held in `registers` vector
+    /// registers of `width` elements: per register of lanes, one permute
+    /// (`intrinsic`) per `sources` table registers by the lanes' indices,
+    /// and a select by the next index bits between the permutes' results.
     TablePermute {
-        /// The permute intrinsic.
+        /// The permute intrinsic: `sources` table registers, then (for two
+        /// sources, between them) the indices.
         intrinsic: &'static str,
+        /// Table registers one permute reads (1, or 2 for AVX-512's
+        /// `vpermi2var`).
+        sources: u32,
+        /// Registers the table fills (1 to [`MAX_TABLE_REGISTERS`]).
+        registers: u32,
+        /// Elements of one register.
+        width: u32,
     },
     /// A gather (loads) or scatter (stores), for the reason given.
     Gather(&'static str),
@@ -54,7 +64,8 @@ impl Access {
             Access::Contiguous { reverse: false } => "vector access".into(),
             Access::Contiguous { reverse: true } => "reversed vector access".into(),
             Access::Strided { m } => format!("wide access, stride {m} elements"),
-            Access::TablePermute { .. } => "table permute".into(),
+            Access::TablePermute { registers: 1, .. } => "table permute".into(),
+            Access::TablePermute { registers, .. } => format!("table permute, {registers} registers"),
             Access::Gather(why) => format!("{} ({why})", if load { "gather" } else { "scatter" }),
             Access::LastLane => "last active lane's value".into(),
         }
@@ -109,8 +120,8 @@ pub fn load_recipe<'ctx>(
     let stride = shapes.stride(ptr);
     let access = by_stride(module, stride, i.ty());
     if let Access::Gather(_) = access {
-        if let Some(intrinsic) = table_permute(isa, n, i) {
-            return Some(MemoryRecipe { access: Access::TablePermute { intrinsic }, checked: false, lanewise: false });
+        if let Some(access) = table_permute(isa, n, i) {
+            return Some(MemoryRecipe { access, checked: false, lanewise: false });
         }
         return Some(MemoryRecipe { access, checked: false, lanewise: false });
     }
@@ -170,17 +181,35 @@ pub fn is_plain_element(t: Type) -> bool {
     }
 }
 
-/// The permute that reads load `i` from a small constant table for `n`
+/// The most registers a constant table may fill and still be read by
+/// permutes: four permutes and three selects per register of lanes on AVX2
+/// (two permutes and one select on AVX-512) against a gather.
+pub const MAX_TABLE_REGISTERS: u32 = 4;
+
+/// The permutes that read load `i` from a small constant table for `n`
 /// lanes on `isa`, if `i` is such a load (see `emit/tables.rs` for why
 /// this is exact): a non-volatile load of a 32-bit element of a constant
-/// table of at most `n` elements, at one varying index.
-fn table_permute(isa: Isa, n: u32, i: Value) -> Option<&'static str> {
-    if i.is_volatile() || i.is_atomic() {
+/// table of at most [`MAX_TABLE_REGISTERS`] registers, at one varying
+/// index, for a lane count that is a power of two below one register or a
+/// multiple of one.
+fn table_permute(isa: Isa, n: u32, i: Value) -> Option<Access> {
+    if i.is_volatile() || i.is_atomic() || !n.is_power_of_two() {
         return None;
     }
-    let name = permute_intrinsic(isa, n, i.ty())?;
+    let (width, one, two) = permute_intrinsics(isa, i.ty())?;
+    if n > width && !n.is_multiple_of(width) {
+        return None;
+    }
     let (elements, _) = table_and_index(i)?;
-    (!elements.is_empty() && elements.len() <= n as usize).then_some(name)
+    let registers = (elements.len() as u32).div_ceil(width);
+    if registers == 0 || registers > MAX_TABLE_REGISTERS {
+        return None;
+    }
+    let (intrinsic, sources) = match two {
+        Some(two) if registers > 1 => (two, 2),
+        _ => (one, 1),
+    };
+    Some(Access::TablePermute { intrinsic, sources, registers, width })
 }
 
 /// The table a load reads and the index it reads at: `(elements, index)`.
@@ -236,15 +265,21 @@ pub fn table_and_index<'ctx>(i: Value<'ctx>) -> Option<(Vec<Value<'ctx>>, Value<
     Some((elements?, index))
 }
 
-/// The permute for `N` lanes of `ty` on `isa`, if it has one.
-fn permute_intrinsic(isa: Isa, n: u32, ty: Type) -> Option<&'static str> {
+/// The permutes of 32-bit `ty` elements on `isa`, if it has them: the
+/// register's width in elements, the one-source permute and the
+/// two-source one (AVX-512's `vpermi2var`).
+fn permute_intrinsics(isa: Isa, ty: Type) -> Option<(u32, &'static str, Option<&'static str>)> {
     let float = ty.kind() == LLVMTypeKind::LLVMFloatTypeKind;
     let int32 = ty.kind() == LLVMTypeKind::LLVMIntegerTypeKind && ty.int_width() == 32;
-    match (isa, n, float, int32) {
-        (Isa::Avx2, 8, true, _) => Some("llvm.x86.avx2.permps"),
-        (Isa::Avx2, 8, _, true) => Some("llvm.x86.avx2.permd"),
-        (Isa::Avx512, 16, true, _) => Some("llvm.x86.avx512.permvar.sf.512"),
-        (Isa::Avx512, 16, _, true) => Some("llvm.x86.avx512.permvar.si.512"),
+    match (isa, float, int32) {
+        (Isa::Avx2, true, _) => Some((8, "llvm.x86.avx2.permps", None)),
+        (Isa::Avx2, _, true) => Some((8, "llvm.x86.avx2.permd", None)),
+        (Isa::Avx512, true, _) => {
+            Some((16, "llvm.x86.avx512.permvar.sf.512", Some("llvm.x86.avx512.vpermi2var.ps.512")))
+        }
+        (Isa::Avx512, _, true) => {
+            Some((16, "llvm.x86.avx512.permvar.si.512", Some("llvm.x86.avx512.vpermi2var.d.512")))
+        }
         _ => None,
     }
 }
