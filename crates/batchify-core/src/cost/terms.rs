@@ -285,6 +285,14 @@ pub fn vector_terms(recipe: &Recipe, i: Value, n: f64, regs: &dyn Fn(Type) -> f6
                     }
                     t
                 }
+                // The group's one wide load, shared by its fields, and a
+                // shuffle per field (a few for 3 or 4 elements).
+                Access::Interleaved { m, fields, .. } => {
+                    let share = fields.count_ones().max(1) as f64;
+                    let mut t = Terms::of(Term::VectorAccess, (m as f64 * regs(ty) + 1.0) / share);
+                    t.add(Term::VectorOp, if m == 2 { 1.0 } else { 2.0 } * regs(ty));
+                    t
+                }
                 Access::Gather(_) if *load => Terms::of(Term::GatherLane, n),
                 Access::Gather(_) => Terms::of(Term::ScatterLane, n),
                 Access::LastLane => Terms::of(Term::VectorAccess, 2.0),

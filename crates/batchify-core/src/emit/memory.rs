@@ -29,6 +29,10 @@ pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Memo
     let access = recipe.access;
     let vty = i.ty().vector_of(w.n);
     match access {
+        Access::Interleaved { m, field, fields } => {
+            w.stats.memory_what.push(format!("{}: `{}`", describe(recipe), short(i)));
+            return super::interleave::load_field(w, i, m, field, fields, recipe.lanewise);
+        }
         Access::TablePermute { .. } => {
             w.stats.memory_what.push(format!("{}: `{}`", access.name(true), short(i)));
             return super::tables::table_load(w, i, access);
@@ -137,7 +141,7 @@ fn short(i: Value) -> String {
 
 /// The alignment the vector access can promise: the scalar one, unless the
 /// step between lanes is less aligned.
-fn vector_align(scalar: u32, step: i64) -> u32 {
+pub(super) fn vector_align(scalar: u32, step: i64) -> u32 {
     let step_align = 1u64 << step.unsigned_abs().trailing_zeros().min(31);
     (scalar as u64).min(step_align).max(1) as u32
 }
@@ -206,7 +210,7 @@ pub(super) fn known_lane<'ctx>(
 /// from the first active lane's address (`ptrs`, the clone's vector of the
 /// scalar code's address `ptr`; recomputed in scalar code where the first
 /// active lane is known, see [`lane_scalar`]).
-fn base_address<'ctx>(
+pub(super) fn base_address<'ctx>(
     w: &mut Widener<'_, 'ctx>,
     ptr: Value<'ctx>,
     ptrs: Value<'ctx>,
@@ -247,7 +251,7 @@ fn linear_param_lane<'ctx>(w: &Widener<'_, 'ctx>, ptr: Value<'ctx>, k: u32) -> O
 /// Whether the first and last active lanes of the checked value are
 /// `check.step` apart per lane: then no extension wrapped between them
 /// (see [`crate::analysis::shape`]).
-fn no_wrap_between_lanes<'ctx>(w: &mut Widener<'_, 'ctx>, check: Check<'ctx>) -> Value<'ctx> {
+pub(super) fn no_wrap_between_lanes<'ctx>(w: &mut Widener<'_, 'ctx>, check: Check<'ctx>) -> Value<'ctx> {
     let i64t = Type::int(w.ctx(), 64);
     let lanes = active_lanes(w);
     let v = w.varying_value(check.value);
@@ -470,7 +474,7 @@ fn lane_mask<'ctx>(w: &Widener<'_, 'ctx>) -> Option<Value<'ctx>> {
 }
 
 /// The execution mask, or all lanes where the mask is known full.
-fn mask_or_true<'ctx>(w: &Widener<'_, 'ctx>) -> Value<'ctx> {
+pub(super) fn mask_or_true<'ctx>(w: &Widener<'_, 'ctx>) -> Value<'ctx> {
     if w.flow.full {
         w.all_true()
     } else {
@@ -478,7 +482,7 @@ fn mask_or_true<'ctx>(w: &Widener<'_, 'ctx>) -> Value<'ctx> {
     }
 }
 
-fn set_param_align(call: Value, arg: u32, align: u32) {
+pub(super) fn set_param_align(call: Value, arg: u32, align: u32) {
     if align > 0 {
         call.add_call_arg_attribute(arg, "align", align as u64);
     }

@@ -39,6 +39,7 @@ pub mod division;
 pub mod fmod;
 pub mod inactive;
 pub mod instrument;
+pub mod interleave;
 pub mod lane_loop;
 pub mod lane_scalar;
 pub mod lanewise;

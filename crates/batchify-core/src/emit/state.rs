@@ -133,6 +133,9 @@ pub(crate) struct Values<'ctx> {
     /// Scalar phi to its incoming value per predecessor, made once for phis
     /// with many predecessors ([`Widener::incoming_from`]).
     pub(crate) incoming: HashMap<Value<'ctx>, HashMap<Block<'ctx>, Value<'ctx>>>,
+    /// Interleave group leader load to the group's wide load
+    /// ([`super::interleave`]).
+    pub(crate) interleaved: HashMap<Value<'ctx>, Value<'ctx>>,
 }
 
 /// The control rules' state: the current execution mask and the slots

@@ -50,6 +50,18 @@ pub enum Access {
         /// Elements of one register.
         width: u32,
     },
+    /// One field of an interleave group (`super::interleave`): the group's
+    /// first load reads the `m`-element structures of the active lanes
+    /// once (the `fields` bits), each member takes its `field` by a
+    /// shuffle.
+    Interleaved {
+        /// Elements from one lane's structure to the next.
+        m: u32,
+        /// This load's field.
+        field: u32,
+        /// The fields the group reads, one bit each.
+        fields: u32,
+    },
     /// A gather (loads) or scatter (stores), for the reason given.
     Gather(&'static str),
     /// A store of a varying value at a uniform address: the last active
@@ -64,6 +76,7 @@ impl Access {
             Access::Contiguous { reverse: false } => "vector access".into(),
             Access::Contiguous { reverse: true } => "reversed vector access".into(),
             Access::Strided { m } => format!("wide access, stride {m} elements"),
+            Access::Interleaved { m, field, .. } => format!("interleaved access, field {field} of {m}"),
             Access::TablePermute { registers: 1, .. } => "table permute".into(),
             Access::TablePermute { registers, .. } => format!("table permute, {registers} registers"),
             Access::Gather(why) => format!("{} ({why})", if load { "gather" } else { "scatter" }),

@@ -22,6 +22,7 @@
 //! partial, and calls of callee clones pass it.
 
 pub mod calls;
+pub mod interleave;
 pub mod layout;
 pub mod memory;
 pub mod print;
@@ -147,6 +148,7 @@ pub enum Recipe {
 pub struct Plan<'ctx> {
     recipes: HashMap<Value<'ctx>, Recipe>,
     full: HashSet<Block<'ctx>>,
+    interleaved: HashMap<Value<'ctx>, interleave::Member<'ctx>>,
 }
 
 /// What the plan reads.
@@ -196,13 +198,21 @@ impl<'ctx> Plan<'ctx> {
             .filter(|b| inputs.spec.mask.is_none() && real(inputs.loops.innermost.get(b).copied()))
             .collect();
         let mut recipes = HashMap::new();
+        let mut interleaved = HashMap::new();
         for b in &inputs.cfg.rpo {
             let in_full = full.contains(b);
             for i in b.instructions() {
                 recipes.insert(i, recipe_of(inputs, callees, i, in_full));
             }
+            interleave::plan_block(inputs.module, inputs.shapes, *b, &mut recipes, &mut interleaved);
         }
-        Plan { recipes, full }
+        Plan { recipes, full, interleaved }
+    }
+
+    /// The interleave group of load `i`, if its recipe is
+    /// [`Access::Interleaved`].
+    pub fn interleave_member(&self, i: Value<'ctx>) -> Option<interleave::Member<'ctx>> {
+        self.interleaved.get(&i).copied()
     }
 
     /// The recipe of instruction `i` of the prepared function.

@@ -1,0 +1,138 @@
+//! Interleave groups (`plan/interleave.rs`): the fields of an array of
+//! `m`-element structures read by one wide load at the group's first load
+//! and split by one shuffle per field.
+//!
+//! ```text
+//!   %x = load float, ptr %p                ; p steps 12 bytes a lane
+//!   %y = load float, ptr (gep i8, %p, 4)
+//!   ; becomes, at the first load (8 lanes):
+//!   %s = call <24 x float> @llvm.masked.load(ptr %p.lane0, <24 x i1> %spread, ...)
+//!   %x = shufflevector %s, poison, <0, 3, 6, ..., 21>
+//!   %y = shufflevector %s, poison, <1, 4, 7, ..., 22>
+//! ```
+//!
+//! The mask holds element `k·m + f` when lane `k` is active and the group
+//! reads field `f`, so the load touches only what the scalar loads of the
+//! active lanes touch; under a full mask with every field read it is a
+//! plain load. Where the stride holds only after a run-time test (an index
+//! extended from 32 bits), a failed test gathers each field instead.
+
+use super::memory::{base_address, mask_or_true, masked_load, no_wrap_between_lanes, set_param_align, vector_align};
+use super::state::Widener;
+use crate::llvm::{constant, Type, Value};
+use crate::plan::Access;
+
+/// Field `field` of load `i`'s group (`m` elements a structure, `fields`
+/// read): the group's wide load, made at its first load, shuffled.
+pub(super) fn load_field<'ctx>(
+    w: &mut Widener<'_, 'ctx>,
+    i: Value<'ctx>,
+    m: u32,
+    field: u32,
+    fields: u32,
+    lanewise: bool,
+) -> Value<'ctx> {
+    let member = w.analyses.recipes.interleave_member(i).expect("the plan made the group");
+    let wide = match w.values.interleaved.get(&member.leader) {
+        Some(&wide) => wide,
+        None => {
+            debug_assert_eq!(member.leader, i, "the group's first load comes first");
+            let group = Group { m, leader_field: member.leader_field, fields, lanewise };
+            let check = w.analyses.shapes.stride(i.operand(0)).and_then(|s| s.check);
+            let wide = match check {
+                None => group_load(w, i, group),
+                Some(check) => {
+                    let ok = no_wrap_between_lanes(w, check);
+                    w.if_else(ok, |w| group_load(w, i, group), |w| group_gather(w, i, group))
+                }
+            };
+            w.values.interleaved.insert(i, wide);
+            wide
+        }
+    };
+    let picks: Vec<Value> = (0..w.n).map(|k| constant::i32(w.ctx(), k * m + field)).collect();
+    w.b.shuffle(wide, constant::poison(wide.ty()), constant::vector(&picks))
+}
+
+/// What the group's first load knows of its group.
+#[derive(Clone, Copy)]
+struct Group {
+    /// Elements a structure.
+    m: u32,
+    /// The first load's field.
+    leader_field: u32,
+    /// The fields read, one bit each.
+    fields: u32,
+    /// Without masked intrinsics (`--for-autodiff`).
+    lanewise: bool,
+}
+
+/// The wide load of the structures of the active lanes, made at the
+/// group's first load `i`.
+fn group_load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, g: Group) -> Value<'ctx> {
+    let Group { m, leader_field, fields, lanewise } = g;
+    let ptr = i.operand(0);
+    let stride = w.analyses.shapes.stride(ptr).expect("the plan found the stride");
+    let ptrs = w.varying_value(ptr);
+    let at = base_address(w, ptr, ptrs, stride.step, Access::Strided { m });
+    let back = leader_field as u64 * w.module.abi_size_of(i.ty());
+    let mut align = vector_align(i.alignment(), stride.step);
+    let base = if back == 0 {
+        at
+    } else {
+        align = align.min(1 << back.trailing_zeros().min(31));
+        let i64t = Type::int(w.ctx(), 64);
+        w.b.gep(Type::int(w.ctx(), 8), at, &[constant::int(i64t, back.wrapping_neg())], Default::default())
+    };
+    let wide = i.ty().vector_of(w.n * m);
+    let every = (1u32 << m) - 1;
+    let mask = if w.flow.full && fields == every {
+        None
+    } else if w.flow.full {
+        let bits: Vec<Value> =
+            (0..w.n * m).map(|p| constant::int(Type::int(w.ctx(), 1), (fields >> (p % m) & 1) as u64)).collect();
+        Some(constant::vector(&bits))
+    } else {
+        let picks: Vec<Value> = (0..w.n * m)
+            .map(|p| constant::i32(w.ctx(), if fields >> (p % m) & 1 == 1 { p / m } else { w.n }))
+            .collect();
+        Some(w.b.shuffle(w.flow.mask, w.all_false(), constant::vector(&picks)))
+    };
+    masked_load(w, wide, base, mask, align, lanewise)
+}
+
+/// The group's wide value from one gather per field it reads, at the first
+/// load's addresses moved by the field's offset, interleaved.
+fn group_gather<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, g: Group) -> Value<'ctx> {
+    let ptrs = w.varying_value(i.operand(0));
+    let vty = i.ty().vector_of(w.n);
+    let size = w.module.abi_size_of(i.ty()) as i64;
+    let i64t = Type::int(w.ctx(), 64);
+    let mask = mask_or_true(w);
+    let parts: Vec<Value> = (0..g.m)
+        .map(|f| {
+            if g.fields >> f & 1 == 0 {
+                return constant::poison(vty);
+            }
+            let offset = (f as i64 - g.leader_field as i64) * size;
+            let at = if offset == 0 {
+                ptrs
+            } else {
+                w.b.gep(Type::int(w.ctx(), 8), ptrs, &[constant::int(i64t, offset as u64)], Default::default())
+            };
+            if g.lanewise {
+                let at = super::lanewise::Addresses::Each(at);
+                let partial = (!w.flow.full).then_some(w.flow.mask);
+                return super::lanewise::load(w, vty, at, partial, i.alignment(), constant::null(vty));
+            }
+            let gather = w.module.intrinsic("llvm.masked.gather", &[vty, at.ty()]).expect("llvm.masked.gather exists");
+            let r = w.b.call(gather.function_type(), gather, &[at, mask, constant::null(vty)]);
+            set_param_align(r, 0, i.alignment());
+            r
+        })
+        .collect();
+    let joined = super::vector_input::concat(&w.b, &parts);
+    let n = w.n;
+    let picks: Vec<Value> = (0..n * g.m).map(|p| constant::i32(w.ctx(), (p % g.m) * n + p / g.m)).collect();
+    w.b.shuffle(joined, constant::poison(joined.ty()), constant::vector(&picks))
+}
