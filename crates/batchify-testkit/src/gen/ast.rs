@@ -178,7 +178,64 @@ pub(super) struct Function {
     pub(super) kinds: Vec<ParamKind>,
     /// A recursive helper: `i32 %depth` comes first.
     pub(super) depth_param: bool,
+    /// The constant tables the function reads (globals of its own).
+    pub(super) tables: Vec<Table>,
     pub(super) body: Vec<Stmt>,
+}
+
+/// A constant table: `@"<function>.table<k>" = <linkage> constant [K x T]`,
+/// read only by its function.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Table {
+    /// `i32` or `float`.
+    pub(super) ty: Ty,
+    /// The elements' bits (`i32`: sign-extended; `float`: the bits of the
+    /// value as a `double`, as the IR spells float constants). No NaN floats.
+    pub(super) elems: Vec<u64>,
+    /// `internal` or `private`.
+    pub(super) linkage: &'static str,
+    /// `unnamed_addr` on the global.
+    pub(super) unnamed_addr: bool,
+    /// The global's alignment.
+    pub(super) align: u32,
+}
+
+impl Table {
+    pub(super) fn len(&self) -> u64 {
+        self.elems.len() as u64
+    }
+}
+
+/// How a table read keeps its index in range, as C code does.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum TableGuard {
+    /// `i & (K-1)` for a power-of-two `K`, else `urem i, K` (unsigned).
+    Mask,
+    /// `i < K ? t[i] : fallback` as a branch (`icmp ult`) around the read,
+    /// joined by a `phi`: lanes that skip it carry out-of-range indices.
+    /// The fallback is the element type's constant bits.
+    Branch(u64),
+}
+
+/// The GEP a table read uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum TableGep {
+    /// `getelementptr inbounds T, ptr @t, iN %i`.
+    Flat,
+    /// `getelementptr inbounds [K x T], ptr @t, i64 0, iN %i`.
+    Array,
+}
+
+/// The index of a table read: an integer expression, kept in range by
+/// `guard`, extended to `i64` (`zext`/`sext`) or used as is.
+#[derive(Debug, Clone)]
+pub(super) struct TableIndex {
+    pub(super) e: Expr,
+    pub(super) guard: TableGuard,
+    /// For an `i32` index: `Some(true)` sext, `Some(false)` zext to `i64`,
+    /// `None` the `i32` itself in the GEP. Ignored for `i64` indices.
+    pub(super) ext: Option<bool>,
+    pub(super) gep: TableGep,
 }
 
 /// Elements per private array.
@@ -256,6 +313,8 @@ pub(super) enum ExprKind {
     /// A load from buffer parameter `.0` at `.1`; `.2`: `sext` (else
     /// `zext`) of a narrow element.
     BufLoad(usize, Box<Index>, bool),
+    /// A read of the function's constant table `.0` (of the node's type).
+    TableLoad(usize, Box<TableIndex>),
     /// In a recursive helper: `depth > 0 ? self(depth - 1, args) : fallback`
     /// (the fallback's bits); `.2`: marked `tail`.
     SelfCall(Vec<Expr>, u64, bool),

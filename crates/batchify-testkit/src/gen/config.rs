@@ -126,6 +126,14 @@ pub struct GenConfig {
     /// top-level function's buffers (varying, uniform or linear there) and
     /// loads from it at constant and data-dependent indices.
     pub p_buf_helper: f64,
+    /// Probability that a function has one or two small constant tables
+    /// (`internal`/`private` `constant [K x i32]` or `[K x float]` globals,
+    /// `K` in [`TABLE_LENS`](super::TABLE_LENS)) that expressions read at
+    /// data-dependent indices, forced into range as C code does (`& (K-1)`,
+    /// `urem K`, or a read behind a branch on `i < K`), through both GEP
+    /// shapes clang emits, sometimes in a loop of their own. Helpers draw
+    /// tables at a third of this.
+    pub p_tables: f64,
     /// Widest clone the programs are checked at (the fuzzer sets its
     /// `--width`): buffers whose lanes own windows of a shared buffer are
     /// sized so that `lanes` windows never overlap.
@@ -177,6 +185,7 @@ impl Default for GenConfig {
             p_record: 0.04,
             p_recursive: 0.3,
             p_buf_helper: 0.25,
+            p_tables: 0.15,
             lanes: 8,
         }
     }
@@ -215,6 +224,7 @@ impl GenConfig {
             p_uniform_param: 0.0,
             p_linear_param: 0.0,
             p_buf_helper: 0.0,
+            p_tables: 0.0,
             ..GenConfig::default()
         }
     }

@@ -4,6 +4,7 @@
 use super::ast::*;
 use super::config::GenConfig;
 use super::signature::Helper;
+use super::TABLE_LENS;
 use batchify_core::vfabi::ParamKind;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -66,6 +67,10 @@ pub(super) struct Gen<'a> {
     self_calls: u32,
     /// Tag of the next recorder call.
     pub(super) next_tag: u64,
+    /// The function's constant tables.
+    tables: Vec<Table>,
+    /// Tables no expression reads yet (each gets a read before the end).
+    unread: Vec<usize>,
 }
 
 fn pick_range(rng: &mut SmallRng, r: &RangeInclusive<u32>) -> u32 {
@@ -102,6 +107,8 @@ impl<'a> Gen<'a> {
             recursive: false,
             self_calls: 0,
             next_tag: 1,
+            tables: Vec::new(),
+            unread: Vec::new(),
         }
     }
 
@@ -158,6 +165,16 @@ impl<'a> Gen<'a> {
             self.ret_mask = Some(*[1u64, 15, 255, 65535].choose(&mut self.rng).expect("nonempty"));
         }
         self.vars = params.clone();
+        // Helpers draw constant tables less often: their reads are batched
+        // through callee clones.
+        let p_tables = if self.is_helper { self.cfg.p_tables / 3.0 } else { self.cfg.p_tables };
+        if self.chance(p_tables) {
+            for _ in 0..self.rng.gen_range(1..=2) {
+                let t = self.table();
+                self.tables.push(t);
+                self.unread.push(self.tables.len() - 1);
+            }
+        }
         let nl = pick_range(&mut self.rng, &self.cfg.locals);
         let mut body = Vec::new();
         self.avail = params.len();
@@ -216,7 +233,15 @@ impl<'a> Gen<'a> {
         }
         self.budget = self.cfg.max_total_stmts;
         let n = self.rng.gen_range(1..=self.cfg.max_stmts.max(1));
+        let main = body.len();
         body.extend(self.block(n, 0));
+        // Every table is read: tables the block did not read get a
+        // statement of their own ahead of it (the block may end in a return).
+        let mut forced = Vec::new();
+        while !self.unread.is_empty() {
+            forced.push(self.table_stmt(0));
+        }
+        body.splice(main..main, forced);
         let e = self.ret_value(self.cfg.max_expr_depth);
         body.push(Stmt::Return(e));
         Function {
@@ -228,6 +253,7 @@ impl<'a> Gen<'a> {
             bufs: self.bufs.clone(),
             kinds: self.kinds.clone(),
             depth_param: self.recursive,
+            tables: self.tables.clone(),
             body,
         }
     }
@@ -387,6 +413,9 @@ impl<'a> Gen<'a> {
     fn stmt(&mut self, depth: u32) -> Stmt {
         let cfg = self.cfg;
         let nest = depth < cfg.max_depth;
+        if !self.tables.is_empty() && self.chance(if self.unread.is_empty() { 0.08 } else { 0.3 }) {
+            return self.table_stmt(depth);
+        }
         if self.chance(cfg.p_record) {
             let ty = *Ty::ALL.choose(&mut self.rng).expect("nonempty");
             let e = self.expr(ty, 2);
@@ -732,6 +761,11 @@ impl<'a> Gen<'a> {
             let signed = self.rng.gen_bool(0.5);
             return Expr { ty, kind: ExprKind::BufLoad(b, Box::new(idx), signed) };
         }
+        let tabs: Vec<usize> = (0..self.tables.len()).filter(|&t| self.tables[t].ty == ty).collect();
+        if !tabs.is_empty() && self.rng.gen_bool(0.3) {
+            let t = *tabs.choose(&mut self.rng).expect("nonempty");
+            return self.table_load(t, d);
+        }
         if self.recursive && ty == self.ret && self.loops == 0 && self.self_calls < 2 && self.rng.gen_bool(0.3) {
             self.self_calls += 1;
             let params: Vec<Ty> = self.vars[..self.kinds.len()].to_vec();
@@ -781,5 +815,166 @@ impl<'a> Gen<'a> {
             let b = self.expr(ty, d);
             Expr { ty, kind: ExprKind::Float(op, Box::new(a), Box::new(b)) }
         }
+    }
+
+    /// A constant table of random contents (see [`Table`]).
+    fn table(&mut self) -> Table {
+        let len = *TABLE_LENS.choose(&mut self.rng).expect("nonempty");
+        let ty = if self.rng.gen_bool(0.5) { Ty::I32 } else { Ty::F32 };
+        let elems = (0..len).map(|_| self.table_elem(ty)).collect();
+        let linkage = if self.rng.gen_bool(0.6) { "internal" } else { "private" };
+        let unnamed_addr = self.rng.gen_bool(0.5);
+        let align = *[4u32, 16, 64].choose(&mut self.rng).expect("nonempty");
+        Table { ty, elems, linkage, unnamed_addr, align }
+    }
+
+    /// One element of an `i32` table (NaN bit patterns included) or a
+    /// `float` one (±0, ±inf, subnormals, the extremes; never NaN).
+    fn table_elem(&mut self, ty: Ty) -> u64 {
+        if ty == Ty::I32 {
+            let v: i32 = match self.rng.gen_range(0..12) {
+                0 => 0,
+                1 => 1,
+                2 => -1,
+                3 => i32::MIN,
+                4 => i32::MAX,
+                5 => 0x7fc0_0000,           // a quiet NaN's bits
+                6 => 0xffa0_0001u32 as i32, // a signalling NaN's bits
+                7 | 8 => self.rng.gen_range(-8..64),
+                _ => self.rng.gen(),
+            };
+            return v as i64 as u64;
+        }
+        let v: f32 = match self.rng.gen_range(0..16) {
+            0 => 0.0,
+            1 => -0.0,
+            2 => f32::INFINITY,
+            3 => f32::NEG_INFINITY,
+            4 => f32::from_bits(1),            // the smallest subnormal
+            5 => -f32::from_bits(0x0040_0000), // a negative subnormal
+            6 => f32::MIN_POSITIVE,
+            7 => f32::MAX,
+            8 => -3.0e38,
+            9 => 1.0e30,
+            10 => 1.0,
+            11 => {
+                let v = f32::from_bits(self.rng.gen());
+                if v.is_nan() {
+                    -2.5
+                } else {
+                    v
+                }
+            }
+            _ => self.rng.gen_range(-256i32..256) as f32 / 8.0,
+        };
+        (v as f64).to_bits()
+    }
+
+    /// The index of a read of table `t`, of an expression depth up to `d`.
+    fn table_index(&mut self, t: usize, d: u32) -> TableIndex {
+        let e = self.table_index_expr(d);
+        self.table_index_of(t, e)
+    }
+
+    /// An integer expression for a table index: often a plain variable.
+    fn table_index_expr(&mut self, d: u32) -> Expr {
+        let ity = if self.rng.gen_bool(0.5) { Ty::I32 } else { Ty::I64 };
+        if self.rng.gen_bool(0.4) {
+            self.leaf(ity)
+        } else {
+            self.expr(ity, d)
+        }
+    }
+
+    /// Table `t`'s index `e` (`i32` or `i64`), kept in range one way or another.
+    fn table_index_of(&mut self, t: usize, e: Expr) -> TableIndex {
+        let len = self.tables[t].len();
+        let ty = self.tables[t].ty;
+        let (e, guard) = if self.rng.gen_bool(0.3) {
+            // `if (i < K)`: lanes out of range skip the read. Masked to a
+            // little above K most of the time, so both sides are common.
+            let e = if self.rng.gen_bool(0.7) {
+                let m = Expr { ty: e.ty, kind: ExprKind::Const(2 * len.next_power_of_two() - 1) };
+                Expr { ty: e.ty, kind: ExprKind::Int(IntOp::And, Box::new(e), Box::new(m)) }
+            } else {
+                e
+            };
+            let fallback = if self.rng.gen_bool(0.5) { 0 } else { self.table_elem(ty) };
+            (e, TableGuard::Branch(fallback))
+        } else {
+            (e, TableGuard::Mask)
+        };
+        let ext = match self.rng.gen_range(0..3) {
+            0 => None,
+            1 => Some(false),
+            _ => Some(true),
+        };
+        let gep = if self.rng.gen_bool(0.5) { TableGep::Flat } else { TableGep::Array };
+        TableIndex { e, guard, ext, gep }
+    }
+
+    /// A read of table `t` of an index depth up to `d`.
+    fn table_load(&mut self, t: usize, d: u32) -> Expr {
+        self.unread.retain(|&u| u != t);
+        let idx = self.table_index(t, d);
+        Expr { ty: self.tables[t].ty, kind: ExprKind::TableLoad(t, Box::new(idx)) }
+    }
+
+    /// A statement around a table read (an unread table's first): `w = w op
+    /// convert(t[f(w)])` for a variable `w`, alone or, sometimes, as the
+    /// body of a loop of its own whose condition is random (so lanes
+    /// usually leave it at different trips): a table walk.
+    fn table_stmt(&mut self, depth: u32) -> Stmt {
+        let t = match self.unread.first() {
+            Some(&t) => t,
+            None => self.rng.gen_range(0..self.tables.len()),
+        };
+        self.unread.retain(|&u| u != t);
+        let ty = self.tables[t].ty;
+        let walk = depth < self.cfg.max_depth && self.chance(0.45);
+        if walk {
+            self.loops += 1;
+        }
+        let w = self.rng.gen_range(0..self.vars.len());
+        let wty = self.vars[w];
+        let ity = if self.rng.gen_bool(0.5) { Ty::I32 } else { Ty::I64 };
+        // The index depends on `w`, which the read changes: each trip reads
+        // where the last one led.
+        let from = Expr { ty: wty, kind: ExprKind::Var(w) };
+        let mut ix = self.convert(from, ity);
+        if self.rng.gen_bool(0.5) {
+            let op = *[IntOp::Add, IntOp::Xor, IntOp::Mul].choose(&mut self.rng).expect("op");
+            let other = self.leaf(ity);
+            ix = Expr { ty: ity, kind: ExprKind::Int(op, Box::new(ix), Box::new(other)) };
+        }
+        let idx = self.table_index_of(t, ix);
+        let load = Expr { ty, kind: ExprKind::TableLoad(t, Box::new(idx)) };
+        let val = self.convert(load, wty);
+        let e = if self.rng.gen_bool(0.3) {
+            val
+        } else if wty.is_int() {
+            let op = *[IntOp::Add, IntOp::Xor, IntOp::Sub].choose(&mut self.rng).expect("op");
+            Expr { ty: wty, kind: ExprKind::Int(op, Box::new(Expr { ty: wty, kind: ExprKind::Var(w) }), Box::new(val)) }
+        } else {
+            let op = *[FloatOp::FAdd, FloatOp::FMul, FloatOp::FSub].choose(&mut self.rng).expect("op");
+            Expr {
+                ty: wty,
+                kind: ExprKind::Float(op, Box::new(Expr { ty: wty, kind: ExprKind::Var(w) }), Box::new(val)),
+            }
+        };
+        let assign = Stmt::Assign(w, e);
+        if !walk {
+            return assign;
+        }
+        let kind = *[LoopKind::For, LoopKind::While, LoopKind::DoWhile].choose(&mut self.rng).expect("nonempty");
+        let cap = self.rng.gen_range(2..=self.cfg.max_trip.max(2));
+        let short_circuit = self.chance(self.cfg.p_short_circuit);
+        let cond = self.cond(2);
+        let mut body = vec![assign];
+        if self.budget > 0 && self.chance(0.4) {
+            body.extend(self.sub_block(depth + 1));
+        }
+        self.loops -= 1;
+        Stmt::Loop { kind, short_circuit, cap, cond, body }
     }
 }

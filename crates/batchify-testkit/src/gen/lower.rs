@@ -35,6 +35,8 @@ struct Lower<'a> {
     /// The function's own name and convention (for self-calls).
     name: &'a str,
     cc: &'a str,
+    /// The function's constant tables.
+    tables: &'a [Table],
 }
 
 fn int_const(ty: Ty, bits: u64) -> String {
@@ -84,6 +86,7 @@ pub(super) fn lower(name: &str, sig: &Sig, f: &Function, decls: &mut BTreeSet<St
         bufs: &f.bufs,
         name,
         cc: sig.cc,
+        tables: &f.tables,
     };
     for (i, t) in f.vars.iter().enumerate() {
         let _ = writeln!(l.allocas, "  %x{i} = alloca {}", t.ir());
@@ -123,7 +126,23 @@ pub(super) fn lower(name: &str, sig: &Sig, f: &Function, decls: &mut BTreeSet<St
     } else {
         f.ret.ir()
     };
-    let mut ir = format!(
+    let mut ir = String::new();
+    for (k, t) in f.tables.iter().enumerate() {
+        let et = t.ty.ir();
+        let elems: Vec<String> = t.elems.iter().map(|&b| format!("{et} {}", const_text(t.ty, b))).collect();
+        let _ = writeln!(
+            ir,
+            "{} = {} {}constant [{} x {et}] [{}], align {}\n",
+            super::table_global(name, k),
+            t.linkage,
+            if t.unnamed_addr { "unnamed_addr " } else { "" },
+            t.len(),
+            elems.join(", "),
+            t.align
+        );
+    }
+    let _ = write!(
+        ir,
         "define {}{}{}{ret} @\"{name}\"({}){} {{\nentry:\n",
         sig.linkage,
         sig.cc,
@@ -360,6 +379,56 @@ impl Lower<'_> {
         let m64 = if idx.ty == Ty::I64 { m } else { self.val(format!("zext i32 {m} to i64")) };
         let et = self.arrays[a].ir();
         self.val(format!("getelementptr inbounds [{ARRAY_LEN} x {et}], ptr %arr{a}, i64 0, i64 {m64}"))
+    }
+
+    /// The address of table `t`'s element `i` (the index operand, of the
+    /// type of `idx.e`), in the GEP shape `idx` asks for.
+    fn table_element(&mut self, t: usize, idx: &TableIndex, i: &str) -> String {
+        let (i, it) = match (idx.e.ty, idx.ext) {
+            (Ty::I32, Some(signed)) => {
+                let ext = if signed { "sext" } else { "zext" };
+                (self.val(format!("{ext} i32 {i} to i64")), "i64")
+            }
+            (ty, _) => (i.to_string(), ty.ir()),
+        };
+        let tab = &self.tables[t];
+        let (et, len) = (tab.ty.ir(), tab.len());
+        let g = super::table_global(self.name, t);
+        match idx.gep {
+            TableGep::Flat => self.val(format!("getelementptr inbounds {et}, ptr {g}, {it} {i}")),
+            TableGep::Array => self.val(format!("getelementptr inbounds [{len} x {et}], ptr {g}, i64 0, {it} {i}")),
+        }
+    }
+
+    /// A read of table `t` at `idx`.
+    fn table_load(&mut self, t: usize, idx: &TableIndex) -> String {
+        let (et, len) = (self.tables[t].ty, self.tables[t].len());
+        let it = idx.e.ty.ir();
+        let i = self.expr(&idx.e);
+        match idx.guard {
+            TableGuard::Mask => {
+                let m = if len.is_power_of_two() {
+                    self.val(format!("and {it} {i}, {}", len - 1))
+                } else {
+                    self.val(format!("urem {it} {i}, {len}"))
+                };
+                let p = self.table_element(t, idx, &m);
+                self.val(format!("load {}, ptr {p}, align 4", et.ir()))
+            }
+            TableGuard::Branch(fallback) => {
+                let inr = self.val(format!("icmp ult {it} {i}, {len}"));
+                let from = self.cur();
+                let (read, end) = (self.label("tab.read"), self.label("tab.end"));
+                self.cbr(&inr, &read, &end);
+                self.begin(&read);
+                let p = self.table_element(t, idx, &i);
+                let v = self.val(format!("load {}, ptr {p}, align 4", et.ir()));
+                self.br(&end);
+                self.begin(&end);
+                let fb = const_text(et, fallback);
+                self.val(format!("phi {} [ {fb}, %{from} ], [ {v}, %{read} ]", et.ir()))
+            }
+        }
     }
 
     /// A scalar parameter's value as `i64` (sign-extended).
@@ -693,6 +762,7 @@ impl Lower<'_> {
                 self.val(format!("load {t}, ptr {p}"))
             }
             ExprKind::Arg(i) => format!("%p{i}"),
+            ExprKind::TableLoad(t, idx) => self.table_load(*t, idx),
             ExprKind::BufLoad(b, idx, signed) => {
                 let p = self.buf_element(*b, idx);
                 let elem = self.bufs[*b].elem;

@@ -41,6 +41,12 @@
 //!   written at uniform and varying indices.
 //! * Helpers may be recursive ([`GenConfig::p_recursive`]), bounded by a
 //!   depth parameter.
+//! * Functions may read small constant tables ([`GenConfig::p_tables`]):
+//!   `internal`/`private` `constant [K x i32]` or `[K x float]` globals of
+//!   random contents, `K` in [`TABLE_LENS`], at indices kept in range as C
+//!   code keeps them (`& (K-1)`, `urem K`, or a branch on `i < K` around
+//!   the read, so lanes that skip it carry out-of-range indices), through
+//!   both GEP shapes clang emits, sometimes in a table-walk loop.
 //! * Statements may call the side-effect recorder [`RECORDER`]
 //!   ([`GenConfig::p_record`]), whose log the oracle checks
 //!   ([`crate::recorder`]).
@@ -134,6 +140,16 @@ pub struct Program {
 /// Name of the side-effect recorder the programs call (see
 /// [`crate::recorder`]).
 pub const RECORDER: &str = "batchify_record";
+
+/// The lengths of the constant tables programs read
+/// ([`GenConfig::p_tables`]): up to four AVX2 registers of 32-bit elements
+/// (32) and past them, up to four AVX-512 registers (64) and past them.
+pub const TABLE_LENS: [u64; 10] = [5, 8, 12, 16, 20, 24, 32, 48, 64, 100];
+
+/// Where a function's constant table `k` lives: `@"<function>.table<k>"`.
+pub fn table_global(function: &str, k: usize) -> String {
+    format!("@\"{function}.table{k}\"")
+}
 
 /// Generates the program of `seed`.
 pub fn generate(seed: u64, cfg: &GenConfig) -> Program {

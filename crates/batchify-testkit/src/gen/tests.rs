@@ -273,6 +273,10 @@ fn expr_features(e: &Expr, out: &mut BTreeSet<String>) {
             expr_features(b, out);
         }
         ExprKind::Call(_, args, ..) | ExprKind::SelfCall(args, ..) => args.iter().for_each(|a| expr_features(a, out)),
+        ExprKind::TableLoad(_, idx) => {
+            out.insert("table load".into());
+            expr_features(&idx.e, out);
+        }
         ExprKind::Var(_) | ExprKind::Const(_) | ExprKind::Arg(_) => {}
     }
 }
@@ -405,4 +409,71 @@ fn has_outer_exit(ss: &[Stmt]) -> bool {
         Stmt::Switch { cases, .. } => cases.iter().any(|c| has_outer_exit(&c.body)),
         _ => false,
     })
+}
+
+/// Programs of the default configuration read constant tables: `internal`
+/// or `private` `constant [K x i32]`/`[K x float]` globals of every length
+/// of `TABLE_LENS`, through both GEP shapes, at indices kept in range by
+/// `and`, `urem` or a branch on `icmp ult`, in loops too; and they verify.
+#[test]
+fn default_programs_read_constant_tables() {
+    let cfg = GenConfig::default();
+    let mut with_tables = 0;
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    for seed in 0..600u64 {
+        let p = generate(seed, &cfg);
+        if !p.ir.contains(".table0\" = ") {
+            continue;
+        }
+        with_tables += 1;
+        parse_and_verify(&p).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", p.ir));
+        for line in p.ir.lines() {
+            if let Some(rest) = line.strip_prefix("@\"").filter(|l| l.contains(".table")) {
+                let decl = rest.split("= ").nth(1).expect("a definition");
+                let linkage = decl.split(' ').next().expect("a linkage");
+                assert!(matches!(linkage, "internal" | "private"), "seed {seed}: `{line}`");
+                let ty = decl.split("constant ").nth(1).expect("a constant").split(']').next().expect("a type");
+                seen.insert(format!("table {ty}]"));
+                let float = ty.ends_with("float");
+                assert!(!float || !line.contains("0x7FF8") && !line.contains("0xFFF8"), "a NaN float: `{line}`");
+            }
+            if line.contains("getelementptr inbounds") && line.contains(".table") {
+                let flat =
+                    line.contains("getelementptr inbounds i32, ") || line.contains("getelementptr inbounds float, ");
+                seen.insert(if flat { "flat gep".into() } else { "array gep".into() });
+                for it in ["i32 %", "i64 %"] {
+                    if line.rsplit(", ").next().is_some_and(|l| l.starts_with(it)) {
+                        seen.insert(format!("{} index", &it[..3]));
+                    }
+                }
+            }
+            for (needle, what) in [("urem ", "urem"), ("tab.read", "branch")] {
+                if line.contains(needle) {
+                    seen.insert(what.into());
+                }
+            }
+        }
+        // A table read in a loop body: a `tab`-reading GEP between a
+        // loop.body label and the loop's latch.
+        let in_loop = p.ir.split("loop.body").skip(1).any(|b| {
+            let body = b.split("loop.latch").next().unwrap_or("");
+            body.contains(".table")
+        });
+        if in_loop {
+            seen.insert("in a loop".into());
+        }
+    }
+    assert!((50..180).contains(&with_tables), "{with_tables} of 600 programs have tables");
+    for k in TABLE_LENS {
+        for t in ["i32", "float"] {
+            let want = format!("table [{k} x {t}]");
+            assert!(seen.contains(&want), "no `{want}`: {seen:?}");
+        }
+    }
+    for want in ["flat gep", "array gep", "i32 index", "i64 index", "urem", "branch", "in a loop"] {
+        assert!(seen.contains(want), "no `{want}` among table reads: {seen:?}");
+    }
+    // Off, no program has one.
+    let off = GenConfig { p_tables: 0.0, ..GenConfig::default() };
+    assert!((0..200u64).all(|s| !generate(s, &off).ir.contains(".table")));
 }
