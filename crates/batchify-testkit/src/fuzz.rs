@@ -202,6 +202,90 @@ pub struct Checked {
     /// refill worker (`Ok`, with its lane groups per trip) or why not
     /// (`Err`, the driver's note).
     pub refill: Option<Result<u32, String>>,
+    /// How the program's reads of its constant tables came out
+    /// ([`Engine::Batchify`] only).
+    pub tables: TableReads,
+}
+
+/// The reads of a program's constant tables ([`GenConfig::p_tables`]; also
+/// `default<O2>`'s switch tables, `@switch.table.*`) in the module batchify
+/// gets (after `default<O2>` when optimised), and what the clone's report
+/// (callee clones included) says became of them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TableReads {
+    /// Loads from a table, in every function of the module.
+    pub loads: usize,
+    /// Report lines `table permute[, R registers]`: R of each.
+    pub permutes: Vec<u32>,
+    /// Table loads the report says were gathered: the table's length of each.
+    pub gathers: Vec<u64>,
+}
+
+/// A table load found in a module: its function, its text, its table's length.
+struct TableLoad {
+    function: String,
+    text: String,
+    len: u64,
+}
+
+impl TableReads {
+    /// The table loads of `module`.
+    fn loads_of(module: &Module<'_>) -> Vec<TableLoad> {
+        let text = module.print_to_string().to_string();
+        // Table globals and their lengths: `@"f.table0" = ... constant [K x T] ...`.
+        let mut lens: Vec<(&str, u64)> = Vec::new();
+        for line in text.lines().filter(|l| l.starts_with('@') && l.contains(".table")) {
+            let Some((name, def)) = line.split_once(" = ") else { continue };
+            let len = def.split("constant [").nth(1).and_then(|r| r.split(" x ").next()).and_then(|k| k.parse().ok());
+            if let Some(len) = len {
+                lens.push((name, len));
+            }
+        }
+        let table_of = |operands: &str| lens.iter().find(|(n, _)| operands.contains(&format!("ptr {n}"))).map(|x| x.1);
+        let mut out = Vec::new();
+        for f in text.split("\ndefine ").skip(1) {
+            let name = f.split('@').nth(1).and_then(|n| n.split('(').next()).unwrap_or("").trim_matches('"');
+            // Values that are addresses in a table, and its length.
+            let mut geps: Vec<(&str, u64)> = Vec::new();
+            for line in f.lines().map(str::trim) {
+                let Some((lhs, rhs)) = line.split_once(" = ") else { continue };
+                if rhs.starts_with("getelementptr") {
+                    if let Some(len) = table_of(rhs) {
+                        geps.push((lhs, len));
+                    }
+                } else if rhs.starts_with("load ") {
+                    let ptr = rhs.split(", ptr ").nth(1).unwrap_or("");
+                    let len = match geps.iter().find(|(g, _)| ptr.split(',').next() == Some(g)) {
+                        Some((_, len)) => Some(*len),
+                        None => table_of(rhs),
+                    };
+                    if let Some(len) = len {
+                        out.push(TableLoad { function: name.to_string(), text: line.to_string(), len });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Fills in what `report` (and its callee clones) did with `loads`.
+    fn count(&mut self, report: &CloneReport, loads: &[TableLoad]) {
+        for what in &report.stats.memory_what {
+            if let Some(rest) = what.strip_prefix("table permute") {
+                let registers =
+                    rest.strip_prefix(", ").and_then(|r| r.split(' ').next()).and_then(|r| r.parse().ok()).unwrap_or(1);
+                self.permutes.push(registers);
+            } else if what.starts_with("gather") || what.starts_with("sparse gather") {
+                let inst = what.split('`').nth(1).unwrap_or("");
+                if let Some(l) = loads.iter().find(|l| l.function == report.spec.scalar_name && l.text == inst) {
+                    self.gathers.push(l.len);
+                }
+            }
+        }
+        for c in &report.callee_clones {
+            self.count(c, loads);
+        }
+    }
 }
 
 /// Message prefix of programs whose clone is batchify's per-lane fallback.
@@ -219,6 +303,7 @@ impl Checked {
             report: None,
             clone_ir: None,
             refill: None,
+            tables: TableReads::default(),
         }
     }
 }
@@ -279,6 +364,16 @@ pub struct FuzzSummary {
     pub two_group_refill_maps: usize,
     /// Why ok maps have no refill form: reason prefix -> count.
     pub no_refill_reasons: BTreeMap<String, usize>,
+    /// Programs whose module (as batchify gets it) loads from a constant
+    /// table ([`TableReads`]).
+    pub table_programs: usize,
+    /// Table loads over all programs.
+    pub table_loads: usize,
+    /// Table loads the clones read by permutes: registers -> count (ok
+    /// programs, callee clones included).
+    pub table_permutes: BTreeMap<u32, usize>,
+    /// Table loads the clones gathered: table length -> count (ok programs).
+    pub table_gathers: BTreeMap<u64, usize>,
     /// The first failures (mismatch, invalid IR, panic), up to
     /// [`FuzzOptions::keep_failures`].
     pub failures: Vec<Failure>,
@@ -316,6 +411,14 @@ impl FuzzSummary {
         for (reason, n) in &other.no_refill_reasons {
             *self.no_refill_reasons.entry(reason.clone()).or_default() += n;
         }
+        self.table_programs += other.table_programs;
+        self.table_loads += other.table_loads;
+        for (r, n) in &other.table_permutes {
+            *self.table_permutes.entry(*r).or_default() += n;
+        }
+        for (k, n) in &other.table_gathers {
+            *self.table_gathers.entry(*k).or_default() += n;
+        }
         self.failures.extend(other.failures.iter().cloned());
         self.elapsed += other.elapsed;
     }
@@ -330,6 +433,14 @@ impl FuzzSummary {
         self.optimized += c.optimized as usize;
         self.post_optimized += c.post_optimized as usize;
         self.lanes_compared += c.lanes_compared;
+        self.table_programs += (c.tables.loads > 0) as usize;
+        self.table_loads += c.tables.loads;
+        for r in &c.tables.permutes {
+            *self.table_permutes.entry(*r).or_default() += 1;
+        }
+        for k in &c.tables.gathers {
+            *self.table_gathers.entry(*k).or_default() += 1;
+        }
         match (&c.refill, c.outcome) {
             (Some(Ok(groups)), Outcome::Ok) => {
                 self.refill_maps += 1;
@@ -378,6 +489,21 @@ impl FuzzSummary {
                 f.message,
                 f.repro,
                 f.ir
+            );
+        }
+        if self.table_programs > 0 {
+            let permutes: usize = self.table_permutes.values().sum();
+            let gathers: usize = self.table_gathers.values().sum();
+            let by: Vec<String> = self.table_permutes.iter().map(|(r, n)| format!("{r} register(s): {n}")).collect();
+            let gathered: Vec<String> = self.table_gathers.iter().map(|(k, n)| format!("K={k}: {n}")).collect();
+            let _ = writeln!(
+                s,
+                "constant tables: {} programs read them, {} table loads; {permutes} table permutes ({}); {gathers} \
+                 gathered ({}); the rest uniform, per-lane, or in programs that were not ok",
+                self.table_programs,
+                self.table_loads,
+                if by.is_empty() { "none".to_string() } else { by.join(", ") },
+                if gathered.is_empty() { "none".to_string() } else { gathered.join(", ") },
             );
         }
         if !self.unsupported_reasons.is_empty() {
@@ -536,6 +662,7 @@ pub fn gen_flags_from(gen: &GenConfig, base: &GenConfig) -> Option<String> {
         p_record: gen.p_record,
         p_recursive: gen.p_recursive,
         p_buf_helper: gen.p_buf_helper,
+        p_tables: gen.p_tables,
         // Set from the run's width (see `gen_config`).
         lanes: gen.lanes,
         ..base.clone()
@@ -571,6 +698,7 @@ pub fn gen_flags_from(gen: &GenConfig, base: &GenConfig) -> Option<String> {
         ("records", gen.p_record, base.p_record),
         ("recursion", gen.p_recursive, base.p_recursive),
         ("buf-callees", gen.p_buf_helper, base.p_buf_helper),
+        ("tables", gen.p_tables, base.p_tables),
     ] {
         if a != b {
             let _ = write!(s, " --{name} {a}");
@@ -817,6 +945,16 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
     }
     let specs = [spec];
     let mut report = None;
+    let table_loads = if opts.engine == Engine::Batchify && program.ir.contains(".table") {
+        TableReads::loads_of(&module)
+    } else {
+        Vec::new()
+    };
+    let loads = table_loads.len();
+    let fail = |outcome, message: String| Checked {
+        tables: TableReads { loads, ..TableReads::default() },
+        ..fail(outcome, message)
+    };
     if opts.engine == Engine::Batchify {
         let build = Options { cost_model: false, for_autodiff: opts.for_autodiff, ..Options::default() };
         match batchify_core::batchify_inkwell(&module, &specs, &build) {
@@ -865,7 +1003,11 @@ pub fn check_program(program: &Program, seed: u64, opts: &FuzzOptions) -> Checke
                 Some(why) => (Outcome::Unsupported, format!("{FALLBACK}{why}")),
                 None => (Outcome::Ok, String::new()),
             };
-            Checked { lanes_compared: stats.lanes_compared, report, ..fail(outcome, message) }
+            let mut tables = TableReads { loads, ..TableReads::default() };
+            if let Some(r) = &report {
+                tables.count(r, &table_loads);
+            }
+            Checked { lanes_compared: stats.lanes_compared, report, tables, ..fail(outcome, message) }
         }
         Err(OracleError::Mismatch(m)) => fail(Outcome::Mismatch, m.to_string()),
         Err(e @ OracleError::Setup(_)) => fail(Outcome::OracleSetupError, e.to_string()),

@@ -10,7 +10,7 @@
 //!               [--tail-fraction F] [--attrs F] [--ptr-callees P] [--sret P] [--pair-ret P]
 //!               [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal]
 //!               [--buffers P] [--max-buffers N] [--uniform-params P] [--linear-params P]
-//!               [--records P] [--recursion P] [--buf-callees P]
+//!               [--records P] [--recursion P] [--buf-callees P] [--tables P]
 //!               [--self-test | --attr-check | --map | --enzyme-reverse] [--threads N] [--timeout SECS]
 //!               [--dump]
 //! ```
@@ -68,7 +68,7 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
 [--trials T] [--straight-line] [--max-depth D] [--max-stmts N] [--max-total-stmts N] [--max-trip K] [--arrays P] \
 [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F] [--tail-fraction F] [--attrs F] [--ptr-callees P] \
 [--sret P] [--pair-ret P] [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal] [--buffers P] [--max-buffers N] \
-[--uniform-params P] [--linear-params P] [--records P] [--recursion P] [--buf-callees P] \
+[--uniform-params P] [--linear-params P] [--records P] [--recursion P] [--buf-callees P] [--tables P] \
 [--self-test | --attr-check | --map [--map-form F] [--refill-groups G] | --enzyme-reverse] [--threads N] \
 [--timeout SECS] [--dump]
 
@@ -143,6 +143,11 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
                      bounds it (default 0.3)
   --buf-callees P    probability that a helper takes a read-only pointer to one of the
                      top-level function's buffers (default 0.25)
+  --tables P         probability that a function reads one or two small constant tables
+                     (internal/private constant [K x i32] or [K x float], K from 5 to 100) at
+                     indices kept in range by & (K-1), urem K or a branch on i < K (default 0.15;
+                     helpers a third of that); the summary counts the reads that became table
+                     permutes
   --self-test        check a per-lane reference clone instead of batchify (tests the generator)
   --attr-check       check the program against a copy without its optional attributes
                      (tests that the generator's attributes hold; use --opt-fraction 1)
@@ -201,7 +206,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let mut pair_ret = None;
     let (mut no_top_cc, mut no_top_internal) = (false, false);
     let (mut buffers, mut max_buffers, mut uniform_params, mut linear_params) = (None, None, None, None);
-    let (mut records, mut recursion, mut buf_callees) = (None, None, None);
+    let (mut records, mut recursion, mut buf_callees, mut tables) = (None, None, None, None);
     let (mut arch, mut width_given, mut masked_given, mut trials_given) = (None, false, None, false);
     let mut keep_dir: Option<std::path::PathBuf> = None;
     let mut corrupt = false;
@@ -287,6 +292,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             "--records" => records = Some(fraction(&flag, next())?),
             "--recursion" => recursion = Some(fraction(&flag, next())?),
             "--buf-callees" => buf_callees = Some(fraction(&flag, next())?),
+            "--tables" => tables = Some(fraction(&flag, next())?),
             "--no-top-level-cc" => no_top_cc = true,
             "--no-top-level-internal" => no_top_internal = true,
             "--self-test" => opts.engine = Engine::ScalarLoop,
@@ -381,6 +387,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
         p_record: records.unwrap_or(base.p_record),
         p_recursive: recursion.unwrap_or(base.p_recursive),
         p_buf_helper: buf_callees.unwrap_or(if opts.engine == Engine::Map { 0.0 } else { base.p_buf_helper }),
+        p_tables: tables.unwrap_or(base.p_tables),
         ..base
     };
     let aarch64 = arch.map(|()| CrossOptions {
