@@ -33,21 +33,24 @@ pub(super) fn load_field<'ctx>(
     lanewise: bool,
 ) -> Value<'ctx> {
     let member = w.analyses.recipes.interleave_member(i).expect("the plan made the group");
-    let wide = match w.values.interleaved.get(&member.leader) {
-        Some(&wide) => wide,
-        None => {
-            debug_assert_eq!(member.leader, i, "the group's first load comes first");
-            let group = Group { m, leader_field: member.leader_field, fields, lanewise };
-            let check = w.analyses.shapes.stride(i.operand(0)).and_then(|s| s.check);
-            let wide = match check {
-                None => group_load(w, i, group),
-                Some(check) => {
-                    let ok = no_wrap_between_lanes(w, check);
-                    w.if_else(ok, |w| group_load(w, i, group), |w| group_gather(w, i, group))
-                }
-            };
-            w.values.interleaved.insert(i, wide);
-            wide
+    let wide = if member.leader == i {
+        let group = Group { m, leader_field: member.leader_field, fields, lanewise };
+        let check = w.analyses.shapes.stride(i.operand(0)).and_then(|s| s.check);
+        let wide = match check {
+            None => group_load(w, i, group),
+            Some(check) => {
+                let ok = no_wrap_between_lanes(w, check);
+                w.if_else(ok, |w| group_load(w, i, group), |w| group_gather(w, i, group))
+            }
+        };
+        w.values.interleaved.insert(i, wide);
+        wide
+    } else {
+        match w.values.interleaved.get(&member.leader) {
+            Some(&wide) => wide,
+            // The group's first load is emitted first; should it not have
+            // been, this field alone is still exact as a gather.
+            None => return super::memory::gather(w, i, lanewise),
         }
     };
     let picks: Vec<Value> = (0..w.n).map(|k| constant::i32(w.ctx(), k * m + field)).collect();

@@ -21,7 +21,7 @@
 //! what the scalar code reads in the lanes that run the block. A stride-2
 //! field alone stays a wide access of its own ([`super::memory::Access::Strided`]).
 
-use super::memory::{is_plain_element, Access, MemoryRecipe};
+use super::memory::{is_plain_element, is_sparse, Access, MemoryRecipe};
 use super::Recipe;
 use crate::analysis::shape::Shapes;
 use crate::llvm::LLVMOpcode::*;
@@ -55,7 +55,8 @@ fn field_address<'ctx>(
     shapes: &Shapes<'ctx>,
     i: Value<'ctx>,
 ) -> Option<(Value<'ctx>, i64, u32, bool)> {
-    if i.opcode() != LLVMLoad || i.is_volatile() || i.is_atomic() || !is_plain_element(i.ty()) {
+    // A refill worker's sparse element reads keep their loop over the active lanes.
+    if i.opcode() != LLVMLoad || i.is_volatile() || i.is_atomic() || !is_plain_element(i.ty()) || is_sparse(i) {
         return None;
     }
     let size = module.abi_size_of(i.ty()) as i64;
