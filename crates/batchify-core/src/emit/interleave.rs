@@ -17,7 +17,7 @@
 //! plain load. Where the stride holds only after a run-time test (an index
 //! extended from 32 bits), a failed test gathers each field instead.
 
-use super::memory::{base_address, mask_or_true, masked_load, no_wrap_between_lanes, set_param_align, vector_align};
+use super::memory::{base_address, gather_at, masked_load, no_wrap_between_lanes, spread_mask, vector_align};
 use super::state::Widener;
 use crate::llvm::{constant, Type, Value};
 use crate::plan::Access;
@@ -53,6 +53,12 @@ pub(super) fn load_field<'ctx>(
             None => return super::memory::gather(w, i, lanewise),
         }
     };
+    field_of(w, wide, m, field)
+}
+
+/// Field `field` of every lane from the lanes' `m`-element structures
+/// `wide` (`<N·m x T>`): elements `k·m + field`.
+pub(super) fn field_of<'ctx>(w: &Widener<'_, 'ctx>, wide: Value<'ctx>, m: u32, field: u32) -> Value<'ctx> {
     let picks: Vec<Value> = (0..w.n).map(|k| constant::i32(w.ctx(), k * m + field)).collect();
     w.b.shuffle(wide, constant::poison(wide.ty()), constant::vector(&picks))
 }
@@ -89,18 +95,7 @@ fn group_load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, g: Group) -> Valu
     };
     let wide = i.ty().vector_of(w.n * m);
     let every = (1u32 << m) - 1;
-    let mask = if w.flow.full && fields == every {
-        None
-    } else if w.flow.full {
-        let bits: Vec<Value> =
-            (0..w.n * m).map(|p| constant::int(Type::int(w.ctx(), 1), (fields >> (p % m) & 1) as u64)).collect();
-        Some(constant::vector(&bits))
-    } else {
-        let picks: Vec<Value> = (0..w.n * m)
-            .map(|p| constant::i32(w.ctx(), if fields >> (p % m) & 1 == 1 { p / m } else { w.n }))
-            .collect();
-        Some(w.b.shuffle(w.flow.mask, w.all_false(), constant::vector(&picks)))
-    };
+    let mask = (!w.flow.full || fields != every).then(|| spread_mask(w, m, fields));
     masked_load(w, wide, base, mask, align, lanewise)
 }
 
@@ -111,7 +106,6 @@ fn group_gather<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, g: Group) -> Va
     let vty = i.ty().vector_of(w.n);
     let size = w.module.abi_size_of(i.ty()) as i64;
     let i64t = Type::int(w.ctx(), 64);
-    let mask = mask_or_true(w);
     let parts: Vec<Value> = (0..g.m)
         .map(|f| {
             if g.fields >> f & 1 == 0 {
@@ -123,15 +117,7 @@ fn group_gather<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, g: Group) -> Va
             } else {
                 w.b.gep(Type::int(w.ctx(), 8), ptrs, &[constant::int(i64t, offset as u64)], Default::default())
             };
-            if g.lanewise {
-                let at = super::lanewise::Addresses::Each(at);
-                let partial = (!w.flow.full).then_some(w.flow.mask);
-                return super::lanewise::load(w, vty, at, partial, i.alignment(), constant::null(vty));
-            }
-            let gather = w.module.intrinsic("llvm.masked.gather", &[vty, at.ty()]).expect("llvm.masked.gather exists");
-            let r = w.b.call(gather.function_type(), gather, &[at, mask, constant::null(vty)]);
-            set_param_align(r, 0, i.alignment());
-            r
+            gather_at(w, at, vty, i.alignment(), g.lanewise)
         })
         .collect();
     let joined = super::vector_input::concat(&w.b, &parts);

@@ -61,10 +61,9 @@ pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Memo
             }
             Access::Strided { m } => {
                 let wide = i.ty().vector_of(w.n * m);
-                let mask = spread_mask(w, m);
+                let mask = spread_mask(w, m, 1);
                 let v = masked_load(w, wide, base, Some(mask), align, recipe.lanewise);
-                let picks: Vec<Value> = (0..w.n).map(|k| constant::i32(w.ctx(), k * m)).collect();
-                w.b.shuffle(v, constant::poison(wide), constant::vector(&picks))
+                super::interleave::field_of(w, v, m, 0)
             }
             _ => unreachable!("handled above"),
         }
@@ -116,7 +115,7 @@ pub(super) fn store<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Mem
                     .collect();
                 let spread = w.b.shuffle(vals, constant::poison(vals.ty()), constant::vector(&places));
                 debug_assert_eq!(spread.ty(), wide);
-                let mask = spread_mask(w, m);
+                let mask = spread_mask(w, m, 1);
                 masked_store(w, spread, base, Some(mask), align, recipe.lanewise)
             }
             _ => unreachable!("handled above"),
@@ -352,16 +351,19 @@ fn reversed<'ctx>(w: &Widener<'_, 'ctx>, v: Value<'ctx>) -> Value<'ctx> {
     w.b.shuffle(v, constant::poison(v.ty()), constant::vector(&idx))
 }
 
-/// The mask of a wide access: element `k·m` takes lane `k`'s bit, the
-/// others are off.
-fn spread_mask<'ctx>(w: &Widener<'_, 'ctx>, m: u32) -> Value<'ctx> {
+/// The mask of a wide access over `m`-element structures: element
+/// `k·m + f` takes lane `k`'s bit where bit `f` of `fields` is set (a
+/// strided access reads field 0 alone, an interleave group the fields it
+/// reads), the others are off.
+pub(super) fn spread_mask<'ctx>(w: &Widener<'_, 'ctx>, m: u32, fields: u32) -> Value<'ctx> {
     let ctx = w.ctx();
     let n = w.n;
+    let read = |p: u32| fields >> (p % m) & 1 == 1;
     if w.flow.full {
-        let bits: Vec<Value> = (0..n * m).map(|p| constant::int(Type::int(ctx, 1), (p % m == 0) as u64)).collect();
+        let bits: Vec<Value> = (0..n * m).map(|p| constant::int(Type::int(ctx, 1), read(p) as u64)).collect();
         return constant::vector(&bits);
     }
-    let idx: Vec<Value> = (0..n * m).map(|p| constant::i32(ctx, if p % m == 0 { p / m } else { n })).collect();
+    let idx: Vec<Value> = (0..n * m).map(|p| constant::i32(ctx, if read(p) { p / m } else { n })).collect();
     w.b.shuffle(w.flow.mask, w.all_false(), constant::vector(&idx))
 }
 
@@ -436,15 +438,26 @@ pub(super) fn gather<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, lanewise: 
         }
     }
     let ptrs = w.varying_value(i.operand(0));
-    let vty = i.ty().vector_of(w.n);
+    gather_at(w, ptrs, i.ty().vector_of(w.n), i.alignment(), lanewise)
+}
+
+/// A gather of `vty` from the lanes' addresses `ptrs` under the execution
+/// mask (inactive lanes 0), one load per active lane where `lanewise`.
+pub(super) fn gather_at<'ctx>(
+    w: &mut Widener<'_, 'ctx>,
+    ptrs: Value<'ctx>,
+    vty: Type<'ctx>,
+    align: u32,
+    lanewise: bool,
+) -> Value<'ctx> {
     if lanewise {
         let at = super::lanewise::Addresses::Each(ptrs);
-        return super::lanewise::load(w, vty, at, lane_mask(w), i.alignment(), constant::null(vty));
+        return super::lanewise::load(w, vty, at, lane_mask(w), align, constant::null(vty));
     }
     let f = w.module.intrinsic("llvm.masked.gather", &[vty, ptrs.ty()]).expect("llvm.masked.gather exists");
     let m = mask_or_true(w);
     let r = w.b.call(f.function_type(), f, &[ptrs, m, constant::null(vty)]);
-    set_param_align(r, 0, i.alignment());
+    set_param_align(r, 0, align);
     r
 }
 
@@ -474,7 +487,7 @@ fn lane_mask<'ctx>(w: &Widener<'_, 'ctx>) -> Option<Value<'ctx>> {
 }
 
 /// The execution mask, or all lanes where the mask is known full.
-pub(super) fn mask_or_true<'ctx>(w: &Widener<'_, 'ctx>) -> Value<'ctx> {
+fn mask_or_true<'ctx>(w: &Widener<'_, 'ctx>) -> Value<'ctx> {
     if w.flow.full {
         w.all_true()
     } else {
@@ -482,7 +495,7 @@ pub(super) fn mask_or_true<'ctx>(w: &Widener<'_, 'ctx>) -> Value<'ctx> {
     }
 }
 
-pub(super) fn set_param_align(call: Value, arg: u32, align: u32) {
+fn set_param_align(call: Value, arg: u32, align: u32) {
     if align > 0 {
         call.add_call_arg_attribute(arg, "align", align as u64);
     }

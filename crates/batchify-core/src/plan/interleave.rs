@@ -49,12 +49,8 @@ type Key<'ctx> = (Value<'ctx>, Type<'ctx>, u32);
 type Loads<'ctx> = Vec<(Value<'ctx>, i64)>;
 
 /// A load at a constant offset from a pointer whose lanes step
-/// `m` elements: `(root, offset in elements, m, checked)`.
-fn field_address<'ctx>(
-    module: Module<'ctx>,
-    shapes: &Shapes<'ctx>,
-    i: Value<'ctx>,
-) -> Option<(Value<'ctx>, i64, u32, bool)> {
+/// `m` elements: `(root, offset in elements, m)`.
+fn field_address<'ctx>(module: Module<'ctx>, shapes: &Shapes<'ctx>, i: Value<'ctx>) -> Option<(Value<'ctx>, i64, u32)> {
     // A refill worker's sparse element reads keep their loop over the active lanes.
     if i.opcode() != LLVMLoad || i.is_volatile() || i.is_atomic() || !is_plain_element(i.ty()) || is_sparse(i) {
         return None;
@@ -66,7 +62,7 @@ fn field_address<'ctx>(
         return None;
     }
     let m = stride.step / size;
-    (2..=MAX_GROUP_STRIDE as i64).contains(&m).then_some((root, bytes / size, m as u32, stride.checked()))
+    (2..=MAX_GROUP_STRIDE as i64).contains(&m).then_some((root, bytes / size, m as u32))
 }
 
 /// `ptr` as a root pointer plus a constant byte offset: a `getelementptr`
@@ -135,7 +131,7 @@ pub fn plan_block<'ctx>(
         if !candidate {
             continue;
         }
-        let Some((root, offset, m, _)) = field_address(module, shapes, i) else { continue };
+        let Some((root, offset, m)) = field_address(module, shapes, i) else { continue };
         let key = (root, i.ty(), m);
         if !open.contains_key(&key) {
             order.push(key);
@@ -143,7 +139,9 @@ pub fn plan_block<'ctx>(
         open.entry(key).or_default().push((i, offset));
     }
     close(&mut open, &mut order, &mut groups);
-    for ((_, _, m), loads) in groups {
+    for ((root, _, m), loads) in groups {
+        // The root's stride is every member's: checked for all or none.
+        let checked = shapes.stride(root).is_some_and(|s| s.checked());
         for group in split_by_structure(&loads, m) {
             if group.len() < 2 {
                 continue;
@@ -159,7 +157,6 @@ pub fn plan_block<'ctx>(
                     _ => false,
                 };
                 let access = Access::Interleaved { m, field, fields };
-                let checked = field_address(module, shapes, load).is_some_and(|(.., checked)| checked);
                 recipes.insert(load, Recipe::Memory { load: true, recipe: MemoryRecipe { access, checked, lanewise } });
             }
         }
