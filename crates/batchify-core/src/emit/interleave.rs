@@ -17,21 +17,22 @@
 //! plain load. Where the stride holds only after a run-time test (an index
 //! extended from 32 bits), a failed test gathers each field instead.
 
-use super::memory::{base_address, gather_at, masked_load, no_wrap_between_lanes, spread_mask, vector_align};
+use super::memory::{
+    base_address, describe, field_of, gather_at, masked_load, no_wrap_between_lanes, short, spread_mask, vector_align,
+};
 use super::state::Widener;
 use crate::llvm::{constant, Type, Value};
-use crate::plan::Access;
+use crate::plan::{Access, MemoryRecipe};
 
-/// Field `field` of load `i`'s group (`m` elements a structure, `fields`
-/// read): the group's wide load, made at its first load, shuffled.
-pub(super) fn load_field<'ctx>(
-    w: &mut Widener<'_, 'ctx>,
-    i: Value<'ctx>,
-    m: u32,
-    field: u32,
-    fields: u32,
-    lanewise: bool,
-) -> Value<'ctx> {
+/// Load `i`, planned as a field of an interleave group
+/// ([`Access::Interleaved`]): the group's wide load, made at its first
+/// load, shuffled.
+pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: MemoryRecipe) -> Value<'ctx> {
+    let Access::Interleaved { m, field, fields } = recipe.access else {
+        unreachable!("an interleaved load is planned as one")
+    };
+    let lanewise = recipe.lanewise;
+    w.stats.memory_what.push(format!("{}: `{}`", describe(recipe), short(i)));
     let member = w.analyses.recipes.interleave_member(i).expect("the plan made the group");
     let wide = if member.leader == i {
         let group = Group { m, leader_field: member.leader_field, fields, lanewise };
@@ -54,13 +55,6 @@ pub(super) fn load_field<'ctx>(
         }
     };
     field_of(w, wide, m, field)
-}
-
-/// Field `field` of every lane from the lanes' `m`-element structures
-/// `wide` (`<N·m x T>`): elements `k·m + field`.
-pub(super) fn field_of<'ctx>(w: &Widener<'_, 'ctx>, wide: Value<'ctx>, m: u32, field: u32) -> Value<'ctx> {
-    let picks: Vec<Value> = (0..w.n).map(|k| constant::i32(w.ctx(), k * m + field)).collect();
-    w.b.shuffle(wide, constant::poison(wide.ty()), constant::vector(&picks))
 }
 
 /// What the group's first load knows of its group.

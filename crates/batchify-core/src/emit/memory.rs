@@ -29,10 +29,6 @@ pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Memo
     let access = recipe.access;
     let vty = i.ty().vector_of(w.n);
     match access {
-        Access::Interleaved { m, field, fields } => {
-            w.stats.memory_what.push(format!("{}: `{}`", describe(recipe), short(i)));
-            return super::interleave::load_field(w, i, m, field, fields, recipe.lanewise);
-        }
         Access::TablePermute { .. } => {
             w.stats.memory_what.push(format!("{}: `{}`", access.name(true), short(i)));
             return super::tables::table_load(w, i, access);
@@ -63,7 +59,7 @@ pub(super) fn load<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Memo
                 let wide = i.ty().vector_of(w.n * m);
                 let mask = spread_mask(w, m, 1);
                 let v = masked_load(w, wide, base, Some(mask), align, recipe.lanewise);
-                super::interleave::field_of(w, v, m, 0)
+                field_of(w, v, m, 0)
             }
             _ => unreachable!("handled above"),
         }
@@ -128,13 +124,13 @@ pub(super) fn store<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>, recipe: Mem
 }
 
 /// The report's name of a vector or wide access.
-fn describe(recipe: MemoryRecipe) -> String {
+pub(super) fn describe(recipe: MemoryRecipe) -> String {
     let checked = if recipe.checked { ", checked at run time" } else { "" };
     format!("{}{checked}", recipe.access.name(true))
 }
 
 /// An instruction's text for the report.
-fn short(i: Value) -> String {
+pub(super) fn short(i: Value) -> String {
     i.print().trim().to_string()
 }
 
@@ -342,6 +338,13 @@ fn constant_offset(v: Value) -> (Value, u64) {
         }
     }
     (x, c)
+}
+
+/// Field `field` of every lane from the lanes' `m`-element structures
+/// `wide` (`<N·m x T>`): elements `k·m + field`.
+pub(super) fn field_of<'ctx>(w: &Widener<'_, 'ctx>, wide: Value<'ctx>, m: u32, field: u32) -> Value<'ctx> {
+    let picks: Vec<Value> = (0..w.n).map(|k| constant::i32(w.ctx(), k * m + field)).collect();
+    w.b.shuffle(wide, constant::poison(wide.ty()), constant::vector(&picks))
 }
 
 /// `v` with its lanes in reverse order.

@@ -204,7 +204,9 @@ impl<'ctx> Widener<'_, 'ctx> {
             }
             Recipe::Memory { load, recipe } => {
                 self.stats.vectorized += 1;
-                if *load {
+                if *load && matches!(recipe.access, crate::plan::Access::Interleaved { .. }) {
+                    super::interleave::load(self, i, *recipe)
+                } else if *load {
                     super::memory::load(self, i, *recipe)
                 } else {
                     super::memory::store(self, i, *recipe)
