@@ -79,12 +79,28 @@ fn direct_calls<'ctx>(f: Value<'ctx>) -> Vec<(Value<'ctx>, Value<'ctx>)> {
     machine_calls(f).into_iter().filter_map(|(call, callee)| Some((call, callee?))).collect()
 }
 
-/// Raises `f`'s `"min-legal-vector-width"` to cover its own signature and
-/// the vector types of every call it makes (indirect ones too), as clang
-/// does for the functions it emits.
+/// Raises `f`'s `"min-legal-vector-width"` to cover its own signature,
+/// the vector types of every call it makes (indirect ones too) and those
+/// of its x86 target intrinsics, as clang does for the functions it emits
+/// (its intrinsic wrappers carry `min_vector_width`). A target intrinsic's
+/// vectors cannot be split: a 512-bit `vpermi2var` in a function whose
+/// width is 256 under an Intel tuning stops the back end ("Do not know how
+/// to split the result of this operator").
 pub fn cover_calls(f: Value) {
     let calls = machine_calls(f).into_iter().map(|(c, _)| signature_bits(c.called_function_type()));
-    cover(f, calls.chain([signature_bits(f.function_type())]).max().unwrap_or(0));
+    let intrinsics = target_intrinsic_calls(f).into_iter().map(|c| signature_bits(c.called_function_type()));
+    cover(f, calls.chain(intrinsics).chain([signature_bits(f.function_type())]).max().unwrap_or(0));
+}
+
+/// The calls in `f` of x86 target intrinsics (`llvm.x86.*`).
+fn target_intrinsic_calls<'ctx>(f: Value<'ctx>) -> Vec<Value<'ctx>> {
+    let calls = f.blocks().into_iter().flat_map(|b| b.instructions()).filter(|i| i.is_call());
+    calls
+        .filter(|i| {
+            let callee = i.called_value();
+            callee.is_function() && callee.intrinsic_id() != 0 && callee.name().starts_with("llvm.x86.")
+        })
+        .collect()
 }
 
 /// The module's functions before batchify ran: [`Snapshot::changed`] tells
