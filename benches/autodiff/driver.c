@@ -1,25 +1,30 @@
 /* Driver of `cargo xtask bench-autodiff` (xtask/src/bench_autodiff.rs):
  * derivatives of the smooth Mandelbrot escape measure
  * (tests/autodiff/01_smooth_mandel.c) on a W x H grid of points, computed
- * eight ways, checked against scalar Enzyme, then timed.
+ * by scalar Enzyme and, per configuration C (lanes and ISA: avx2x4,
+ * avx2x8, avx512x8), by Enzyme and batchify in both orders; checked
+ * against scalar Enzyme, then timed.
  *
- *   primal  scalar         smooth_mandel(x, y), once per point
- *   primal  x8             x8_primal: batchify's 8-lane clone, once per 8 points
- *   forward scalar-enzyme  ad_forward_smooth_mandel (Enzyme's fwddiffesmooth_mandel),
- *                          twice per point: seeds (1, 0) and (0, 1)
- *   forward enzyme-of-x8   x8_enzyme_fwd: Enzyme's forward mode of the 8-lane
- *                          clone, two passes per 8 points
- *   forward x8-of-enzyme   x8_bf_fwd: batchify's 8-lane clone of
- *                          fwddiffesmooth_mandel, two calls per 8 points
- *   reverse scalar-enzyme  ad_reverse_smooth_mandel (Enzyme's diffesmooth_mandel),
- *                          once per point
- *   reverse enzyme-of-x8   x8_enzyme_rev: Enzyme's reverse mode of the 8-lane
- *                          clone, once per 8 points
- *   reverse x8-of-enzyme   x8_bf_rev: batchify's 8-lane clone of
- *                          diffesmooth_mandel, once per 8 points
+ *   primal  scalar            smooth_mandel(x, y), once per point
+ *   forward scalar-enzyme     ad_forward_smooth_mandel (Enzyme's fwddiffesmooth_mandel),
+ *                             twice per point: seeds (1, 0) and (0, 1)
+ *   reverse scalar-enzyme     ad_reverse_smooth_mandel (Enzyme's diffesmooth_mandel),
+ *                             once per point
+ * and per configuration C of L lanes:
+ *   primal  C                 C_primal: batchify's L-lane clone, once per L points
+ *   forward enzyme-of-C       C_enzyme_fwd: Enzyme's forward mode of the L-lane
+ *                             clone, two passes per L points
+ *   forward C-of-enzyme       C_bf_fwd: batchify's L-lane clone of
+ *                             fwddiffesmooth_mandel, two calls per L points
+ *   reverse enzyme-of-C       C_enzyme_rev: Enzyme's reverse mode of the L-lane
+ *                             clone, once per L points
+ *   reverse C-of-enzyme       C_bf_rev: batchify's L-lane clone of
+ *                             diffesmooth_mandel, once per L points
  *
- * Every function above lives in another object (no LTO), so each call is a
- * real call. Usage: driver W H REPS. Prints
+ * The configurations are given at compile time as an X-macro list,
+ * -DCONFIGS='X(avx2x4, 4) X(avx2x8, 8)': the xtask builds only those the
+ * CPU can run. Every function above lives in another object (no LTO), so
+ * each call is a real call. Usage: driver W H REPS. Prints
  *   CHECK <mode> <version> <values> <exact> <max_rel> <bad> <bound>
  * per version against the scalar one of its mode (primal values bit for
  * bit; derivatives bit for bit or within REL_FWD / REL_REV relative
@@ -34,13 +39,19 @@
 #include <string.h>
 #include <time.h>
 
+#ifndef CONFIGS
+#error "compile with -DCONFIGS='X(name, lanes) ...'"
+#endif
+
 /* Relative bounds of the derivatives (the primal of the clone must match
  * bit for bit). Enzyme puts `fast` flags on the derivative arithmetic, so
  * clang -O2 may reassociate the scalar derivative code and the vector one
- * differently: forward mode then differs by a few ulp, and reverse mode,
- * whose adjoints go back through up to 200 iterations of the map, by more
- * (scalar Enzyme's own forward and reverse derivatives differ by up to
- * 2e-10 on these points). A wrong derivative differs in the first digits. */
+ * differently (and, with AVX-512, which implies FMA, fuse multiplies and
+ * adds in the vector code only): forward mode then differs by a few ulp,
+ * and reverse mode, whose adjoints go back through up to 200 iterations of
+ * the map, by more (scalar Enzyme's own forward and reverse derivatives
+ * differ by up to 2e-10 on these points). A wrong derivative differs in
+ * the first digits. */
 #ifndef REL_FWD
 #define REL_FWD 1e-12
 #endif
@@ -54,45 +65,45 @@ typedef struct {
 double smooth_mandel(double x, double y);
 double ad_forward_smooth_mandel(double x, double dx, double y, double dy);
 ad_pair ad_reverse_smooth_mandel(double x, double y);
-void x8_primal(const double *x, const double *y, double *out);
-void x8_enzyme_fwd(const double *x, const double *y, double *fx, double *fy);
-void x8_enzyme_rev(const double *x, const double *y, double *gx, double *gy);
-void x8_bf_fwd(const double *x, const double *y, double *fx, double *fy);
-void x8_bf_rev(const double *x, const double *y, double *gx, double *gy);
 
-enum { P_SC, P_X8, F_SC, F_EX8, F_X8E, R_SC, R_EX8, R_X8E, NV };
-static const char *mode[NV] = {"primal", "primal", "forward", "forward", "forward", "reverse", "reverse", "reverse"};
-static const char *vname[NV] = {"scalar",       "x8",           "scalar-enzyme", "enzyme-of-x8",
-                                "x8-of-enzyme", "scalar-enzyme", "enzyme-of-x8", "x8-of-enzyme"};
-static const int ref[NV] = {P_SC, P_SC, F_SC, F_SC, F_SC, R_SC, R_SC, R_SC};
+typedef void primal_fn(const double *x, const double *y, double *out);
+typedef void deriv_fn(const double *x, const double *y, double *dx, double *dy);
+#define X(c, l) primal_fn c##_primal; deriv_fn c##_enzyme_fwd, c##_bf_fwd, c##_enzyme_rev, c##_bf_rev;
+CONFIGS
+#undef X
+
+/* What a version calls. */
+enum kind { P_SC, F_SC, R_SC, P_VEC, D_VEC };
+typedef struct {
+    const char *mode;
+    char name[48];
+    enum kind kind;
+    int lanes;         /* points per call of the vector versions */
+    primal_fn *primal; /* P_VEC */
+    deriv_fn *deriv;   /* D_VEC */
+    int ref;           /* the scalar version of the mode */
+    double *a, *b;     /* results (b: d/dy; none for the primal) */
+} version;
+
+static version vs[3 + 5 * 8];
+static int nv;
 
 static long n;
-static double *px, *py, *ra[NV], *rb[NV];
+static double *px, *py;
 
-__attribute__((noinline)) static void run(int v) {
-    double *a = ra[v], *b = rb[v];
-    switch (v) {
+__attribute__((noinline)) static void run(const version *v) {
+    double *a = v->a, *b = v->b;
+    long l = v->lanes;
+    switch (v->kind) {
     case P_SC:
         for (long i = 0; i < n; i++)
             a[i] = smooth_mandel(px[i], py[i]);
-        break;
-    case P_X8:
-        for (long i = 0; i < n; i += 8)
-            x8_primal(px + i, py + i, a + i);
         break;
     case F_SC:
         for (long i = 0; i < n; i++) {
             a[i] = ad_forward_smooth_mandel(px[i], 1.0, py[i], 0.0);
             b[i] = ad_forward_smooth_mandel(px[i], 0.0, py[i], 1.0);
         }
-        break;
-    case F_EX8:
-        for (long i = 0; i < n; i += 8)
-            x8_enzyme_fwd(px + i, py + i, a + i, b + i);
-        break;
-    case F_X8E:
-        for (long i = 0; i < n; i += 8)
-            x8_bf_fwd(px + i, py + i, a + i, b + i);
         break;
     case R_SC:
         for (long i = 0; i < n; i++) {
@@ -101,13 +112,13 @@ __attribute__((noinline)) static void run(int v) {
             b[i] = g.d1;
         }
         break;
-    case R_EX8:
-        for (long i = 0; i < n; i += 8)
-            x8_enzyme_rev(px + i, py + i, a + i, b + i);
+    case P_VEC:
+        for (long i = 0; i < n; i += l)
+            v->primal(px + i, py + i, a + i);
         break;
-    case R_X8E:
-        for (long i = 0; i < n; i += 8)
-            x8_bf_rev(px + i, py + i, a + i, b + i);
+    case D_VEC:
+        for (long i = 0; i < n; i += l)
+            v->deriv(px + i, py + i, a + i, b + i);
         break;
     }
 }
@@ -126,13 +137,13 @@ static double *alloc(void) {
  * One run of this benchmark found the forward x8-of-enzyme version 1.9x
  * slower in every round than the run before, with the same code, and
  * padding the environment (which moves the stack) reproduced two such
- * levels for a while; the 8-lane clones spill ymm registers with unaligned
- * moves into frames aligned to 16 bytes only, so where a spill slot falls
- * in a cache line depends on the stack address. The rounds therefore cycle
- * through the four shifts modulo 64 rather than time whatever alignment
- * the process started with (docs/benchmarks.md: the cause was not
- * confirmed). */
-__attribute__((noinline)) static void run_shifted(int v, int shift) {
+ * levels for a while; the 8-lane AVX2 clones spill ymm registers with
+ * unaligned moves into frames aligned to 16 bytes only, so where a spill
+ * slot falls in a cache line depends on the stack address. The rounds
+ * therefore cycle through the four shifts modulo 64 rather than time
+ * whatever alignment the process started with (docs/benchmarks.md: the
+ * cause was not confirmed). */
+__attribute__((noinline)) static void run_shifted(const version *v, int shift) {
     char *pad = __builtin_alloca((size_t)shift + 16);
     __asm__ volatile("" : : "r"(pad) : "memory");
     run(v);
@@ -166,6 +177,24 @@ static long check(const char *what, const double *got, const double *want, doubl
     return bad;
 }
 
+static void add(const char *mode, const char *fmt, const char *cfg, enum kind kind, int lanes, primal_fn *p,
+                deriv_fn *d, int ref) {
+    if (nv == (int)(sizeof vs / sizeof vs[0])) {
+        fprintf(stderr, "too many configurations\n");
+        exit(2);
+    }
+    version *v = &vs[nv++];
+    v->mode = mode;
+    snprintf(v->name, sizeof v->name, fmt, cfg);
+    v->kind = kind;
+    v->lanes = lanes;
+    v->primal = p;
+    v->deriv = d;
+    v->ref = ref;
+    v->a = alloc();
+    v->b = kind == P_SC || kind == P_VEC ? NULL : alloc();
+}
+
 int main(int argc, char **argv) {
     long w = argc > 1 ? atol(argv[1]) : 1000, h = argc > 2 ? atol(argv[2]) : 1000;
     int reps = argc > 3 ? atoi(argv[3]) : 7;
@@ -184,28 +213,34 @@ int main(int argc, char **argv) {
             px[j * w + i] = -2.0 + 2.5 * (double)i / (double)w;
             py[j * w + i] = -1.2 + 2.4 * (double)j / (double)h;
         }
-    for (int v = 0; v < NV; v++) {
-        ra[v] = alloc();
-        rb[v] = v == P_SC || v == P_X8 ? NULL : alloc();
-    }
-    for (int v = 0; v < NV; v++)
-        run(v);
+    add("primal", "scalar", "", P_SC, 1, NULL, NULL, 0);
+    add("forward", "scalar-enzyme", "", F_SC, 1, NULL, NULL, 1);
+    add("reverse", "scalar-enzyme", "", R_SC, 1, NULL, NULL, 2);
+#define X(c, l)                                                                                                       \
+    add("primal", "%s", #c, P_VEC, l, c##_primal, NULL, 0);                                                           \
+    add("forward", "enzyme-of-%s", #c, D_VEC, l, NULL, c##_enzyme_fwd, 1);                                            \
+    add("forward", "%s-of-enzyme", #c, D_VEC, l, NULL, c##_bf_fwd, 1);                                                \
+    add("reverse", "enzyme-of-%s", #c, D_VEC, l, NULL, c##_enzyme_rev, 2);                                            \
+    add("reverse", "%s-of-enzyme", #c, D_VEC, l, NULL, c##_bf_rev, 2);
+    CONFIGS
+#undef X
+    for (int v = 0; v < nv; v++)
+        run(&vs[v]);
     long all_bad = 0;
-    for (int v = 0; v < NV; v++) {
-        if (v == ref[v])
-            continue;
+    for (int i = 3; i < nv; i++) {
+        const version *v = &vs[i], *r = &vs[v->ref];
         long exact = 0, bad = 0, values = n;
         double max_rel = 0;
-        char what[64];
-        double bound = v == P_X8 ? 0.0 : ref[v] == F_SC ? REL_FWD : REL_REV;
-        snprintf(what, sizeof what, "%s %s d/dx", mode[v], vname[v]);
-        bad += check(v == P_X8 ? "primal x8" : what, ra[v], ra[ref[v]], bound, &exact, &max_rel);
-        if (rb[v]) {
-            snprintf(what, sizeof what, "%s %s d/dy", mode[v], vname[v]);
-            bad += check(what, rb[v], rb[ref[v]], bound, &exact, &max_rel);
+        char what[96];
+        double bound = v->kind == P_VEC ? 0.0 : r->kind == F_SC ? REL_FWD : REL_REV;
+        snprintf(what, sizeof what, v->b ? "%s %s d/dx" : "%s %s", v->mode, v->name);
+        bad += check(what, v->a, r->a, bound, &exact, &max_rel);
+        if (v->b) {
+            snprintf(what, sizeof what, "%s %s d/dy", v->mode, v->name);
+            bad += check(what, v->b, r->b, bound, &exact, &max_rel);
             values += n;
         }
-        printf("CHECK %s %s %ld %ld %.3g %ld %g\n", mode[v], vname[v], values, exact, max_rel, bad, bound);
+        printf("CHECK %s %s %ld %ld %.3g %ld %g\n", v->mode, v->name, values, exact, max_rel, bad, bound);
         all_bad += bad;
     }
     /* Scalar Enzyme's forward and reverse derivatives, against each other
@@ -215,7 +250,7 @@ int main(int argc, char **argv) {
         double max_rel = 0;
         long nan = 0;
         for (long i = 0; i < n; i++) {
-            const double *f[2] = {ra[F_SC], rb[F_SC]}, *r[2] = {ra[R_SC], rb[R_SC]};
+            const double *f[2] = {vs[1].a, vs[1].b}, *r[2] = {vs[2].a, vs[2].b};
             for (int d = 0; d < 2; d++) {
                 if (isnan(f[d][i]) || isnan(r[d][i])) {
                     nan++;
@@ -239,13 +274,13 @@ int main(int argc, char **argv) {
     }
     fflush(stdout);
     for (int r = 0; r < reps; r++)
-        for (int o = 0; o < NV; o++) {
-            int v = (o + r) % NV;
+        for (int o = 0; o < nv; o++) {
+            const version *v = &vs[(o + r) % nv];
             int shift = 16 * (r % 4);
             double t0 = now_ns();
             run_shifted(v, shift);
             double t1 = now_ns();
-            printf("TIME %s %s %d %d %.3f\n", mode[v], vname[v], r, shift, (t1 - t0) / (double)n);
+            printf("TIME %s %s %d %d %.3f\n", v->mode, v->name, r, shift, (t1 - t0) / (double)n);
             fflush(stdout);
         }
     return 0;
