@@ -71,6 +71,8 @@ cl::opt<bool> OptMap("batchify-map", cl::cat(Category),
 cl::opt<std::string> OptMapForm("batchify-map-form", cl::cat(Category),
                                 cl::desc("batchify: how maps run their elements (adaptive, refill, grouped)"),
                                 cl::init(""));
+cl::opt<std::string> OptBucket("batchify-bucket", cl::cat(Category),
+                              cl::desc("batchify: bucket the maps' elements by this key function"), cl::init(""));
 cl::opt<unsigned> OptRefillGroups("batchify-refill-groups", cl::cat(Category),
                                   cl::desc("batchify: lane groups per trip of refilling maps (1 or 2)"),
                                   cl::init(0));
@@ -112,6 +114,8 @@ std::string clParams() {
     add("instrument-lanes");
   if (!OptMapForm.empty())
     add("map-form=" + OptMapForm);
+  if (!OptBucket.empty())
+    add("bucket=" + OptBucket);
   if (OptRefillGroups != 0)
     add("refill-groups=" + std::to_string(OptRefillGroups));
   return s;

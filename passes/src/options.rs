@@ -36,6 +36,8 @@ pub struct PluginOptions {
     pub map: bool,
     /// How maps run their elements (`map-form=`, like `--map-form`).
     pub map_form: Option<batchify_core::driver::MapForm>,
+    /// The key function of bucketed maps (`bucket=KEY`, like `--bucket`).
+    pub bucket: Option<String>,
     /// Lane groups per trip of refilling maps (`refill-groups=`, like
     /// `--refill-groups`).
     pub refill_groups: Option<u32>,
@@ -100,6 +102,7 @@ impl PluginOptions {
                         format!("unknown map form `{v}` in pass parameter `map-form` (expected adaptive, refill or grouped)")
                     })?);
                 }
+                "bucket" => self.bucket = Some(need("the name of a key function")?.to_string()),
                 "refill-groups" => {
                     let v = need("1 or 2")?;
                     self.refill_groups = Some(match v {
@@ -116,7 +119,7 @@ impl PluginOptions {
                 _ => {
                     return Err(format!(
                         "unknown pass parameter `{item}` (expected isa=, width=, veclib=, function=, variant=, \
-                         map-form=, refill-groups=, report, no-callers, for-autodiff, instrument-lanes or map)"
+                         map-form=, bucket=, refill-groups=, report, no-callers, for-autodiff, instrument-lanes or map)"
                     ))
                 }
             }

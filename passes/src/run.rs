@@ -45,6 +45,7 @@ pub fn run(module: &Module<'_>, pass_params: &str, cl_params: &str, automatic: b
         callers: !opts.no_callers,
         maps: opts.map,
         map_form: opts.map_form.unwrap_or_default(),
+        bucket: opts.bucket.clone(),
     };
     let core_module = batchify_core::llvm::Module::from_inkwell(module);
     let out = match driver::run(core_module, &plan, &core_opts, &mut |_| {}) {

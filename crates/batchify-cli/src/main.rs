@@ -90,6 +90,12 @@ struct Cli {
     /// always grouped.
     #[arg(long = "map-form", value_name = "FORM", default_value = "adaptive", value_parser = parse_map_form)]
     map_form: MapForm,
+    /// Bucket the maps' elements by the key function KEY (same parameters
+    /// as the function, an integer result, no memory written by either):
+    /// each window of 4096 elements is sorted by key before it runs in
+    /// groups, results in their own places (docs/cli.md, "Bucketed maps").
+    #[arg(long = "bucket", value_name = "KEY")]
+    bucket: Option<String>,
     /// Lane groups of the map's width that a refilling map runs per trip
     /// (1 or 2); by default two where the cost model finds the loop
     /// latency-bound and a group's values fill one register.
@@ -356,6 +362,7 @@ fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, Stri
         callers: !cli.no_callers,
         maps: cli.map,
         map_form: cli.map_form,
+        bucket: cli.bucket.clone(),
     };
     let mut progress = |s: &CloneSpec| sink.stage(&format!("batching `{}` as `{}`", s.scalar_name, s.vector_name));
     let core = batchify_core::llvm::Module::from_inkwell(&module);

@@ -80,6 +80,9 @@ pub struct Run {
     pub maps: bool,
     /// How the maps run their elements (`--map-form`).
     pub map_form: MapForm,
+    /// Bucket every map's elements by this key function (`--bucket KEY`,
+    /// `crate::map_entry::bucket`) instead of running them in `map_form`.
+    pub bucket: Option<String>,
 }
 
 /// A remark for the host compiler: the function, a short kind
@@ -180,7 +183,7 @@ pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&
     let workers: Vec<Option<Worker>> = maps
         .iter()
         .map(|m| {
-            if run.map_form == MapForm::Grouped {
+            if run.map_form == MapForm::Grouped || run.bucket.is_some() {
                 return None;
             }
             let latency_bound =
@@ -207,14 +210,15 @@ pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&
             }
             _ => String::new(),
         };
-        match map_entry::complete(module, m, refill.as_ref(), form, opts.instrument_lanes) {
-            Ok(_) => out.notes.push(format!(
-                "map: {} over {} lanes of {}, {}{groups}",
-                m.name,
-                m.spec.width,
-                m.spec.vector_name,
-                form.name()
-            )),
+        let bucket = run.bucket.as_deref();
+        let how = match bucket {
+            Some(key) => format!("bucketed by `{key}` in windows of {}", crate::map_entry::bucket::WINDOW),
+            None => format!("{}{groups}", form.name()),
+        };
+        match map_entry::complete(module, m, refill.as_ref(), form, opts.instrument_lanes, bucket) {
+            Ok(_) => {
+                out.notes.push(format!("map: {} over {} lanes of {}, {how}", m.name, m.spec.width, m.spec.vector_name))
+            }
             Err(e) if run.on_error == OnError::Stop => return Err(e),
             Err(e) => out.warnings.push(format!("`{}` was not built: {e}", m.name)),
         }

@@ -1047,6 +1047,7 @@ fn check_map_of(module: &Module<'_>, spec: &CloneSpec, seed: u64, opts: &FuzzOpt
         callers: false,
         maps: true,
         map_form: opts.map_form,
+        bucket: None,
     };
     let core = batchify_core::llvm::Module::from_inkwell(module);
     let out = match driver::run(core, &run, &build, &mut |_| {}) {

@@ -4,7 +4,9 @@
 //!
 //! Each trial picks an element count `n` (0, 1, `N-1`, `N`, `N+1`, `2N-1`,
 //! `3N+2`, `384N+5` (an adaptive map's probes of both forms and a run
-//! of one; [`MapCheckConfig::probe_size`]), then random counts up to `8N`), random and special values for
+//! of one), `8195 + 3N` (two windows of a bucketed map and part of a
+//! third; these two with [`MapCheckConfig::probe_size`]), then random
+//! counts up to `8N`), random and special values for
 //! the varying parameters' arrays, one value for each uniform parameter
 //! and a base for each linear one. Every array sits at the end of its own
 //! read-write pages, against a guard page (see [`crate::buffers`]), with
@@ -49,8 +51,8 @@ pub struct MapCheckConfig {
     /// Time limit of the whole check in seconds (0: none).
     pub timeout_secs: u32,
     /// Whether trial 7 has an adaptive map's size, two probes and a run
-    /// (`3 * PROBE_GROUPS * N + 5`: thousands of elements), instead of a
-    /// random one.
+    /// (`3 * PROBE_GROUPS * N + 5`: thousands of elements), and trial 8
+    /// two bucketed windows and more, instead of random ones.
     pub probe_size: bool,
 }
 
@@ -253,6 +255,8 @@ impl Check {
             6 => 3 * w + 2,
             // An adaptive map probes both forms, runs one, and ends grouped.
             7 if self.cfg.probe_size => 3 * PROBE_GROUPS as usize * w + 5,
+            // A bucketed map sorts two whole windows and part of a third.
+            8 if self.cfg.probe_size => 2 * batchify_core::map_entry::bucket::WINDOW as usize + 3 * w + 1,
             _ => rng.gen_range(0..=self.cfg.max_groups * w),
         }
     }

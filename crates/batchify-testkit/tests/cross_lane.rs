@@ -73,6 +73,7 @@ fn batched(dir: &Path, isa: Isa, width: u32, cpu: Option<&str>) -> PathBuf {
         callers: false,
         maps: true,
         map_form: MapForm::Adaptive,
+        bucket: None,
     };
     let core = batchify_core::llvm::Module::from_inkwell(&module);
     let out = driver::run(core, &plan, &Options::default(), &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));

@@ -144,6 +144,7 @@ fn build_and_check_form(variants: &[&str], form: MapForm) {
         callers: false,
         maps: true,
         map_form: form,
+        bucket: None,
     };
     let core = batchify_core::llvm::Module::from_inkwell(&module);
     let out = driver::run(core, &plan, &Options::default(), &mut |_| {}).expect("batches");
@@ -249,6 +250,7 @@ define void @__batchify_map__ZGVdN8vu_steps(i64 %n, ptr %x, i32 %cap, ptr %out) 
         callers: false,
         maps: false,
         map_form: MapForm::Adaptive,
+        bucket: None,
     };
     let core = batchify_core::llvm::Module::from_inkwell(&module);
     driver::run(core, &plan, &Options::default(), &mut |_| {}).expect("batches");

@@ -36,6 +36,8 @@
 //! signature and a scalar loop as its body, which batchify replaces (the
 //! same contract as [`crate::array_form`]).
 
+pub mod bucket;
+
 use crate::abi;
 use crate::array_form::{copy_target_attributes, load_lanes, memory_element, store_lanes, unread_params, zero_lanes};
 use crate::error::{Error, Result};
@@ -213,16 +215,20 @@ fn map_error(name: &str, reason: String) -> Error {
 /// `refill` (without one the map is grouped). Creates the function, or
 /// replaces a defined request's body; fails (changing nothing) when the
 /// request's signature does not fit or a created map's name is taken.
+/// With `bucket`, the name of a key function, the map is bucketed instead
+/// (`bucket`; `refill` and `form` are not used).
 pub fn complete<'ctx>(
     module: Module<'ctx>,
     request: &MapRequest,
     refill: Option<&RefillClone<'ctx>>,
     form: MapForm,
     instrument: bool,
+    bucket: Option<&str>,
 ) -> Result<Value<'ctx>> {
     let spec = &request.spec;
     let err = |reason: String| map_error(&request.name, reason);
     let scalar = module.function(&spec.scalar_name).ok_or_else(|| err("no scalar function".into()))?;
+    let key = bucket.map(|name| bucket::key_function(module, scalar, spec, name)).transpose().map_err(err)?;
     let (full_spec, tail_spec) = request.clones()?;
     let built = |s: &CloneSpec| {
         module
@@ -269,6 +275,12 @@ pub fn complete<'ctx>(
         hoist_allocas(g);
         Ok(())
     };
+    if let Some(key) = key {
+        let body = MapBody::new(module, (f, 1), scalar, spec, (full, &full_spec), (tail, &tail_spec), unread)?;
+        bucket::emit(&body, key);
+        hoist_allocas(f);
+        return Ok(f);
+    }
     match (refill, form) {
         (None, _) | (_, MapForm::Grouped) => grouped(f, 1)?,
         (Some(worker), MapForm::Refill) => emit_refill(module, f, worker),
@@ -478,27 +490,34 @@ fn name_params(f: Value, scalar: Value) {
 }
 
 /// The pieces of one map's body.
-struct MapBody<'ctx> {
-    module: Module<'ctx>,
+pub(crate) struct MapBody<'ctx> {
+    /// The module of the map and its variants.
+    pub(crate) module: Module<'ctx>,
     /// The function whose body this is: the map (`n`, parameters...) or an
     /// adaptive map's grouped range (`lo`, `hi`, parameters...).
-    f: Value<'ctx>,
+    pub(crate) f: Value<'ctx>,
     /// The index of `f`'s first parameter after the range.
-    first: usize,
-    b: Builder<'ctx>,
+    pub(crate) first: usize,
+    /// The builder the body is emitted with.
+    pub(crate) b: Builder<'ctx>,
     /// The scalar function's parameter types.
-    param_types: Vec<Type<'ctx>>,
-    kinds: Vec<ParamKind>,
-    width: u32,
-    returns: bool,
-    full: Variant<'ctx>,
-    tail: Variant<'ctx>,
+    pub(crate) param_types: Vec<Type<'ctx>>,
+    /// The variant's parameter kinds.
+    pub(crate) kinds: Vec<ParamKind>,
+    /// The variant's lanes.
+    pub(crate) width: u32,
+    /// Whether the scalar function returns a value (the map has `out`).
+    pub(crate) returns: bool,
+    /// The unmasked variant, for full groups.
+    pub(crate) full: Variant<'ctx>,
+    /// The masked twin, for the tail.
+    pub(crate) tail: Variant<'ctx>,
     /// The array parameters the map must not read (`array_form::unread_params`).
-    unread: Vec<bool>,
+    pub(crate) unread: Vec<bool>,
 }
 
 /// One variant the map calls.
-struct Variant<'ctx> {
+pub(crate) struct Variant<'ctx> {
     symbol: Value<'ctx>,
     abi: abi::CloneAbi<'ctx>,
     mask: Option<crate::spec::MaskAbi>,
@@ -587,7 +606,8 @@ impl<'ctx> MapBody<'ctx> {
         b.ret(None);
     }
 
-    fn splat(&self, x: Value<'ctx>) -> Value<'ctx> {
+    /// `x` in every lane.
+    pub(crate) fn splat(&self, x: Value<'ctx>) -> Value<'ctx> {
         let ctx = self.module.context();
         let vty = x.ty().vector_of(self.width);
         let one = self.b.insert_element(constant::poison(vty), x, 0);
@@ -598,7 +618,6 @@ impl<'ctx> MapBody<'ctx> {
     /// One call of `variant` on the elements from index `i`, with the
     /// lanes `on` (all when `None`).
     fn call_group(&self, variant: &Variant<'ctx>, i: Value<'ctx>, on: Option<Value<'ctx>>) {
-        let ctx = self.module.context();
         let b = &self.b;
         let ps = &self.f.params()[self.first..];
         let mut args = Vec::new();
@@ -617,19 +636,7 @@ impl<'ctx> MapBody<'ctx> {
                 _ => p,
             });
         }
-        let natural = variant.abi.natural;
-        if let Some(abi) = variant.mask {
-            let on = on.unwrap_or_else(|| constant::all_ones(Type::int(ctx, 1).vector_of(self.width)));
-            args.push(abi::encode_mask(b, abi, on, natural.param_types()[args.len()]));
-        }
-        let result = match &variant.abi.lowering {
-            Some(l) => crate::shell::gcc_adapter::call_lowered(b, variant.symbol, &args, l).1,
-            None => {
-                let r = b.call(natural, variant.symbol, &args);
-                r.set_call_conv(variant.symbol.call_conv());
-                (!natural.return_type().is_void()).then_some(r)
-            }
-        };
+        let result = self.call_variant(variant, args, on);
         if let (true, Some(r)) = (self.returns, result) {
             let out = ps[ps.len() - 1];
             let at = self.element_address(r.ty().element(), out, i);
@@ -637,15 +644,40 @@ impl<'ctx> MapBody<'ctx> {
         }
     }
 
+    /// Calls `variant` with the vectors of its parameters (`args`, in the
+    /// natural ABI) and the lanes `on` (all when `None`) as its mask, if it
+    /// has one; returns its result, if it has one.
+    pub(crate) fn call_variant(
+        &self,
+        variant: &Variant<'ctx>,
+        mut args: Vec<Value<'ctx>>,
+        on: Option<Value<'ctx>>,
+    ) -> Option<Value<'ctx>> {
+        let b = &self.b;
+        let natural = variant.abi.natural;
+        if let Some(abi) = variant.mask {
+            let all = || constant::all_ones(Type::int(self.module.context(), 1).vector_of(self.width));
+            args.push(abi::encode_mask(b, abi, on.unwrap_or_else(all), natural.param_types()[args.len()]));
+        }
+        match &variant.abi.lowering {
+            Some(l) => crate::shell::gcc_adapter::call_lowered(b, variant.symbol, &args, l).1,
+            None => {
+                let r = b.call(natural, variant.symbol, &args);
+                r.set_call_conv(variant.symbol.call_conv());
+                (!natural.return_type().is_void()).then_some(r)
+            }
+        }
+    }
+
     /// `&p[i]` for elements of type `t` as kept in memory.
-    fn element_address(&self, t: Type<'ctx>, p: Value<'ctx>, i: Value<'ctx>) -> Value<'ctx> {
+    pub(crate) fn element_address(&self, t: Type<'ctx>, p: Value<'ctx>, i: Value<'ctx>) -> Value<'ctx> {
         let m = memory_element(t);
         self.b.gep(m, p, &[i], Default::default())
     }
 
     /// `N` elements of type `t` from `p`, only lanes `on` read (the others
     /// zero).
-    fn masked_load(&self, t: Type<'ctx>, p: Value<'ctx>, on: Value<'ctx>) -> Value<'ctx> {
+    pub(crate) fn masked_load(&self, t: Type<'ctx>, p: Value<'ctx>, on: Value<'ctx>) -> Value<'ctx> {
         let m = memory_element(t);
         let vty = m.vector_of(self.width);
         let load = self.module.intrinsic("llvm.masked.load", &[vty, p.ty()]).expect("llvm.masked.load exists");

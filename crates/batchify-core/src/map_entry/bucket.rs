@@ -1,0 +1,331 @@
+//! Bucketed maps (`--bucket KEY`): a map whose groups of `N` lanes take
+//! elements of similar cost together, by a key the user gives.
+//!
+//! `KEY` is a function of the module with the scalar function's
+//! parameter types and an integer result, that writes no memory: a cheap
+//! estimate of the element's cost (a trip count, a size class). The map
+//! runs over windows of [`WINDOW`] elements; in each it
+//!
+//! 1. calls `KEY` on every element (scalar calls) and keeps its bucket,
+//!    `min(key, 255)` with the key read as unsigned;
+//! 2. sorts the window's indices by bucket (a counting sort, stable: equal
+//!    keys keep their order);
+//! 3. runs the sorted indices through the clone in groups of `N` (inputs
+//!    gathered, results scattered to their own elements), the last
+//!    `len % N` through the masked twin.
+//!
+//! Every element is computed exactly as the scalar function computes it,
+//! and its result lands in its own place: only the order in which elements
+//! are computed changes. That is why the scalar function must not write
+//! memory either ([`key_function`] refuses one that may): its side effects
+//! would happen in another order. `out` may be an input array, as in every
+//! map (a group reads its elements' inputs before it writes their results,
+//! and no other group touches them). The window keeps the sort's memory on
+//! the stack (no allocation, nothing that can fail) and its inputs in the
+//! cache; on shuffled input every window is a sample of the whole.
+//!
+//! Linear parameters have no bucketed form: a group of sorted elements
+//! gives such a parameter values that are no longer a base and a step.
+
+use super::{MapBody, Variant};
+use crate::array_form::{memory_element, zero_lanes};
+use crate::llvm::{constant, LLVMIntPredicate, LLVMOpcode, Module, Type, Value};
+use crate::spec::CloneSpec;
+use crate::vfabi::ParamKind;
+
+/// Elements sorted together: a window's indices (`i32`), buckets (`i8`)
+/// and bucket counts take 21 KiB of stack.
+pub const WINDOW: u64 = 4096;
+
+/// Buckets of the counting sort: keys from 0 to 254 have their own; 255
+/// and above (and negative keys, read as unsigned) share the last.
+pub const BUCKETS: u64 = 256;
+
+/// Whether a `memory(...)` attribute's value (two bits per location: bit 0
+/// reads, bit 1 writes) lets the function write some memory.
+fn may_write(effects: u64) -> bool {
+    const WRITES: u64 = 0xAAAA_AAAA_AAAA_AAAA;
+    effects & WRITES != 0
+}
+
+/// The key function `name` of a bucketed map of `scalar` (the variant
+/// `spec`), checked: defined or declared in `module`, the same parameter
+/// types as `scalar`, an integer result, and no memory written by it or by
+/// `scalar`; no linear parameter in `spec`.
+pub fn key_function<'ctx>(
+    module: Module<'ctx>,
+    scalar: Value<'ctx>,
+    spec: &CloneSpec,
+    name: &str,
+) -> Result<Value<'ctx>, String> {
+    let key = module.function(name).ok_or_else(|| format!("--bucket: the module has no function `{name}`"))?;
+    let (kt, st) = (key.function_type(), scalar.function_type());
+    if kt.param_types() != st.param_types() {
+        return Err(format!(
+            "--bucket: `{name}` is `{}`; a key of `{}` takes its parameters, `{}`",
+            kt.print(),
+            spec.scalar_name,
+            st.print()
+        ));
+    }
+    if kt.return_type().int_width() == 0 {
+        return Err(format!("--bucket: `{name}` returns `{}`, not an integer", kt.return_type().print()));
+    }
+    for (f, what) in [(key, "the key"), (scalar, "the function")] {
+        if f.fn_attribute_value("memory").is_none_or(may_write) {
+            return Err(format!(
+                "--bucket: {what} `{}` may write memory (no `memory(none)` or `memory(read)` attribute); a \
+                 bucketed map computes the elements in another order, so neither may have side effects",
+                f.name()
+            ));
+        }
+    }
+    if let Some(j) =
+        spec.params.iter().position(|k| matches!(k, ParamKind::Linear { .. } | ParamKind::LinearVarStep { .. }))
+    {
+        return Err(format!(
+            "--bucket: parameter {j} of `{}` is linear, and a group of sorted elements gives it no base and step",
+            spec.vector_name
+        ));
+    }
+    Ok(key)
+}
+
+/// Emits the bucketed map's body into `body.f` (`n`, parameters..., `out`):
+///
+/// ```text
+/// head:   w = phi; br (w < n) ? window : done
+/// window: len = min(n - w, WINDOW); counts = 0
+/// key:    i = 0..len: b = min(KEY(element w+i), 255); buckets[i] = b; counts[b] += 1
+/// start:  k = 0..256: counts[k] = counts[0] + ... + counts[k-1]
+/// place:  i = 0..len: b = buckets[i]; order[counts[b]] = i; counts[b] += 1
+/// group:  g = 0, N, ... < len - len % N: the unmasked variant on w + order[g..g+N]
+/// tail:   len % N != 0: the masked variant on w + order[len - len % N..len]
+///         w += len; br head
+/// ```
+pub(crate) fn emit<'ctx>(body: &MapBody<'ctx>, key: Value<'ctx>) {
+    use LLVMIntPredicate::*;
+    use LLVMOpcode::*;
+    let ctx = body.module.context();
+    let (i8t, i32t, i64t) = (Type::int(ctx, 8), Type::int(ctx, 32), Type::int(ctx, 64));
+    let b = &body.b;
+    let f = body.f;
+    let n = f.params()[0];
+    let c64 = |v: u64| constant::int(i64t, v);
+    let block = |name: &str| f.append_block(name);
+    let (entry, head, window, key_loop, start, place) =
+        (block("entry"), block("head"), block("window"), block("key"), block("start"), block("place"));
+    let (group_test, group, tail_test, tail, next, done) =
+        (block("group.test"), block("group"), block("tail.test"), block("tail"), block("next"), block("done"));
+
+    b.position_at_end(entry);
+    let order = b.alloca(i32t.array_of(WINDOW as u32));
+    order.set_name("order");
+    let buckets = b.alloca(i8t.array_of(WINDOW as u32));
+    buckets.set_name("buckets");
+    let counts = b.alloca(i32t.array_of(BUCKETS as u32));
+    counts.set_name("counts");
+    b.br(head);
+
+    b.position_at_end(head);
+    let w = b.phi(i64t);
+    w.add_incoming(c64(0), entry);
+    let more = b.icmp(LLVMIntULT, w, n);
+    b.cond_br(more, window, done);
+
+    b.position_at_end(window);
+    let left = b.binop(LLVMSub, n, w);
+    let len = b.select(b.icmp(LLVMIntULT, left, c64(WINDOW)), left, c64(WINDOW));
+    b.store(constant::null(i32t.array_of(BUCKETS as u32)), counts, 4);
+    b.br(key_loop);
+
+    // 1. Each element's bucket, and the buckets' sizes.
+    b.position_at_end(key_loop);
+    let i = b.phi(i64t);
+    i.add_incoming(c64(0), window);
+    let element = b.binop(LLVMAdd, w, i);
+    let args = element_args(body, element);
+    let bucket = bucket_of(b, b.call(key.function_type(), key, &args), i64t);
+    b.store(b.cast(LLVMTrunc, bucket, i8t), b.gep(i8t, buckets, &[i], Default::default()), 1);
+    let count_at = b.gep(i32t, counts, &[bucket], Default::default());
+    b.store(b.binop(LLVMAdd, b.load(i32t, count_at, 4), constant::int(i32t, 1)), count_at, 4);
+    let i1 = b.binop(LLVMAdd, i, c64(1));
+    i.add_incoming(i1, key_loop);
+    b.cond_br(b.icmp(LLVMIntULT, i1, len), key_loop, start);
+
+    // 2. Where each bucket starts in the sorted order.
+    b.position_at_end(start);
+    let kk = b.phi(i64t);
+    kk.add_incoming(c64(0), key_loop);
+    let sum = b.phi(i32t);
+    sum.add_incoming(constant::int(i32t, 0), key_loop);
+    let at = b.gep(i32t, counts, &[kk], Default::default());
+    let size = b.load(i32t, at, 4);
+    b.store(sum, at, 4);
+    let sum1 = b.binop(LLVMAdd, sum, size);
+    sum.add_incoming(sum1, start);
+    let kk1 = b.binop(LLVMAdd, kk, c64(1));
+    kk.add_incoming(kk1, start);
+    b.cond_br(b.icmp(LLVMIntULT, kk1, c64(BUCKETS)), start, place);
+
+    // 3. The window's indices in bucket order (stable).
+    b.position_at_end(place);
+    let p = b.phi(i64t);
+    p.add_incoming(c64(0), start);
+    let bk = b.cast(LLVMZExt, b.load(i8t, b.gep(i8t, buckets, &[p], Default::default()), 1), i64t);
+    let slot = b.gep(i32t, counts, &[bk], Default::default());
+    let to = b.load(i32t, slot, 4);
+    b.store(b.binop(LLVMAdd, to, constant::int(i32t, 1)), slot, 4);
+    let to64 = b.cast(LLVMZExt, to, i64t);
+    b.store(b.cast(LLVMTrunc, p, i32t), b.gep(i32t, order, &[to64], Default::default()), 4);
+    let p1 = b.binop(LLVMAdd, p, c64(1));
+    p.add_incoming(p1, place);
+    let width = c64(u64::from(body.width));
+    let rem = b.binop(LLVMURem, len, width);
+    let full_end = b.binop(LLVMSub, len, rem);
+    b.cond_br(b.icmp(LLVMIntULT, p1, len), place, group_test);
+
+    // 4. Groups of sorted elements, then the tail.
+    b.position_at_end(group_test);
+    b.cond_br(b.icmp(LLVMIntNE, full_end, c64(0)), group, tail_test);
+    b.position_at_end(group);
+    let g = b.phi(i64t);
+    g.add_incoming(c64(0), group_test);
+    let idx = b.load(i32t.vector_of(body.width), b.gep(i32t, order, &[g], Default::default()), 4);
+    call_sorted(body, &body.full, w, idx, None);
+    let g1 = b.binop(LLVMAdd, g, width);
+    g.add_incoming(g1, group);
+    b.cond_br(b.icmp(LLVMIntULT, g1, full_end), group, tail_test);
+
+    b.position_at_end(tail_test);
+    b.cond_br(b.icmp(LLVMIntNE, rem, c64(0)), tail, next);
+    b.position_at_end(tail);
+    let lanes: Vec<Value> = (0..body.width).map(|k| c64(u64::from(k))).collect();
+    let on = b.icmp(LLVMIntULT, constant::vector(&lanes), body.splat(rem));
+    let order_tail = b.gep(i32t, order, &[full_end], Default::default());
+    let idx = body.masked_load(i32t, order_tail, on);
+    call_sorted(body, &body.tail, w, idx, Some(on));
+    b.br(next);
+
+    b.position_at_end(next);
+    let w1 = b.binop(LLVMAdd, w, len);
+    w.add_incoming(w1, next);
+    b.br(head);
+
+    b.position_at_end(done);
+    b.ret(None);
+}
+
+/// The bucket of key `k` (an integer of any width) as an `i64`:
+/// `min(k, 255)`, `k` read as unsigned.
+fn bucket_of<'ctx>(b: &crate::llvm::Builder<'ctx>, k: Value<'ctx>, i64t: Type<'ctx>) -> Value<'ctx> {
+    let bits = k.ty().int_width();
+    let k = if bits > 8 {
+        let last = constant::int(k.ty(), BUCKETS - 1);
+        b.select(b.icmp(LLVMIntPredicate::LLVMIntULT, k, last), k, last)
+    } else {
+        k
+    };
+    match bits.cmp(&64) {
+        std::cmp::Ordering::Less => b.cast(LLVMOpcode::LLVMZExt, k, i64t),
+        std::cmp::Ordering::Greater => b.cast(LLVMOpcode::LLVMTrunc, k, i64t),
+        std::cmp::Ordering::Equal => k,
+    }
+}
+
+/// The scalar arguments of element `i` (an `i64`), for the key: each
+/// varying parameter's element, each uniform parameter as given.
+fn element_args<'ctx>(body: &MapBody<'ctx>, i: Value<'ctx>) -> Vec<Value<'ctx>> {
+    let ps = &body.f.params()[body.first..];
+    let b = &body.b;
+    body.param_types
+        .iter()
+        .zip(&body.kinds)
+        .enumerate()
+        .map(|(j, (&t, kind))| match kind {
+            ParamKind::Vector if body.unread[j] => constant::null(t),
+            ParamKind::Vector => {
+                let m = memory_element(t);
+                let v = b.load(m, body.element_address(t, ps[j], i), body.module.abi_alignment_of(m));
+                if m != t {
+                    b.cast(LLVMOpcode::LLVMTrunc, v, t)
+                } else {
+                    v
+                }
+            }
+            _ => ps[j],
+        })
+        .collect()
+}
+
+/// One call of `variant` on the elements `w + idx[k]` (`idx` an `N x i32`
+/// of window positions) in the lanes `on` (all when `None`): varying inputs
+/// gathered, the result scattered to `out`.
+fn call_sorted<'ctx>(
+    body: &MapBody<'ctx>,
+    variant: &Variant<'ctx>,
+    w: Value<'ctx>,
+    idx: Value<'ctx>,
+    on: Option<Value<'ctx>>,
+) {
+    let ctx = body.module.context();
+    let b = &body.b;
+    let n = body.width;
+    // `&p[w]` indexed by the 32-bit positions (below WINDOW, so their sign
+    // extension is exact): x86 gathers them with 32-bit indices.
+    let at = |m: Type<'ctx>, p: Value<'ctx>| {
+        let window = b.gep(m, p, &[w], Default::default());
+        b.gep(m, window, &[idx], Default::default())
+    };
+    let mask = on.unwrap_or_else(|| constant::all_ones(Type::int(ctx, 1).vector_of(n)));
+    let ps = &body.f.params()[body.first..];
+    let args: Vec<Value> = body
+        .param_types
+        .iter()
+        .zip(&body.kinds)
+        .enumerate()
+        .map(|(j, (&t, kind))| match kind {
+            ParamKind::Vector if body.unread[j] => zero_lanes(t, n),
+            ParamKind::Vector => {
+                let m = memory_element(t);
+                let ptrs = at(m, ps[j]);
+                let vty = m.vector_of(n);
+                let gather = body.module.intrinsic("llvm.masked.gather", &[vty, ptrs.ty()]).expect("gather exists");
+                let v = b.call(gather.function_type(), gather, &[ptrs, mask, constant::null(vty)]);
+                v.add_call_arg_attribute(0, "align", u64::from(body.module.abi_alignment_of(m)));
+                if m != t {
+                    b.cast(LLVMOpcode::LLVMTrunc, v, t.vector_of(n))
+                } else {
+                    v
+                }
+            }
+            _ => ps[j],
+        })
+        .collect();
+    let Some(r) = body.call_variant(variant, args, on) else { return };
+    if !body.returns {
+        return;
+    }
+    let out = ps[ps.len() - 1];
+    let t = r.ty().element();
+    let m = memory_element(t);
+    let r = if m != t { b.cast(LLVMOpcode::LLVMZExt, r, m.vector_of(n)) } else { r };
+    let ptrs = at(m, out);
+    let scatter = body.module.intrinsic("llvm.masked.scatter", &[r.ty(), ptrs.ty()]).expect("scatter exists");
+    let s = b.call(scatter.function_type(), scatter, &[r, ptrs, mask]);
+    s.add_call_arg_attribute(1, "align", u64::from(body.module.abi_alignment_of(m)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_write;
+
+    #[test]
+    fn memory_effects_that_write_are_told_from_reads() {
+        assert!(!may_write(0)); // memory(none)
+        assert!(!may_write(0x55)); // memory(read) over four locations
+        assert!(may_write(0x2)); // memory(argmem: write)
+        assert!(may_write(0x7)); // argmem: readwrite, inaccessiblemem: read
+        assert!(may_write(u64::MAX));
+    }
+}

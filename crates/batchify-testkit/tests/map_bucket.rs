@@ -1,0 +1,229 @@
+//! Bucketed maps (`--bucket KEY`, `batchify_core::map_entry::bucket`): built
+//! through the driver as the CLI and the plugin ask for them, and checked
+//! by `batchify_testkit::map_check` over whole arrays (n = 0, 1, N-1, N,
+//! N+1, ..., two windows and a part, against guard pages, in place), at 4,
+//! 8 and 16 lanes, masked and unmasked requests; keys of 1 to 64 bits,
+//! keys past the last bucket and negative ones; and the refusals: a key of
+//! the wrong type, a key or a function that may write memory, a linear
+//! parameter.
+
+use batchify_core::driver::{self, OnError, Selection};
+use batchify_core::map_entry::{MapForm, MapRequest};
+use batchify_core::vfabi::VariantName;
+use batchify_core::{CloneSpec, Options};
+use batchify_testkit::corpus::parse_module;
+use batchify_testkit::map_check::{check_map, MapCheckConfig};
+use inkwell::context::Context;
+
+/// Kernels and their keys, all `memory(none)` but `writes`.
+const KERNELS: &str = r#"
+declare void @batchify_record(i64, i64)
+
+define i32 @steps(i32 %x, i32 %cap) #0 {
+entry:
+  br label %loop
+loop:
+  %v = phi i32 [ %x, %entry ], [ %next, %body ]
+  %n = phi i32 [ 0, %entry ], [ %n1, %body ]
+  %done = icmp ule i32 %v, 1
+  %over = icmp sge i32 %n, %cap
+  %stop = or i1 %done, %over
+  br i1 %stop, label %exit, label %body
+body:
+  %odd = and i32 %v, 1
+  %isodd = icmp ne i32 %odd, 0
+  %t = mul i32 %v, 3
+  %t1 = add i32 %t, 1
+  %h = lshr i32 %v, 1
+  %next = select i1 %isodd, i32 %t1, i32 %h
+  %n1 = add i32 %n, 1
+  br label %loop
+exit:
+  ret i32 %n
+}
+
+; Keys past the last bucket (up to 511) share it.
+define i32 @steps_key(i32 %x, i32 %cap) #0 {
+  %k = and i32 %x, 511
+  ret i32 %k
+}
+
+define i32 @escape(float %cr, float %ci) #0 {
+entry:
+  br label %loop
+loop:
+  %zr = phi float [ 0.0, %entry ], [ %nzr, %body ]
+  %zi = phi float [ 0.0, %entry ], [ %nzi, %body ]
+  %k = phi i32 [ 0, %entry ], [ %k1, %body ]
+  %rr = fmul float %zr, %zr
+  %ii = fmul float %zi, %zi
+  %m = fadd float %rr, %ii
+  %out = fcmp ogt float %m, 4.0
+  br i1 %out, label %exit, label %body
+body:
+  %d = fsub float %rr, %ii
+  %nzr = fadd float %d, %cr
+  %ri = fmul float %zr, %zi
+  %ri2 = fadd float %ri, %ri
+  %nzi = fadd float %ri2, %ci
+  %k1 = add i32 %k, 1
+  %cap = icmp ult i32 %k1, 64
+  br i1 %cap, label %loop, label %exit
+exit:
+  %r = phi i32 [ %k, %loop ], [ %k1, %body ]
+  ret i32 %r
+}
+
+; An 8-bit key: the magnitude of the point, in 16 classes.
+define i8 @escape_key(float %cr, float %ci) #0 {
+  %rr = fmul float %cr, %cr
+  %ii = fmul float %ci, %ci
+  %m = fadd float %rr, %ii
+  %s = fmul float %m, 4.0
+  %c = fptoui float %s to i8
+  %k = and i8 %c, 15
+  ret i8 %k
+}
+
+define i17 @odd(i17 %a, i17 %b) #0 {
+  %s = add i17 %a, %b
+  %m = mul i17 %s, %a
+  ret i17 %m
+}
+
+; A 64-bit key, negative for half the elements (the last bucket).
+define i64 @odd_key(i17 %a, i17 %b) #0 {
+  %k = sext i17 %a to i64
+  ret i64 %k
+}
+
+define i1 @flag(double %x, i1 %neg) #0 {
+entry:
+  br i1 %neg, label %flip, label %done
+flip:
+  %y = fneg double %x
+  br label %done
+done:
+  %r = phi double [ %x, %entry ], [ %y, %flip ]
+  %c = fcmp olt double %r, 1.0
+  ret i1 %c
+}
+
+; A one-bit key.
+define i1 @flag_key(double %x, i1 %neg) #0 {
+  ret i1 %neg
+}
+
+define i32 @writes(i32 %x, i32 %cap) {
+  %e = sext i32 %x to i64
+  call void @batchify_record(i64 1, i64 %e)
+  ret i32 %x
+}
+
+define i32 @writing_key(i32 %x, i32 %cap) {
+  %e = sext i32 %x to i64
+  call void @batchify_record(i64 2, i64 %e)
+  ret i32 %x
+}
+
+define i32 @short_key(i32 %x) #0 {
+  ret i32 %x
+}
+
+define float @float_key(i32 %x, i32 %cap) #0 {
+  %f = sitofp i32 %x to float
+  ret float %f
+}
+
+attributes #0 = { memory(none) }
+"#;
+
+/// Builds the bucketed maps of `(variant, key)` through the driver and
+/// checks each; the driver's note names the key.
+fn build_and_check(maps: &[(&str, &str)]) {
+    for &(variant, key) in maps {
+        let ctx = Context::create();
+        let module = parse_module(&ctx, KERNELS.as_bytes(), "kernels").expect("parses");
+        let spec = CloneSpec::from_variant(&VariantName::parse(variant).unwrap()).unwrap();
+        let request = MapRequest::named(&spec);
+        let out = build(&module, spec, key).unwrap_or_else(|e| panic!("{variant}: {e}"));
+        module.verify().unwrap_or_else(|e| panic!("{variant}: {e}"));
+        let note = format!(
+            "map: {} over {} lanes of {}, bucketed by `{key}` in windows of {}",
+            request.name,
+            request.spec.width,
+            request.spec.vector_name,
+            batchify_core::map_entry::bucket::WINDOW
+        );
+        assert!(out.contains(&note), "{note} not in {out:?}");
+        let stats = check_map(&module, &request, &MapCheckConfig::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            stats.elements > 2 * batchify_core::map_entry::bucket::WINDOW as usize,
+            "{variant}: no trial crossed a window: {stats:?}"
+        );
+    }
+}
+
+/// The driver's notes, or its error.
+fn build(module: &inkwell::module::Module, spec: CloneSpec, key: &str) -> Result<Vec<String>, String> {
+    let run = driver::Run {
+        selection: Selection::Named { specs: vec![spec], only_here: false },
+        on_error: OnError::Stop,
+        callers: false,
+        maps: true,
+        map_form: MapForm::Adaptive,
+        bucket: Some(key.to_string()),
+    };
+    let core = batchify_core::llvm::Module::from_inkwell(module);
+    driver::run(core, &run, &Options::default(), &mut |_| {}).map(|o| o.notes).map_err(|e| e.to_string())
+}
+
+#[test]
+fn bucketed_maps_of_avx2_variants_match_the_scalar_calls() {
+    build_and_check(&[
+        ("_ZGVdN8vu_steps", "steps_key"),
+        ("_ZGVdN8vv_escape", "escape_key"),
+        ("_ZGVdN8vv_odd", "odd_key"),
+        ("_ZGVdN8vv_flag", "flag_key"),
+    ]);
+}
+
+#[test]
+fn bucketed_maps_of_other_widths_and_masked_requests_match() {
+    build_and_check(&[
+        ("_ZGVdM16vv_escape", "escape_key"),
+        ("_ZGVbN4vu_steps", "steps_key"),
+        ("_ZGV_LLVM_M4vv_odd", "odd_key"),
+        ("_ZGVdN16vv_flag", "flag_key"),
+    ]);
+}
+
+#[test]
+fn bucketed_maps_of_avx512_variants_match() {
+    if !batchify_testkit::skip::require_cpu("bucketed_maps_of_avx512_variants_match", "avx512f") {
+        return;
+    }
+    build_and_check(&[("_ZGVeN16vv_escape", "escape_key"), ("_ZGVeM16vu_steps", "steps_key")]);
+}
+
+/// Each refusal is one error naming what is wrong, and no map is built.
+#[test]
+fn keys_and_functions_that_do_not_fit_are_refused() {
+    let cases = [
+        ("_ZGVdN8vu_steps", "no_such_key", "has no function `no_such_key`"),
+        ("_ZGVdN8vu_steps", "short_key", "a key of `steps` takes its parameters"),
+        ("_ZGVdN8vu_steps", "float_key", "returns `float`, not an integer"),
+        ("_ZGVdN8vu_steps", "writing_key", "the key `writing_key` may write memory"),
+        ("_ZGVdN8vu_writes", "steps_key", "the function `writes` may write memory"),
+        ("_ZGVdN8vl4_steps", "steps_key", "parameter 1 of `_ZGVdN8vl4_steps` is linear"),
+    ];
+    for (variant, key, want) in cases {
+        let ctx = Context::create();
+        let module = parse_module(&ctx, KERNELS.as_bytes(), "kernels").expect("parses");
+        let spec = CloneSpec::from_variant(&VariantName::parse(variant).unwrap()).unwrap();
+        let name = MapRequest::named(&spec).name;
+        let err = build(&module, spec, key).expect_err(&format!("{variant} bucketed by {key} was built"));
+        assert!(err.contains(want), "{variant} by {key}: `{err}` does not say `{want}`");
+        assert!(module.get_function(&name).is_none(), "{variant} by {key}: `{name}` exists after the error");
+    }
+}
