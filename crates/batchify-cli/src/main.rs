@@ -41,9 +41,11 @@ struct Cli {
     /// (docs/cross-lane.md), on standard output, and exit.
     #[arg(long = "print-header")]
     print_header: bool,
-    /// Number of lanes for `--function` clones.
-    #[arg(short = 'n', long = "lanes", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    lanes: u32,
+    /// Number of lanes for `--function` clones. Default 8; with
+    /// `--for-autodiff` on an x86 ISA, the lanes that fill one register
+    /// with the function's characteristic type (4 doubles on AVX2).
+    #[arg(short = 'n', long = "lanes", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    lanes: Option<u32>,
     /// Batch this function with every parameter varying (repeatable).
     #[arg(long = "function", value_name = "NAME")]
     functions: Vec<String>,
@@ -308,6 +310,17 @@ fn read_module<'c>(ctx: &'c Context, path: &Path, bytes: &[u8], sink: &mut dyn S
     Ok(module)
 }
 
+/// The lanes of a `--function` clone of type `fty`: `-n`, else for
+/// `--for-autodiff` one register of the characteristic type where the ISA
+/// has a fixed register width (clones for Enzyme with values of two
+/// registers spill inside their loops: docs/autodiff.md), else 8.
+fn default_lanes(cli: &Cli, module: batchify_core::llvm::Module, fty: batchify_core::llvm::Type) -> u32 {
+    cli.lanes.unwrap_or_else(|| {
+        let register = || batchify_core::abi::register_lanes(module, fty, cli.isa.into());
+        cli.for_autodiff.then(register).flatten().unwrap_or(8)
+    })
+}
+
 /// The clones the command line names, or `None` to build the ones the
 /// module asks for.
 fn named_specs(cli: &Cli, module: &Module<'_>) -> Result<Option<Vec<CloneSpec>>, String> {
@@ -320,7 +333,8 @@ fn named_specs(cli: &Cli, module: &Module<'_>) -> Result<Option<Vec<CloneSpec>>,
             .function(name)
             .map(|f| f.function_type())
             .ok_or_else(|| format!("unknown function `{name}`: no function of that name in the module"))?;
-        specs.push(CloneSpec::all_varying_for(name, fty, cli.lanes, cli.isa.into()).map_err(|e| e.to_string())?);
+        let lanes = default_lanes(cli, batchify_core::llvm::Module::from_inkwell(module), fty);
+        specs.push(CloneSpec::all_varying_for(name, fty, lanes, cli.isa.into()).map_err(|e| e.to_string())?);
     }
     for name in &cli.variants {
         let v = VariantName::parse(name).map_err(|e| e.to_string())?;

@@ -125,6 +125,18 @@ pub fn characteristic_type<'ctx>(scalar_fn_ty: Type<'ctx>, spec: &CloneSpec) -> 
         .unwrap_or_else(|| Type::int(scalar_fn_ty.context(), 32))
 }
 
+/// The lanes whose values of `fty`'s characteristic type (every
+/// parameter varying) fill one vector register of `isa`: 4 doubles or 8
+/// floats on AVX2, 8 doubles on AVX-512, as GCC's ABI chooses a `declare
+/// simd` function's default length. `None` for ISAs without a fixed
+/// register width (`_LLVM_`, AArch64) and types of no size.
+pub fn register_lanes(module: crate::llvm::Module, fty: Type, isa: crate::vfabi::Isa) -> Option<u32> {
+    let bits = isa.vector_bits()?;
+    let spec = CloneSpec::all_varying("", fty.param_types().len(), 1, isa, false);
+    let size = module.abi_size_of(characteristic_type(fty, &spec)) * 8;
+    (size > 0).then(|| (u64::from(bits) / size).clamp(1, 1024) as u32)
+}
+
 /// LLVM type of the mask parameter.
 pub fn mask_type<'ctx>(abi: MaskAbi, scalar_fn_ty: Type<'ctx>, spec: &CloneSpec) -> Type<'ctx> {
     let ctx = scalar_fn_ty.context();
