@@ -108,6 +108,11 @@ pub struct FuzzOptions {
     /// Lane groups per trip of their refill workers (`--refill-groups`;
     /// `None`: as the driver decides).
     pub refill_groups: Option<u32>,
+    /// Bucket [`Engine::Map`]'s maps (`--bucket`): LLVM's `function-attrs`
+    /// infers which programs write no memory, a key of the parameters'
+    /// bits ([`add_bucket_key`]) sorts them, and a program that may write
+    /// memory is refused (unsupported).
+    pub bucket: bool,
 }
 
 impl Default for FuzzOptions {
@@ -131,6 +136,7 @@ impl Default for FuzzOptions {
             jit_target: JitTarget::from_env(),
             map_form: MapForm::Adaptive,
             refill_groups: None,
+            bucket: false,
         }
     }
 }
@@ -765,6 +771,9 @@ pub fn repro_command(seed: u64, opts: &FuzzOptions) -> String {
             if let Some(g) = opts.refill_groups {
                 s.push_str(&format!(" --refill-groups {g}"));
             }
+            if opts.bucket {
+                s.push_str(" --bucket");
+            }
         }
     }
     s.push_str(" --dump");
@@ -1041,21 +1050,32 @@ fn check_map_of(module: &Module<'_>, spec: &CloneSpec, seed: u64, opts: &FuzzOpt
         refill_groups: opts.refill_groups,
         ..Options::default()
     };
+    let core = batchify_core::llvm::Module::from_inkwell(module);
+    let bucket = if opts.bucket {
+        if let Err(e) = batchify_core::llvm::run_module_passes(core, "function-attrs") {
+            return done(Outcome::OracleSetupError, format!("function-attrs: {e}"), None);
+        }
+        match core.function(&spec.scalar_name) {
+            Some(f) => Some(add_bucket_key(core, f)),
+            None => return done(Outcome::OracleSetupError, format!("no `{}`", spec.scalar_name), None),
+        }
+    } else {
+        None
+    };
     let run = driver::Run {
         selection: Selection::Named { specs: vec![spec.clone()], only_here: false },
         on_error: OnError::Stop,
         callers: false,
         maps: true,
         map_form: opts.map_form,
-        bucket: None,
+        bucket,
     };
-    let core = batchify_core::llvm::Module::from_inkwell(module);
     let out = match driver::run(core, &run, &build, &mut |_| {}) {
         Ok(out) => out,
         Err(e @ Error::Internal { .. }) => return done(Outcome::InvalidIr, e.to_string(), None),
         Err(e) => return done(Outcome::Unsupported, e.to_string(), None),
     };
-    let refill = (opts.map_form != MapForm::Grouped).then(|| {
+    let refill = (opts.map_form != MapForm::Grouped && !opts.bucket).then(|| {
         let prefix = format!("map: {} has no refill form: ", request.name);
         match out.notes.iter().find_map(|n| n.strip_prefix(&prefix)) {
             Some(why) => Err(why.to_string()),
@@ -1077,8 +1097,9 @@ fn check_map_of(module: &Module<'_>, spec: &CloneSpec, seed: u64, opts: &FuzzOpt
         trials: opts.trials.max(8),
         seed: mix(seed),
         jit_target: opts.jit_target,
-        // Thousands of elements: only where the adaptive driver is tested.
-        probe_size: opts.map_form == MapForm::Adaptive,
+        // Thousands of elements: only where the adaptive driver or
+        // bucketing windows are tested.
+        probe_size: opts.map_form == MapForm::Adaptive || opts.bucket,
         ..MapCheckConfig::default()
     };
     let (outcome, message, elements) = match check_map(module, &request, &cfg) {
@@ -1090,6 +1111,42 @@ fn check_map_of(module: &Module<'_>, spec: &CloneSpec, seed: u64, opts: &FuzzOpt
         Err(e @ MapCheckError::Setup(_)) => (Outcome::OracleSetupError, e.to_string(), 0),
     };
     MapChecked { outcome, message, report, elements, refill }
+}
+
+/// The name of the key [`add_bucket_key`] adds.
+pub const BUCKET_KEY: &str = "__fuzz_bucket_key";
+
+/// Adds [`BUCKET_KEY`] to `module`, a `memory(none)` key of `f`'s
+/// parameters for a bucketed map: the bits of its integer, floating-point
+/// and pointer parameters mixed, in 0..511 (so that keys past the last
+/// bucket occur), `0` for parameters of other types. Returns its name.
+pub fn add_bucket_key(module: batchify_core::llvm::Module<'_>, f: batchify_core::llvm::Value<'_>) -> String {
+    use batchify_core::llvm::{constant, create_enum_attribute, Builder, LLVMOpcode::*, LLVMTypeKind, Type};
+    let ctx = module.context();
+    let i32t = Type::int(ctx, 32);
+    let i64t = Type::int(ctx, 64);
+    let fty = f.function_type();
+    let key = module.add_function(BUCKET_KEY, Type::function(i32t, &fty.param_types()));
+    key.add_attribute(batchify_core::llvm::FUNCTION_INDEX, create_enum_attribute(ctx, "memory", 0));
+    let b = Builder::new(ctx);
+    b.position_at_end(key.append_block("entry"));
+    let mut acc = constant::int(i64t, 0x9e37_79b9);
+    for p in key.params() {
+        let t = p.ty();
+        let bits = match t.kind() {
+            LLVMTypeKind::LLVMIntegerTypeKind if t.int_width() < 64 => b.cast(LLVMZExt, p, i64t),
+            LLVMTypeKind::LLVMIntegerTypeKind if t.int_width() > 64 => b.cast(LLVMTrunc, p, i64t),
+            LLVMTypeKind::LLVMIntegerTypeKind => p,
+            LLVMTypeKind::LLVMPointerTypeKind => b.cast(LLVMPtrToInt, p, i64t),
+            LLVMTypeKind::LLVMFloatTypeKind => b.cast(LLVMZExt, b.cast(LLVMBitCast, p, i32t), i64t),
+            LLVMTypeKind::LLVMDoubleTypeKind => b.cast(LLVMBitCast, p, i64t),
+            _ => continue,
+        };
+        acc = b.binop(LLVMMul, b.binop(LLVMXor, acc, bits), constant::int(i64t, 0x2545_f491_4f6c_dd1d));
+    }
+    let k = b.binop(LLVMLShr, acc, constant::int(i64t, 55));
+    b.ret(Some(b.cast(LLVMTrunc, k, i32t)));
+    BUCKET_KEY.to_string()
 }
 
 /// Generates and checks program `seed`, turning a panic into [`Outcome::Panic`].

@@ -227,3 +227,38 @@ fn keys_and_functions_that_do_not_fit_are_refused() {
         assert!(module.get_function(&name).is_none(), "{variant} by {key}: `{name}` exists after the error");
     }
 }
+
+/// The random programs through bucketed maps (`batchify-fuzz --map
+/// --bucket`): no buffers, recorder calls or linear parameters, so LLVM's
+/// `function-attrs` finds every program free of memory writes and every
+/// map is built; every map matches its scalar calls over two windows and
+/// more, in place and against guard pages.
+#[test]
+fn random_programs_through_bucketed_maps() {
+    use batchify_core::vfabi::Isa;
+    use batchify_testkit::fuzz::{self, Engine, FuzzOptions};
+    let gen = batchify_testkit::gen::GenConfig {
+        p_buffers: 0.0,
+        p_buf_helper: 0.0,
+        p_record: 0.0,
+        p_linear_param: 0.0,
+        ..Default::default()
+    };
+    for (width, isa, seed) in [(8, Isa::Avx2, 0xb0c_0000), (16, Isa::Avx2, 0xb0c_1000), (4, Isa::Llvm, 0xb0c_2000)] {
+        let opts = FuzzOptions {
+            count: 200,
+            seed,
+            width,
+            isa,
+            engine: Engine::Map,
+            bucket: true,
+            gen: gen.clone(),
+            threads: 2,
+            ..FuzzOptions::default()
+        };
+        let s = fuzz::run(&opts);
+        eprintln!("{}", s.report());
+        assert!(!s.failed(), "{}", s.report());
+        assert_eq!(s.ok, s.programs, "{}", s.report());
+    }
+}

@@ -69,7 +69,7 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
 [--no-callees] [--callees P] [--max-callees N] [--cc-fraction F] [--tail-fraction F] [--attrs F] [--ptr-callees P] \
 [--sret P] [--pair-ret P] [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal] [--buffers P] [--max-buffers N] \
 [--uniform-params P] [--linear-params P] [--records P] [--recursion P] [--buf-callees P] [--tables P] \
-[--self-test | --attr-check | --map [--map-form F] [--refill-groups G] | --enzyme-reverse] [--threads N] \
+[--self-test | --attr-check | --map [--map-form F] [--refill-groups G] [--bucket] | --enzyme-reverse] [--threads N] \
 [--timeout SECS] [--dump]
 
   --count N          programs to run (default 1000)
@@ -156,6 +156,8 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
                      N+1, ..., random inputs against guard pages, in place (implies --buffers 0
                      and --buf-callees 0 unless given: the map check takes scalar parameters only)
   --map-form F       how --map's maps run: adaptive (default), refill or grouped (batchify --map-form)
+  --bucket           --map's maps bucketed by a key of the parameters' bits (batchify --bucket); programs
+                     LLVM's function-attrs does not find free of memory writes are unsupported
   --refill-groups G  lane groups per trip of the maps' refill workers, 1 or 2 (batchify
                      --refill-groups; default: as the cost model decides)
   --enzyme-reverse   differentiate each program with Enzyme (reverse mode, __enzyme_autodiff;
@@ -298,6 +300,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             "--self-test" => opts.engine = Engine::ScalarLoop,
             "--attr-check" => opts.engine = Engine::AttrCheck,
             "--map" => opts.engine = Engine::Map,
+            "--bucket" => opts.bucket = true,
             "--map-form" => {
                 let v: String = value(&flag, next())?;
                 opts.map_form = batchify_core::map_entry::MapForm::parse(&v)
