@@ -1,6 +1,7 @@
 /* Driver of `cargo xtask bench-map`: times the scalar functions of
    kernels.c in a loop and the maps batchify built of them (one shared
-   object per ISA, width and map form, given as LABEL=PATH arguments), on
+   object per ISA, width and map form, bucketed by the keys of kernels.c
+   included, given as LABEL=PATH arguments), on
    natural, shuffled and sorted input, in one process. Every map's output is
    compared with the scalar loop's, bit for bit, in every run; a difference
    ends the driver with status 1.

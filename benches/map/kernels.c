@@ -80,3 +80,83 @@ float raymarch(float px, float py) {
     }
     return t;
 }
+
+/* Keys of the bucketed maps (`batchify --map --bucket KEY`, docs/cli.md
+   "Bucketed maps"): for each kernel a cheap estimate of its trip count,
+   with the kernel's parameters and an integer result (the map buckets by
+   min(key, 255)). Like the kernels they write no memory (clang gives them
+   memory(none)). */
+
+/* Mandelbrot: the escape count of the first 8 iterations, branch-free
+   (the loop is unrolled and has no early exit), or 255 for a point that
+   has not escaped by then. (16 iterations sort better but cost more than
+   they save: docs/benchmarks.md, "Maps".) */
+int mandel_key(float cx, float cy) {
+    float x = 0.0f, y = 0.0f;
+    int it = 0, alive = 1;
+    for (int i = 0; i < 8; i++) {
+        float xt = x * x - y * y + cx;
+        y = 2.0f * x * y + cy;
+        x = xt;
+        alive &= x * x + y * y <= 4.0f;
+        it += alive;
+    }
+    return alive ? 255 : it;
+}
+
+/* Collatz: the bit length of the input (a weak predictor: the number of
+   steps grows with it on average but varies widely within a class). */
+int collatz_key(int x) {
+    unsigned v = (unsigned)x;
+    return v ? 32 - __builtin_clz(v) : 0;
+}
+
+/* Newton's square root: the binary exponent of a (the number of steps
+   that halve x before the quadratic convergence grows with it), biased to
+   0 .. 254; 0 for a <= 0 and NaN. */
+int newton_sqrt_key(double a) {
+    if (!(a > 0.0))
+        return 0;
+    union { double d; unsigned long long u; } b = {a};
+    int e = (int)(b.u >> 52) - 1023 + 128;
+    return e < 1 ? 1 : e > 254 ? 254 : e;
+}
+
+/* Binary search: the trip count is the same (log2 of the table's size)
+   for every key, so no key predicts a cost; this one is a log-scale class
+   of the key (its float exponent and top 3 mantissa bits), which puts
+   keys that take similar paths through the table into the same groups. */
+int bsearch_tab_key(float key, const float *tab, int n) {
+    union { float f; unsigned u; } b = {key};
+    if (b.u >> 31)
+        return 0;
+    int c = (int)(b.u >> 20) - ((127 - 12) << 3);
+    return c < 0 ? 0 : c > 255 ? 255 : c;
+}
+
+/* Sphere tracing: no march at all; the ray's closest approach to the
+   nearest sphere (its distance to the centre minus the radius, squared
+   distances only, no square root), which predicts grazing rays (many
+   steps), and whether the ray goes up (misses the floor: few steps) or
+   down (hits the floor: steps growing with the distance to the hit). */
+int raymarch_key(float px, float py) {
+    float inv = 1.0f / sqrtf(px * px + py * py + 2.25f);
+    float dx = px * inv, dy = py * inv, dz = 1.5f * inv;
+    static const float c[3][4] = {{0.0f, 0.0f, 1.0f, 0.8f}, {1.2f, -0.3f, 0.5f, 0.5f}, {-1.1f, 0.2f, 1.6f, 0.6f}};
+    float best = 1e30f;
+    for (int s = 0; s < 3; s++) {
+        float ox = c[s][0], oy = c[s][1], oz = c[s][2] + 3.0f;
+        float b = ox * dx + oy * dy + oz * dz;
+        float m = ox * ox + oy * oy + oz * oz - b * b - c[s][3] * c[s][3];
+        best = m < best ? m : best;
+    }
+    if (best < 0.0f)
+        return best < -0.1f ? 0 : 1 + (int)(-best * 100.0f); /* hits a sphere; grazing near 10 */
+    int miss = 16 + (int)(best * 64.0f); /* misses the spheres by a margin */
+    miss = miss > 127 ? 127 : miss;
+    if (dy >= 0.0f)
+        return miss;
+    float t = -1.0f / dy; /* where the ray meets the floor */
+    int f = 128 + (int)(t * 4.0f);
+    return f > 255 ? 255 : f;
+}

@@ -1,23 +1,30 @@
 //! `cargo xtask bench-map [--smoke] [--n N] [--runs R] [--batchify PATH]
 //! [--out DIR]`: map entry points in their three forms, refill with one
 //! lane group per trip and with the cost model's choice (docs/cli.md, "Map
-//! forms") against scalar calls in a loop, on five divergent kernels
+//! forms"), and bucketed by a key (docs/cli.md, "Bucketed maps") against
+//! scalar calls in a loop, on five divergent kernels
 //! (`benches/map/kernels.c`: Mandelbrot, Collatz, Newton's square root with
 //! a tolerance exit, binary search in a shared table, sphere tracing) and
 //! three input orders (natural; shuffled; sorted by the scalar result, the
-//! order bucketing would give), at AVX2 x8, AVX2 x16 and, where the CPU has
-//! it, AVX-512 x16 (docs/benchmarks.md, "Maps: lane refill").
+//! order a perfect key would give), at AVX2 x8, AVX2 x16 and, where the CPU
+//! has it, AVX-512 x16 (docs/benchmarks.md, "Maps: lane refill").
 //!
 //! Build (files in `target/bench-map/build`): `clang-22 -O2 -march=native
 //! -emit-llvm` of the kernels; for each ISA and width and each form,
 //! `batchify --variant ... --map --map-form F` and `clang-22 -O2
 //! -march=native -shared` into its own shared object (each exports the same
-//! `<kernel>_map` names); the driver (`benches/map/driver.c`, with the
-//! scalar kernels) loads them all. The grouped map is the plain clone in a
-//! loop (one call per `N` elements, the tail masked). The driver checks
-//! every map's output against the scalar loop's, bit for bit, in every run
-//! (a difference fails the command), and times each version `--runs` times
-//! (thread CPU time), interleaved; the table gives medians and the spread.
+//! `<kernel>_map` names). The bucketed form takes one key per kernel
+//! (`<kernel>_key` in kernels.c: a cheap estimate of the trip count with the
+//! kernel's parameters), and `--bucket KEY` names one key per run, so its
+//! module is built by five batchify runs in a chain (`--variant V --map
+//! --bucket <kernel>_key`, each on the previous one's output). The driver
+//! (`benches/map/driver.c`, with the scalar kernels and keys) loads them
+//! all. The grouped map is the plain clone in a loop (one call per `N`
+//! elements, the tail masked). The driver checks every map's output,
+//! bucketed ones included, against the scalar loop's, bit for bit, in every
+//! run (a difference fails the command), and times each version `--runs`
+//! times (thread CPU time), interleaved; the table gives medians and the
+//! spread.
 
 use crate::setup::{self, Env};
 use crate::util::{self, header, stat, BenchOutcome, Stat};
@@ -41,13 +48,22 @@ const CONFIGS: &[(&str, &str, u32, &str)] =
 /// The map forms built for each configuration: label suffix, column name,
 /// batchify's options. `refill 1g` is the refilling map with one lane group
 /// per trip; `refill` takes the groups the cost model chooses (two where
-/// the loop is latency-bound, docs/cli.md "Map forms").
+/// the loop is latency-bound, docs/cli.md "Map forms"). `bucketed` has no
+/// options here: its key differs by kernel (`--bucket <kernel>_key`, see
+/// [`BUCKETED`]).
 const FORMS: &[(&str, &str, &[&str])] = &[
     ("g", "grouped", &["--map-form", "grouped"]),
     ("r1", "refill 1g", &["--map-form", "refill", "--refill-groups", "1"]),
     ("r", "refill", &["--map-form", "refill"]),
     ("a", "adaptive", &["--map-form", "adaptive"]),
+    ("b", "bucketed", &[]),
 ];
+
+/// The label suffix of the bucketed form. `--bucket KEY` names one key for
+/// every map of a run, so its shared object is built by one batchify run
+/// per kernel, each on the previous one's output, adding that kernel's
+/// map bucketed by `<kernel>_key` (`benches/map/kernels.c`).
+const BUCKETED: &str = "b";
 const ORDERS: &[&str] = &["natural", "shuffled", "sorted"];
 
 /// Options of one run.
@@ -161,13 +177,30 @@ fn build(env: &Env, batchify: &Path, dir: &Path) -> Result<Built, String> {
         for (f, (suffix, _, args)) in FORMS.iter().enumerate() {
             let label = format!("{isa}{w}{suffix}");
             let ll = dir.join(format!("{label}.ll"));
-            let mut cmd = Command::new(batchify);
-            cmd.arg(&kernels_ll).arg("-o").arg(&ll).arg("-S");
-            for (_, variant) in KERNELS {
-                cmd.arg("--variant").arg(variant.replace("{isa}", isa).replace("{w}", &w.to_string()));
+            let variant = |v: &str| v.replace("{isa}", isa).replace("{w}", &w.to_string());
+            if *suffix == BUCKETED {
+                let mut input = kernels_ll.clone();
+                for (k, (kernel, v)) in KERNELS.iter().enumerate() {
+                    let step =
+                        if k + 1 == KERNELS.len() { ll.clone() } else { dir.join(format!("{label}.{kernel}.ll")) };
+                    util::run(Command::new(batchify).arg(&input).arg("-o").arg(&step).arg("-S").args([
+                        "--variant",
+                        &variant(v),
+                        "--map",
+                        "--bucket",
+                        &format!("{kernel}_key"),
+                    ]))?;
+                    input = step;
+                }
+            } else {
+                let mut cmd = Command::new(batchify);
+                cmd.arg(&kernels_ll).arg("-o").arg(&ll).arg("-S");
+                for (_, v) in KERNELS {
+                    cmd.arg("--variant").arg(variant(v));
+                }
+                cmd.arg("--map").args(*args);
+                util::run(&mut cmd)?;
             }
-            cmd.arg("--map").args(*args);
-            util::run(&mut cmd)?;
             let so = dir.join(format!("{label}.so"));
             util::run(
                 Command::new(&clang).args(["-O2", "-march=native", "-shared", "-fPIC"]).arg(&ll).arg("-o").arg(&so),
@@ -344,7 +377,9 @@ mod tests {
                 assert!(t.contains("| raymarch | sorted |"), "{t}");
                 for (name, _, _, feature) in CONFIGS {
                     if has(feature) {
-                        assert!(t.contains(&format!("{name} refill")), "{name} missing:\n{t}");
+                        for form in ["refill", "bucketed"] {
+                            assert!(t.contains(&format!("{name} {form}")), "{name} {form} missing:\n{t}");
+                        }
                     } else {
                         util::skip_cpu_part(&format!("bench_map::tests::smoke ({name})"), feature);
                     }
