@@ -30,9 +30,12 @@
 ; CHECK: alloca [4096 x i32]
 ; CHECK: alloca [4096 x i8]
 ; CHECK: alloca [256 x i32]
-; Each element's key, at most bucket 255.
+; CHECK: alloca [4096 x i8]
+; The window's keys by the key's own clones, then each at most bucket 255.
+; CHECK: window:
+; CHECK: call void @__batchify_keys.escape_map(i64 %{{.*}}, i64 %{{.*}}, ptr %cr, ptr %ci, ptr %
 ; CHECK: key:
-; CHECK: call i8 @escape_key(float
+; CHECK: load i8, ptr %
 ; Groups of sorted elements: 32-bit positions, gathers, the unmasked
 ; variant, a scatter to the elements' own results.
 ; CHECK: group:
@@ -46,6 +49,10 @@
 ; CHECK: call <8 x i32> @llvm.masked.load.v8i32.p0
 ; CHECK: call <8 x i32> @_ZGVdM8vv_escape(
 ; CHECK: call void @llvm.masked.scatter.v8i32.v8p0({{.*}}, <8 x i1> %
+; The key map: the key's unmasked clone on full groups, the masked one on the tail.
+; CHECK-LABEL: define internal void @__batchify_keys.escape_map(
+; CHECK: call <8 x i8> @_ZGVdN8vv_escape_key(
+; CHECK: call <8 x i8> @_ZGVdM8vv_escape_key(
 
 ; TYPE: {{^}}batchify: error: cannot build the map `escape_map`: --bucket: `wide_key` is `i32 (float)`; a key of `escape` takes its parameters, `i32 (float, float)`{{$}}
 ; WRITES: {{^}}batchify: error: cannot build the map `noisy_map`: --bucket: the function `noisy` may write memory (no `memory(none)` or `memory(read)` attribute); a bucketed map computes the elements in another order, so neither may have side effects{{$}}

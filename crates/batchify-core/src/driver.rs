@@ -149,7 +149,17 @@ pub fn run(module: Module, run: &Run, opts: &Options, progress: &mut dyn FnMut(&
     };
     for m in &maps {
         let (full, tail) = m.clones()?;
-        for twin in [full, tail] {
+        let mut twins = vec![full, tail];
+        // A bucketed map computes its keys with the key's clones; a key
+        // that does not fit gets no clones, and its map the error.
+        if let Some(key) = &run.bucket {
+            let scalar = module.function(&m.spec.scalar_name);
+            if scalar.is_some_and(|f| map_entry::bucket::key_function(module, f, &m.spec, key).is_ok()) {
+                let (kf, kt) = map_entry::bucket::key_request(m, key)?.clones()?;
+                twins.extend([kf, kt]);
+            }
+        }
+        for twin in twins {
             if !specs.iter().any(|s| s.vector_name == twin.vector_name) {
                 specs.push(twin);
             }

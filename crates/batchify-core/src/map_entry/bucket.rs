@@ -6,7 +6,9 @@
 //! estimate of the element's cost (a trip count, a size class). The map
 //! runs over windows of [`WINDOW`] elements; in each it
 //!
-//! 1. calls `KEY` on every element (scalar calls) and keeps its bucket,
+//! 1. computes `KEY` of every element with `KEY`'s own clones, a grouped
+//!    map of the key into a buffer ([`key_request`]: the variant's twins
+//!    for `KEY`, built with the map's), and keeps each element's bucket,
 //!    `min(key, 255)` with the key read as unsigned;
 //! 2. sorts the window's indices by bucket (a counting sort, stable: equal
 //!    keys keep their order);
@@ -33,8 +35,9 @@ use crate::llvm::{constant, LLVMIntPredicate, LLVMOpcode, Module, Type, Value};
 use crate::spec::CloneSpec;
 use crate::vfabi::ParamKind;
 
-/// Elements sorted together: a window's indices (`i32`), buckets (`i8`)
-/// and bucket counts take 21 KiB of stack.
+/// Elements sorted together: a window's indices (`i32`), keys (at most
+/// 8 bytes each), buckets (`i8`) and bucket counts take at most 53 KiB of
+/// stack (37 KiB for 32-bit keys).
 pub const WINDOW: u64 = 4096;
 
 /// Buckets of the counting sort: keys from 0 to 254 have their own; 255
@@ -47,6 +50,24 @@ fn may_write(effects: u64) -> bool {
     const WRITES: u64 = 0xAAAA_AAAA_AAAA_AAAA;
     effects & WRITES != 0
 }
+
+/// The request whose grouped map computes the keys of `map`'s elements:
+/// the map's variant for `key` (its twins are the clones the bucketed map
+/// needs besides the map's own), named `__batchify_keys.<map>`.
+pub fn key_request(map: &super::MapRequest, key: &str) -> crate::error::Result<super::MapRequest> {
+    use crate::vfabi::{Param, VariantName};
+    let spec = &map.spec;
+    let params: Vec<Param> =
+        spec.params.iter().zip(&spec.aligns).map(|(&kind, &align)| Param { kind, align }).collect();
+    let name = VariantName::mangle(spec.isa, spec.mask.is_some(), spec.width, &params, key);
+    let v = VariantName::parse(&name).map_err(|e| crate::error::Error::BadVariant(e.to_string()))?;
+    let mut key_spec = CloneSpec::from_variant(&v)?;
+    key_spec.params.clone_from(&spec.params);
+    Ok(super::MapRequest { name: format!("{KEYS_PREFIX}{}", map.name), spec: key_spec, defined: false })
+}
+
+/// The name prefix of a bucketed map's key map (internal).
+pub const KEYS_PREFIX: &str = "__batchify_keys.";
 
 /// The key function `name` of a bucketed map of `scalar` (the variant
 /// `spec`), checked: defined or declared in `module`, the same parameter
@@ -96,14 +117,15 @@ pub fn key_function<'ctx>(
 /// ```text
 /// head:   w = phi; br (w < n) ? window : done
 /// window: len = min(n - w, WINDOW); counts = 0
-/// key:    i = 0..len: b = min(KEY(element w+i), 255); buckets[i] = b; counts[b] += 1
+///         keys(w, w + len, parameters..., &key_of[-w])   (key_of[i] = KEY(element w+i))
+/// key:    i = 0..len: b = min(key_of[i], 255); buckets[i] = b; counts[b] += 1
 /// start:  k = 0..256: counts[k] = counts[0] + ... + counts[k-1]
 /// place:  i = 0..len: b = buckets[i]; order[counts[b]] = i; counts[b] += 1
 /// group:  g = 0, N, ... < len - len % N: the unmasked variant on w + order[g..g+N]
 /// tail:   len % N != 0: the masked variant on w + order[len - len % N..len]
 ///         w += len; br head
 /// ```
-pub(crate) fn emit<'ctx>(body: &MapBody<'ctx>, key: Value<'ctx>) {
+pub(crate) fn emit<'ctx>(body: &MapBody<'ctx>, key: Value<'ctx>, keys: Value<'ctx>) {
     use LLVMIntPredicate::*;
     use LLVMOpcode::*;
     let ctx = body.module.context();
@@ -125,6 +147,10 @@ pub(crate) fn emit<'ctx>(body: &MapBody<'ctx>, key: Value<'ctx>) {
     buckets.set_name("buckets");
     let counts = b.alloca(i32t.array_of(BUCKETS as u32));
     counts.set_name("counts");
+    let key_type = key.function_type().return_type();
+    let key_memory = memory_element(key_type);
+    let key_of = b.alloca(key_memory.array_of(WINDOW as u32));
+    key_of.set_name("key.of");
     b.br(head);
 
     b.position_at_end(head);
@@ -137,15 +163,21 @@ pub(crate) fn emit<'ctx>(body: &MapBody<'ctx>, key: Value<'ctx>) {
     let left = b.binop(LLVMSub, n, w);
     let len = b.select(b.icmp(LLVMIntULT, left, c64(WINDOW)), left, c64(WINDOW));
     b.store(constant::null(i32t.array_of(BUCKETS as u32)), counts, 4);
+    // The key map writes element `w + i`'s key at `key_of[i]`.
+    let key_base = b.gep(key_memory, key_of, &[b.binop(LLVMSub, c64(0), w)], Default::default());
+    let mut key_args = vec![w, b.binop(LLVMAdd, w, len)];
+    key_args.extend_from_slice(&f.params()[1..=body.param_types.len()]);
+    key_args.push(key_base);
+    b.call(keys.function_type(), keys, &key_args);
     b.br(key_loop);
 
     // 1. Each element's bucket, and the buckets' sizes.
     b.position_at_end(key_loop);
     let i = b.phi(i64t);
     i.add_incoming(c64(0), window);
-    let element = b.binop(LLVMAdd, w, i);
-    let args = element_args(body, element);
-    let bucket = bucket_of(b, b.call(key.function_type(), key, &args), i64t);
+    let k = b.load(key_memory, b.gep(key_memory, key_of, &[i], Default::default()), 0);
+    let k = if key_memory != key_type { b.cast(LLVMTrunc, k, key_type) } else { k };
+    let bucket = bucket_of(b, k, i64t);
     b.store(b.cast(LLVMTrunc, bucket, i8t), b.gep(i8t, buckets, &[i], Default::default()), 1);
     let count_at = b.gep(i32t, counts, &[bucket], Default::default());
     b.store(b.binop(LLVMAdd, b.load(i32t, count_at, 4), constant::int(i32t, 1)), count_at, 4);
@@ -231,31 +263,6 @@ fn bucket_of<'ctx>(b: &crate::llvm::Builder<'ctx>, k: Value<'ctx>, i64t: Type<'c
         std::cmp::Ordering::Greater => b.cast(LLVMOpcode::LLVMTrunc, k, i64t),
         std::cmp::Ordering::Equal => k,
     }
-}
-
-/// The scalar arguments of element `i` (an `i64`), for the key: each
-/// varying parameter's element, each uniform parameter as given.
-fn element_args<'ctx>(body: &MapBody<'ctx>, i: Value<'ctx>) -> Vec<Value<'ctx>> {
-    let ps = &body.f.params()[body.first..];
-    let b = &body.b;
-    body.param_types
-        .iter()
-        .zip(&body.kinds)
-        .enumerate()
-        .map(|(j, (&t, kind))| match kind {
-            ParamKind::Vector if body.unread[j] => constant::null(t),
-            ParamKind::Vector => {
-                let m = memory_element(t);
-                let v = b.load(m, body.element_address(t, ps[j], i), body.module.abi_alignment_of(m));
-                if m != t {
-                    b.cast(LLVMOpcode::LLVMTrunc, v, t)
-                } else {
-                    v
-                }
-            }
-            _ => ps[j],
-        })
-        .collect()
 }
 
 /// One call of `variant` on the elements `w + idx[k]` (`idx` an `N x i32`

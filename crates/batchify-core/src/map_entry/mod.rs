@@ -229,6 +229,10 @@ pub fn complete<'ctx>(
     let err = |reason: String| map_error(&request.name, reason);
     let scalar = module.function(&spec.scalar_name).ok_or_else(|| err("no scalar function".into()))?;
     let key = bucket.map(|name| bucket::key_function(module, scalar, spec, name)).transpose().map_err(err)?;
+    let key_map = match (bucket, key) {
+        (Some(name), Some(key)) => Some((key, bucket::key_request(request, name)?)),
+        _ => None,
+    };
     let (full_spec, tail_spec) = request.clones()?;
     let built = |s: &CloneSpec| {
         module
@@ -237,6 +241,13 @@ pub fn complete<'ctx>(
             .ok_or_else(|| err(format!("the variant `{}` was not built", s.vector_name)))
     };
     let (full, tail) = (built(&full_spec)?, built(&tail_spec)?);
+    let key_clones = match &key_map {
+        Some((_, r)) => {
+            let (f, t) = r.clones()?;
+            Some(((built(&f)?, f), (built(&t)?, t)))
+        }
+        None => None,
+    };
     let want = map_type(module, scalar, request)?;
     let f = match module.function(&request.name) {
         // A defined request, or a declaration (a caller in this module).
@@ -275,9 +286,28 @@ pub fn complete<'ctx>(
         hoist_allocas(g);
         Ok(())
     };
-    if let Some(key) = key {
+    if let (Some((key, key_request)), Some(((kf, kf_spec), (kt, kt_spec)))) = (key_map, key_clones) {
+        // The keys of a range of elements: a grouped map of the key's clones.
+        let ctx = module.context();
+        let mut params = vec![Type::int(ctx, 64)];
+        params.extend(map_type(module, key, &key_request)?.param_types());
+        let keys = module.add_function(&key_request.name, Type::function(Type::void(ctx), &params));
+        keys.set_internal();
+        copy_target_attributes(kf, keys);
+        let key_body = MapBody::new(
+            module,
+            (keys, 2),
+            key,
+            &key_request.spec,
+            (kf, &kf_spec),
+            (kt, &kt_spec),
+            unread_params(key, None, 1),
+        )?;
+        let kps = keys.params();
+        key_body.emit_range(kps[0], kps[1]);
+        hoist_allocas(keys);
         let body = MapBody::new(module, (f, 1), scalar, spec, (full, &full_spec), (tail, &tail_spec), unread)?;
-        bucket::emit(&body, key);
+        bucket::emit(&body, key, keys);
         hoist_allocas(f);
         return Ok(f);
     }
