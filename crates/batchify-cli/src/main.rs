@@ -310,17 +310,6 @@ fn read_module<'c>(ctx: &'c Context, path: &Path, bytes: &[u8], sink: &mut dyn S
     Ok(module)
 }
 
-/// The lanes of a `--function` clone of type `fty`: `-n`, else for
-/// `--for-autodiff` one register of the characteristic type where the ISA
-/// has a fixed register width (clones for Enzyme with values of two
-/// registers spill inside their loops: docs/autodiff.md), else 8.
-fn default_lanes(cli: &Cli, module: batchify_core::llvm::Module, fty: batchify_core::llvm::Type) -> u32 {
-    cli.lanes.unwrap_or_else(|| {
-        let register = || batchify_core::abi::register_lanes(module, fty, cli.isa.into());
-        cli.for_autodiff.then(register).flatten().unwrap_or(8)
-    })
-}
-
 /// The clones the command line names, or `None` to build the ones the
 /// module asks for.
 fn named_specs(cli: &Cli, module: &Module<'_>) -> Result<Option<Vec<CloneSpec>>, String> {
@@ -333,7 +322,8 @@ fn named_specs(cli: &Cli, module: &Module<'_>) -> Result<Option<Vec<CloneSpec>>,
             .function(name)
             .map(|f| f.function_type())
             .ok_or_else(|| format!("unknown function `{name}`: no function of that name in the module"))?;
-        let lanes = default_lanes(cli, batchify_core::llvm::Module::from_inkwell(module), fty);
+        let core = batchify_core::llvm::Module::from_inkwell(module);
+        let lanes = driver::function_lanes(core, fty, cli.isa.into(), cli.for_autodiff, cli.lanes);
         specs.push(CloneSpec::all_varying_for(name, fty, lanes, cli.isa.into()).map_err(|e| e.to_string())?);
     }
     for name in &cli.variants {

@@ -85,6 +85,15 @@ pub struct Run {
     pub bucket: Option<String>,
 }
 
+/// The lanes of a clone a front end names by function (the CLI's
+/// `--function`): `given` (`-n`), else for clones for automatic
+/// differentiation one register of the characteristic type where `isa`
+/// has a fixed register width ([`crate::abi::register_lanes`]: Enzyme's
+/// derivative loops over values of two registers spill), else 8.
+pub fn function_lanes(module: Module, fty: crate::llvm::Type, isa: Isa, for_autodiff: bool, given: Option<u32>) -> u32 {
+    given.unwrap_or_else(|| for_autodiff.then(|| crate::abi::register_lanes(module, fty, isa)).flatten().unwrap_or(8))
+}
+
 /// A remark for the host compiler: the function, a short kind
 /// (`CallerLoopLeftScalar`, `PerLaneFallback`, `ScalarElsewhere`) and the
 /// message.
