@@ -29,9 +29,9 @@
 //! Linear parameters have no bucketed form: a group of sorted elements
 //! gives such a parameter values that are no longer a base and a step.
 
-use super::{MapBody, Variant};
-use crate::array_form::{memory_element, zero_lanes};
-use crate::llvm::{constant, LLVMIntPredicate, LLVMOpcode, Module, Type, Value};
+use super::{Elements, MapBody};
+use crate::array_form::memory_element;
+use crate::llvm::{constant, Builder, LLVMIntPredicate, LLVMOpcode, Module, Type, Value};
 use crate::spec::CloneSpec;
 use crate::vfabi::ParamKind;
 
@@ -224,7 +224,7 @@ pub(crate) fn emit<'ctx>(body: &MapBody<'ctx>, key: Value<'ctx>, keys: Value<'ct
     let g = b.phi(i64t);
     g.add_incoming(c64(0), group_test);
     let idx = b.load(i32t.vector_of(body.width), b.gep(i32t, order, &[g], Default::default()), 4);
-    call_sorted(body, &body.full, w, idx, None);
+    body.call_elements(&body.full, Elements::Sorted { window: w, positions: idx }, None);
     let g1 = b.binop(LLVMAdd, g, width);
     g.add_incoming(g1, group);
     b.cond_br(b.icmp(LLVMIntULT, g1, full_end), group, tail_test);
@@ -236,7 +236,7 @@ pub(crate) fn emit<'ctx>(body: &MapBody<'ctx>, key: Value<'ctx>, keys: Value<'ct
     let on = b.icmp(LLVMIntULT, constant::vector(&lanes), body.splat(rem));
     let order_tail = b.gep(i32t, order, &[full_end], Default::default());
     let idx = body.masked_load(i32t, order_tail, on);
-    call_sorted(body, &body.tail, w, idx, Some(on));
+    body.call_elements(&body.tail, Elements::Sorted { window: w, positions: idx }, Some(on));
     b.br(next);
 
     b.position_at_end(next);
@@ -250,7 +250,7 @@ pub(crate) fn emit<'ctx>(body: &MapBody<'ctx>, key: Value<'ctx>, keys: Value<'ct
 
 /// The bucket of key `k` (an integer of any width) as an `i64`:
 /// `min(k, 255)`, `k` read as unsigned.
-fn bucket_of<'ctx>(b: &crate::llvm::Builder<'ctx>, k: Value<'ctx>, i64t: Type<'ctx>) -> Value<'ctx> {
+fn bucket_of<'ctx>(b: &Builder<'ctx>, k: Value<'ctx>, i64t: Type<'ctx>) -> Value<'ctx> {
     let bits = k.ty().int_width();
     let k = if bits > 8 {
         let last = constant::int(k.ty(), BUCKETS - 1);
@@ -265,61 +265,66 @@ fn bucket_of<'ctx>(b: &crate::llvm::Builder<'ctx>, k: Value<'ctx>, i64t: Type<'c
     }
 }
 
-/// One call of `variant` on the elements `w + idx[k]` (`idx` an `N x i32`
-/// of window positions) in the lanes `on` (all when `None`): varying inputs
-/// gathered, the result scattered to `out`.
-fn call_sorted<'ctx>(
+/// `&p[window + positions[k]]` for elements of memory type `m`: `&p[window]`
+/// indexed by the 32-bit positions (below [`WINDOW`], so their sign
+/// extension is exact), which x86 gathers with 32-bit indices.
+fn sorted_addresses<'ctx>(
+    b: &Builder<'ctx>,
+    m: Type<'ctx>,
+    p: Value<'ctx>,
+    window: Value<'ctx>,
+    positions: Value<'ctx>,
+) -> Value<'ctx> {
+    let base = b.gep(m, p, &[window], Default::default());
+    b.gep(m, base, &[positions], Default::default())
+}
+
+/// The lanes on (all when `None`) as an `N x i1`.
+fn lanes_on<'ctx>(body: &MapBody<'ctx>, on: Option<Value<'ctx>>) -> Value<'ctx> {
+    on.unwrap_or_else(|| constant::all_ones(Type::int(body.module.context(), 1).vector_of(body.width)))
+}
+
+/// A sorted group's elements of the array `p` of `t`s, gathered in the
+/// lanes `on` (the others zero).
+pub(super) fn gather<'ctx>(
     body: &MapBody<'ctx>,
-    variant: &Variant<'ctx>,
-    w: Value<'ctx>,
-    idx: Value<'ctx>,
+    t: Type<'ctx>,
+    p: Value<'ctx>,
+    window: Value<'ctx>,
+    positions: Value<'ctx>,
+    on: Option<Value<'ctx>>,
+) -> Value<'ctx> {
+    let b = &body.b;
+    let m = memory_element(t);
+    let ptrs = sorted_addresses(b, m, p, window, positions);
+    let vty = m.vector_of(body.width);
+    let gather = body.module.intrinsic("llvm.masked.gather", &[vty, ptrs.ty()]).expect("gather exists");
+    let v = b.call(gather.function_type(), gather, &[ptrs, lanes_on(body, on), constant::null(vty)]);
+    v.add_call_arg_attribute(0, "align", u64::from(body.module.abi_alignment_of(m)));
+    if m != t {
+        b.cast(LLVMOpcode::LLVMTrunc, v, t.vector_of(body.width))
+    } else {
+        v
+    }
+}
+
+/// The results `r` of a sorted group, scattered to their elements of `out`
+/// in the lanes `on`.
+pub(super) fn scatter<'ctx>(
+    body: &MapBody<'ctx>,
+    r: Value<'ctx>,
+    out: Value<'ctx>,
+    window: Value<'ctx>,
+    positions: Value<'ctx>,
     on: Option<Value<'ctx>>,
 ) {
-    let ctx = body.module.context();
     let b = &body.b;
-    let n = body.width;
-    // `&p[w]` indexed by the 32-bit positions (below WINDOW, so their sign
-    // extension is exact): x86 gathers them with 32-bit indices.
-    let at = |m: Type<'ctx>, p: Value<'ctx>| {
-        let window = b.gep(m, p, &[w], Default::default());
-        b.gep(m, window, &[idx], Default::default())
-    };
-    let mask = on.unwrap_or_else(|| constant::all_ones(Type::int(ctx, 1).vector_of(n)));
-    let ps = &body.f.params()[body.first..];
-    let args: Vec<Value> = body
-        .param_types
-        .iter()
-        .zip(&body.kinds)
-        .enumerate()
-        .map(|(j, (&t, kind))| match kind {
-            ParamKind::Vector if body.unread[j] => zero_lanes(t, n),
-            ParamKind::Vector => {
-                let m = memory_element(t);
-                let ptrs = at(m, ps[j]);
-                let vty = m.vector_of(n);
-                let gather = body.module.intrinsic("llvm.masked.gather", &[vty, ptrs.ty()]).expect("gather exists");
-                let v = b.call(gather.function_type(), gather, &[ptrs, mask, constant::null(vty)]);
-                v.add_call_arg_attribute(0, "align", u64::from(body.module.abi_alignment_of(m)));
-                if m != t {
-                    b.cast(LLVMOpcode::LLVMTrunc, v, t.vector_of(n))
-                } else {
-                    v
-                }
-            }
-            _ => ps[j],
-        })
-        .collect();
-    let Some(r) = body.call_variant(variant, args, on) else { return };
-    if !body.returns {
-        return;
-    }
-    let out = ps[ps.len() - 1];
     let t = r.ty().element();
     let m = memory_element(t);
-    let r = if m != t { b.cast(LLVMOpcode::LLVMZExt, r, m.vector_of(n)) } else { r };
-    let ptrs = at(m, out);
+    let r = if m != t { b.cast(LLVMOpcode::LLVMZExt, r, m.vector_of(body.width)) } else { r };
+    let ptrs = sorted_addresses(b, m, out, window, positions);
     let scatter = body.module.intrinsic("llvm.masked.scatter", &[r.ty(), ptrs.ty()]).expect("scatter exists");
-    let s = b.call(scatter.function_type(), scatter, &[r, ptrs, mask]);
+    let s = b.call(scatter.function_type(), scatter, &[r, ptrs, lanes_on(body, on)]);
     s.add_call_arg_attribute(1, "align", u64::from(body.module.abi_alignment_of(m)));
 }
 

@@ -546,6 +546,21 @@ pub(crate) struct MapBody<'ctx> {
     pub(crate) unread: Vec<bool>,
 }
 
+/// The elements one call of a variant runs on.
+#[derive(Clone, Copy)]
+pub(crate) enum Elements<'ctx> {
+    /// `N` consecutive elements from index `i` (an `i64`).
+    From(Value<'ctx>),
+    /// The elements `window + positions[k]` (`positions` an `N x i32`):
+    /// a bucketed map's sorted group.
+    Sorted {
+        /// The window's first element (an `i64`).
+        window: Value<'ctx>,
+        /// The lanes' positions in the window.
+        positions: Value<'ctx>,
+    },
+}
+
 /// One variant the map calls.
 pub(crate) struct Variant<'ctx> {
     symbol: Value<'ctx>,
@@ -648,29 +663,46 @@ impl<'ctx> MapBody<'ctx> {
     /// One call of `variant` on the elements from index `i`, with the
     /// lanes `on` (all when `None`).
     fn call_group(&self, variant: &Variant<'ctx>, i: Value<'ctx>, on: Option<Value<'ctx>>) {
+        self.call_elements(variant, Elements::From(i), on);
+    }
+
+    /// One call of `variant` on `elements` in the lanes `on` (all when
+    /// `None`): varying parameters read from their arrays, linear ones at
+    /// their elements, uniform ones as given; the result written to `out`.
+    pub(crate) fn call_elements(&self, variant: &Variant<'ctx>, elements: Elements<'ctx>, on: Option<Value<'ctx>>) {
         let b = &self.b;
         let ps = &self.f.params()[self.first..];
         let mut args = Vec::new();
         for (j, (&t, kind)) in self.param_types.iter().zip(&self.kinds).enumerate() {
             let p = ps[j];
-            args.push(match *kind {
-                ParamKind::Vector if self.unread[j] => zero_lanes(t, self.width),
-                ParamKind::Vector => {
+            args.push(match (*kind, elements) {
+                (ParamKind::Vector, _) if self.unread[j] => zero_lanes(t, self.width),
+                (ParamKind::Vector, Elements::From(i)) => {
                     let at = self.element_address(t, p, i);
                     match on {
                         None => load_lanes(self.module, b, t, self.width, at),
                         Some(on) => self.masked_load(t, at, on),
                     }
                 }
-                ParamKind::Linear { .. } | ParamKind::LinearVarStep { .. } => linear_at(b, *kind, p, ps, i),
+                (ParamKind::Vector, Elements::Sorted { window, positions }) => {
+                    bucket::gather(self, t, p, window, positions, on)
+                }
+                (ParamKind::Linear { .. } | ParamKind::LinearVarStep { .. }, Elements::From(i)) => {
+                    linear_at(b, *kind, p, ps, i)
+                }
+                (ParamKind::Linear { .. } | ParamKind::LinearVarStep { .. }, Elements::Sorted { .. }) => {
+                    unreachable!("bucket::key_function refuses linear parameters")
+                }
                 _ => p,
             });
         }
         let result = self.call_variant(variant, args, on);
         if let (true, Some(r)) = (self.returns, result) {
             let out = ps[ps.len() - 1];
-            let at = self.element_address(r.ty().element(), out, i);
-            store_lanes(self.module, b, r, at, on);
+            match elements {
+                Elements::From(i) => store_lanes(self.module, b, r, self.element_address(r.ty().element(), out, i), on),
+                Elements::Sorted { window, positions } => bucket::scatter(self, r, out, window, positions, on),
+            }
         }
     }
 
