@@ -78,13 +78,14 @@ fn named(module: &Module<'_>, opts: &PluginOptions) -> Result<Option<Vec<CloneSp
         return Ok(None);
     }
     let isa = opts.isa.unwrap_or(Isa::Llvm);
-    let width = opts.width.unwrap_or(8);
+    let core = batchify_core::llvm::Module::from_inkwell(module);
     let mut specs: Vec<CloneSpec> = opts
         .functions
         .iter()
         .filter_map(|name| {
-            let f = batchify_core::llvm::Module::from_inkwell(module).function(name).filter(|f| !f.is_declaration())?;
-            Some(CloneSpec::all_varying_for(name, f.function_type(), width, isa))
+            let fty = core.function(name).filter(|f| !f.is_declaration())?.function_type();
+            let width = driver::function_lanes(core, fty, isa, opts.for_autodiff, opts.width);
+            Some(CloneSpec::all_varying_for(name, fty, width, isa))
         })
         .collect::<batchify_core::Result<_>>()
         .map_err(|e| e.to_string())?;
