@@ -4,7 +4,8 @@
 ; between extract/insertelement), as scalar floating-point live-outs are:
 ; Enzyme's reverse mode asserts on a loop phi fed by a vector select
 ; (docs/autodiff.md). The back edge holds finished lanes' values with one
-; vector select per leaf, which Enzyme accepts. The default mode blends
+; vector select per leaf, on the mask of the lanes that began the trip (the
+; loop's header mask), which Enzyme accepts. The default mode blends
 ; the struct with vector selects.
 ;
 ; RUN: %batchify %s -S -o %t.ll --variant _ZGV_LLVM_N4vv_spin --for-autodiff --no-fallback
@@ -33,7 +34,7 @@ exit:
 
 ; CHECK-LABEL: define { <4 x double>, <4 x double> } @_ZGV_LLVM_N4vv_spin(
 ; CHECK:         %[[HELD:[0-9]+]] = phi { <4 x double>, <4 x double> } [ poison, %entry ]
-; CHECK:         select <4 x i1> %{{[0-9]+}}, <4 x double> %a2, <4 x double> %a
+; CHECK:         select <4 x i1> %mask.loop{{[0-9]*}}, <4 x double> %a2, <4 x double> %a
 ; CHECK:         extractvalue { <4 x double>, <4 x double> } %[[HELD]], 0
 ; CHECK-COUNT-4: select i1 %{{[0-9]+}}, double %{{[0-9]+}}, double %{{[0-9]+}}
 ; CHECK:         extractvalue { <4 x double>, <4 x double> } %[[HELD]], 1

@@ -1,11 +1,16 @@
 ; --for-autodiff (docs/autodiff.md): the divergent loop's header phi `%x`
-; is held for lanes that left (`select(continue mask, new, old)`), the
+; is held for lanes that left (`select(trip mask, new, old)`, with the mask
+; of the lanes that began the trip, so no exit test is on the loop-carried
+; chain), the
 ; live-out `%r` is blended one lane at a time (scalar selects between
 ; extract/insertelement: no loop phi fed by a vector select), and loads at
 ; varying addresses are scalar loads per lane (behind a branch on the
 ; lane's mask bit under a partial mask), never llvm.masked.* intrinsics.
-; A live-out that is a header phi (`%x` of @last) is the held phi itself
-; after the loop: no blend on the exit edge at all.
+; A live-out that is a header phi (`%x` of @last) is read after the loop
+; from a second loop-carried vector that takes the phi's value in the lanes
+; that begin each trip (one vector select per trip, and no blend on the
+; exit edge); the phi's back edge reads that vector for the lanes that did
+; not begin the trip, so its loop phi is no conditional reduction for Enzyme.
 ; The default mode, for contrast, gathers and keeps finished lanes
 ; iterating.
 ;
@@ -85,13 +90,14 @@ exit:
 ; CHECK:         extractelement <4 x ptr> %p, i64 0
 ; CHECK-NEXT:    load float, ptr
 ; CHECK:       loop.top:
+; CHECK:         [[M:%.*]] = phi <4 x i1> [ splat (i1 true), %entry ]
 ; CHECK:         [[X:%.*]] = phi <4 x float> [ zeroinitializer, %entry ], [ [[HOLD:%.*]], %loop.top ]
 ; CHECK:         [[LIVE:%.*]] = phi <4 x float> [ poison, %entry ], [ [[LIVEOUT:%.*]], %loop.top ]
 ; CHECK:         %x.next = fadd <4 x float>
 ; CHECK:         extractelement <4 x float> [[LIVE]], i64 0
 ; CHECK:         select i1 {{%.*}}, float {{%.*}}, float {{%.*}}
 ; CHECK:         [[LIVEOUT]] = insertelement <4 x float> {{%.*}}, float {{%.*}}, i64 3
-; CHECK:         [[HOLD]] = select <4 x i1> {{%.*}}, <4 x float> %x.next, <4 x float> [[X]]
+; CHECK:         [[HOLD]] = select <4 x i1> [[M]], <4 x float> %x.next, <4 x float> [[X]]
 ; CHECK:         br i1 {{%.*}}, label %loop.after, label %loop.top
 ; CHECK:       }
 
@@ -111,10 +117,13 @@ exit:
 
 ; CHECK-LABEL: define <4 x float> @_ZGV_LLVM_N4v_last(
 ; CHECK:       loop.after:
-; CHECK-NEXT:    ret <4 x float> [[HELD:%.*]]
+; CHECK-NEXT:    ret <4 x float> [[KEPT:%.*]]
 ; CHECK:       loop.top:
-; CHECK:         [[X:%.*]] = phi <4 x float> [ zeroinitializer, %entry ], [ [[HELD]], %loop.top ]
+; CHECK:         [[M:%.*]] = phi <4 x i1> [ splat (i1 true), %entry ]
+; CHECK:         [[X:%.*]] = phi <4 x float> [ zeroinitializer, %entry ], [ [[HELD:%.*]], %loop.top ]
+; CHECK:         [[EXIT:%.*]] = phi <4 x float> [ zeroinitializer, %entry ], [ [[KEPT]], %loop.top ]
+; CHECK-NEXT:    [[KEPT]] = select <4 x i1> [[M]], <4 x float> [[X]], <4 x float> [[EXIT]]
 ; CHECK-NOT:     select i1
-; CHECK:         [[HELD]] = select <4 x i1> {{%.*}}, <4 x float> %x.next, <4 x float> [[X]]
+; CHECK:         [[HELD]] = select <4 x i1> [[M]], <4 x float> %x.next, <4 x float> [[EXIT]]
 ; CHECK-NOT:     select i1
 ; CHECK:       }

@@ -99,6 +99,8 @@ pub fn emit<'ctx>(
             held: HashMap::new(),
             held_slots: Vec::new(),
             from_header: HashMap::new(),
+            trip_masks: HashMap::new(),
+            exit_values: HashMap::new(),
         },
         deferred: Default::default(),
         callees,

@@ -167,6 +167,25 @@ pub(crate) struct Flow<'ctx> {
     /// they read its slot after the loop instead of a blend per exit edge
     /// (see `control::header_live_outs`).
     pub(crate) from_header: HashMap<Value<'ctx>, Value<'ctx>>,
+    /// In `--for-autodiff` clones, the divergent loops being emitted whose
+    /// finished lanes hold with the trip's mask (one back edge; see
+    /// `control::loops`): header block to the mask of the lanes that began
+    /// the current trip.
+    pub(crate) trip_masks: HashMap<Block<'ctx>, Value<'ctx>>,
+    /// Header phis of those loops that exit phis read after the loop
+    /// (`from_header`): each lane's value at the start of the last trip it
+    /// began, as a slot and the value the slot held when this trip began.
+    pub(crate) exit_values: HashMap<Value<'ctx>, ExitValue<'ctx>>,
+}
+
+/// A header phi's value at the start of each lane's last trip, kept beside
+/// the phi where finished lanes hold with the trip's mask.
+#[derive(Clone, Copy)]
+pub(crate) struct ExitValue<'ctx> {
+    /// The slot, written at the top of every trip.
+    pub(crate) slot: Value<'ctx>,
+    /// The slot's value before this trip's write (the loop phi it becomes).
+    pub(crate) before_trip: Value<'ctx>,
 }
 
 /// An exit phi of a divergent loop whose value is held: every lane that

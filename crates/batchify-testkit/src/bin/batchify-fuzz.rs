@@ -12,7 +12,7 @@
 //!               [--buffers P] [--max-buffers N] [--uniform-params P] [--linear-params P]
 //!               [--records P] [--recursion P] [--buf-callees P] [--tables P]
 //!               [--self-test | --attr-check | --map | --enzyme-reverse] [--threads N] [--timeout SECS]
-//!               [--dump]
+//!               [--for-autodiff] [--dump]
 //! ```
 //!
 //! Prints progress every 1000 programs and the summary line
@@ -70,7 +70,7 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
 [--sret P] [--pair-ret P] [--top-attrs P] [--no-top-level-cc] [--no-top-level-internal] [--buffers P] [--max-buffers N] \
 [--uniform-params P] [--linear-params P] [--records P] [--recursion P] [--buf-callees P] [--tables P] \
 [--self-test | --attr-check | --map [--map-form F] [--refill-groups G] [--bucket] | --enzyme-reverse] [--threads N] \
-[--timeout SECS] [--dump]
+[--timeout SECS] [--for-autodiff] [--dump]
 
   --count N          programs to run (default 1000)
   --seed S           seed of the first program (decimal or 0x hex); program i uses S+i (default 0)
@@ -158,6 +158,8 @@ const USAGE: &str = "usage: batchify-fuzz [--count N] [--seed S] [--width W] [--
   --map-form F       how --map's maps run: adaptive (default), refill or grouped (batchify --map-form)
   --bucket           --map's maps bucketed by a key of the parameters' bits (batchify --bucket); programs
                      LLVM's function-attrs does not find free of memory writes are unsupported
+  --for-autodiff     build the clones with --for-autodiff (finished lanes held, no masked memory
+                     intrinsics; docs/autodiff.md) and check their values
   --refill-groups G  lane groups per trip of the maps' refill workers, 1 or 2 (batchify
                      --refill-groups; default: as the cost model decides)
   --enzyme-reverse   differentiate each program with Enzyme (reverse mode, __enzyme_autodiff;
@@ -301,6 +303,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             "--attr-check" => opts.engine = Engine::AttrCheck,
             "--map" => opts.engine = Engine::Map,
             "--bucket" => opts.bucket = true,
+            "--for-autodiff" => opts.for_autodiff = true,
             "--map-form" => {
                 let v: String = value(&flag, next())?;
                 opts.map_form = batchify_core::map_entry::MapForm::parse(&v)

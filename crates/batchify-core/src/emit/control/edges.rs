@@ -45,9 +45,17 @@ impl<'ctx> Widener<'_, 'ctx> {
                 let val = self.varying_value(v);
                 if header && self.hold_finished_lanes && self.is_divergent_back_edge(from, to) {
                     // A back edge (`from` is in `to`'s loop): lanes that
-                    // left the loop keep their values from their last trip.
-                    let old = self.b.load(val.ty(), pslot, 0);
-                    let blended = self.blend(em, val, old, phi.ty());
+                    // left the loop keep their values from their last trip
+                    // (or, where the trip's mask holds them, the values
+                    // their last trip computed: `control::loops`).
+                    let (mask, old) = match self.flow.trip_masks.get(&to) {
+                        Some(&trip) => match self.flow.exit_values.get(&phi) {
+                            Some(e) => (trip, e.before_trip),
+                            None => (trip, self.b.load(val.ty(), pslot, 0)),
+                        },
+                        None => (em, self.b.load(val.ty(), pslot, 0)),
+                    };
+                    let blended = self.blend(mask, val, old, phi.ty());
                     self.b.store(blended, pslot, 0);
                 } else if all || header {
                     self.b.store(val, pslot, 0);

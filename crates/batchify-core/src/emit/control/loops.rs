@@ -28,6 +28,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         let m = self.load_mask(self.flow.mask_slots[&header]);
         let any = self.any(m);
         self.b.cond_br(any, pre, after);
+        let mut exit_slots = Vec::new();
         self.b.position_at_end(pre);
         if divergent {
             self.stats.divergent_loops += 1;
@@ -35,9 +36,18 @@ impl<'ctx> Widener<'_, 'ctx> {
             let saved_full = self.flow.full;
             self.flow.full = false;
             let counters = self.loop_counters(header);
+            let trip_hold = self.for_autodiff && self.has_one_back_edge(l);
+            if trip_hold {
+                exit_slots = self.exit_value_slots(&from_header);
+            }
             let top = self.clone.append_block("loop.top");
             self.b.br(top);
             self.b.position_at_end(top);
+            if trip_hold {
+                let trip = self.load_mask(self.flow.mask_slots[&header]);
+                self.flow.trip_masks.insert(header, trip);
+                self.keep_exit_values(&exit_slots, trip);
+            }
             if let Some(c) = counters {
                 let trip = self.load_mask(self.flow.mask_slots[&header]);
                 self.count_trip(c, trip);
@@ -64,12 +74,75 @@ impl<'ctx> Widener<'_, 'ctx> {
         }
         self.b.position_at_end(after);
         self.end_held_live_outs(&held);
+        self.flow.trip_masks.remove(&header);
         for (q, p) in from_header {
             self.flow.from_header.remove(&q);
-            let v = self.b.load(self.mapped_type(p), self.flow.phi_slots[&p], 0);
+            let slot = self.flow.exit_values.get(&p).map_or(self.flow.phi_slots[&p], |e| e.slot);
+            let v = self.b.load(self.mapped_type(p), slot, 0);
             self.b.store(v, self.flow.phi_slots[&q], 0);
         }
+        for (p, _) in exit_slots {
+            self.flow.exit_values.remove(&p);
+        }
         Ok(())
+    }
+
+    /// Whether divergent loop `l`'s header has one predecessor in the loop.
+    /// In `--for-autodiff` clones such a loop's back edge holds the
+    /// finished lanes with the mask of the lanes that began the trip
+    /// (known when the trip begins) instead of the back edge's own mask
+    /// (known only after the trip's exit tests): a lane that leaves during
+    /// a trip keeps the values that trip computed for it, masked off from
+    /// where it left, and from the next trip on repeats that computation
+    /// from the same values. The blend then waits for no exit test: with
+    /// the back edge's mask it made each trip wait for the exit test's
+    /// compare and mask logic on the loop-carried chain, which cost 42%
+    /// on the AVX2 Mandelbrot clone (`docs/benchmarks.md`). With two back
+    /// edges the trip's mask cannot tell which edge a lane took.
+    fn has_one_back_edge(&self, l: LoopId) -> bool {
+        let header = self.analyses.loops.loops[l.0].header;
+        self.analyses.cfg.preds[&header].iter().filter(|p| self.analyses.loops.contains(l, **p)).count() == 1
+    }
+
+    /// Before a divergent loop whose finished lanes hold with the trip's
+    /// mask: a slot for each header phi that exit phis read after the loop
+    /// (`from_header`), since the phi itself no longer keeps each lane's
+    /// value from the start of its last trip.
+    fn exit_value_slots(&mut self, from_header: &[(Value<'ctx>, Value<'ctx>)]) -> Vec<(Value<'ctx>, Value<'ctx>)> {
+        let mut slots: Vec<(Value, Value)> = Vec::new();
+        for &(_, p) in from_header {
+            if slots.iter().any(|(q, _)| *q == p) {
+                continue;
+            }
+            let ty = self.mapped_type(p);
+            self.position_aux_in_entry();
+            let slot = self.aux.alloca(ty);
+            slot.set_name("exit.value");
+            // Lanes that never begin a trip keep the value they entered with.
+            let entered = self.b.load(ty, self.flow.phi_slots[&p], 0);
+            self.b.store(entered, slot, 0);
+            slots.push((p, slot));
+        }
+        slots
+    }
+
+    /// At the top of a trip: each exit-value slot takes its header phi's
+    /// value in the lanes that begin the trip (`trip`). The header phi's
+    /// back edge reads the slot's value from before this write
+    /// (`ExitValue::before_trip`) for the lanes that did not begin the
+    /// trip, which holds the same values there; so the slot's loop phi
+    /// has two uses in the loop, and is not the phi of a conditional
+    /// reduction, which Enzyme's reverse mode rejects for a vector
+    /// condition (`docs/autodiff.md`).
+    fn keep_exit_values(&mut self, slots: &[(Value<'ctx>, Value<'ctx>)], trip: Value<'ctx>) {
+        for &(p, slot) in slots {
+            let ty = self.mapped_type(p);
+            let before_trip = self.b.load(ty, slot, 0);
+            let now = self.b.load(ty, self.flow.phi_slots[&p], 0);
+            let kept = self.blend(trip, now, before_trip, p.ty());
+            self.b.store(kept, slot, 0);
+            self.flow.exit_values.insert(p, crate::emit::state::ExitValue { slot, before_trip });
+        }
     }
 
     /// In `--for-autodiff` clones, where lanes that left divergent loop
