@@ -1,6 +1,6 @@
 //! `cargo xtask bench-autodiff [--smoke] [--functions mandel,dense,particle]
 //! [--lanes avx2x4,avx2x8,avx512x8] [--side N] [--reps R] [--batchify PATH]
-//! [--out DIR]`: derivatives of three scalar functions of doubles on N×N
+//! [--out DIR] [--build-only]`: derivatives of three scalar functions of doubles on N×N
 //! points each, computed by Enzyme and batchify in both orders
 //! (docs/benchmarks.md, "Derivatives: Enzyme and batchify, in both
 //! orders"), for the functions asked for (`--functions`, by default all of
@@ -26,7 +26,9 @@
 //!   as two `<4 x double>` halves and returned through a hidden `sret`
 //!   pointer (GCC's lowering, docs/gcc-abi.md);
 //! * `avx512x8`: 8 lanes on AVX-512, `_ZGVeN8...`, `<8 x double>` by value
-//!   (skipped, loudly, where /proc/cpuinfo has no `avx512f`).
+//!   (skipped, loudly, where /proc/cpuinfo has no `avx512f`; `--build-only`
+//!   builds it anyway, and every other configuration asked for, and stops
+//!   before running the driver).
 //!
 //! Versions of a function `F` of K inputs, all in one driver process and
 //! timed interleaved:
@@ -263,6 +265,9 @@ pub struct Opts {
     pub out: PathBuf,
     /// 64×64 points and 1 round unless told otherwise: the checks only.
     pub smoke: bool,
+    /// Build every configuration asked for, also those this CPU cannot run,
+    /// and stop before running the driver (`--build-only`).
+    pub build_only: bool,
 }
 
 /// The items of a comma-separated `list` of `option`, found by `name` in
@@ -300,6 +305,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
         batchify: None,
         out: util::target_dir().join("bench-autodiff"),
         smoke: false,
+        build_only: false,
     };
     let (mut side_set, mut reps_set) = (false, false);
     let mut it = args.iter();
@@ -307,6 +313,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
         let mut value = |what: &str| it.next().cloned().ok_or(format!("{a} needs {what}"));
         match a.as_str() {
             "--smoke" => o.smoke = true,
+            "--build-only" => o.build_only = true,
             "--side" => {
                 o.side = value("a number")?.parse().map_err(|_| "bad --side")?;
                 side_set = true;
@@ -916,7 +923,11 @@ pub fn run_with(opts: &Opts) -> Result<BenchOutcome, String> {
         Ok(found) => found,
         Err(why) => return Ok(BenchOutcome::Skipped(why)),
     };
-    let (configs, skipped) = select(opts);
+    let (configs, skipped) = if opts.build_only {
+        (opts.lanes.clone().unwrap_or_else(|| CONFIGS.to_vec()), Vec::new())
+    } else {
+        select(opts)
+    };
     for s in &skipped {
         println!("{}", red(&util::bold(&format!("bench-autodiff: configuration {s}"))));
     }
@@ -956,6 +967,16 @@ pub fn run_with(opts: &Opts) -> Result<BenchOutcome, String> {
         util::rel(&dir).display()
     ));
     let exe = build(&tools, &funcs, &configs, &dir)?;
+    if opts.build_only {
+        let built = format!(
+            "| built | functions | configurations |\n| --- | --- | --- |\n| {} | {} | {} |\n",
+            util::rel(&exe).display(),
+            tags.join(", "),
+            names.join(", ")
+        );
+        println!("{}", green(&format!("bench-autodiff: built {} (--build-only: not run)", util::rel(&exe).display())));
+        return Ok(BenchOutcome::Done(built));
+    }
 
     let side = opts.side.to_string();
     let points = u64::from(opts.side) * u64::from(opts.side);
@@ -1066,6 +1087,7 @@ mod tests {
         let tags: Vec<&str> = o.functions.unwrap().iter().map(|f| f.tag).collect();
         assert_eq!(tags, ["mandel", "particle"]);
         assert!(parse_opts(&["--functions".into(), "conv".into()]).is_err());
+        assert!(parse_opts(&["--build-only".into()]).unwrap().build_only);
     }
 
     #[test]

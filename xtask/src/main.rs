@@ -110,7 +110,8 @@ const COMMANDS: &[Command] = &[
                 primal, at AVX2 x4, AVX2 x8 and AVX-512 x8 (--lanes avx2x4,avx2x8,avx512x8; default: all the CPU \
                 can run) in one driver; checked against scalar Enzyme, timed interleaved, table printed and written \
                 to target/bench-autodiff/results.md; --smoke: 64x64 points, 1 round; other options: --side N, \
-                --reps R (8: 2 rounds at each of 4 stack shifts), --batchify PATH, --out DIR",
+                --reps R (8: 2 rounds at each of 4 stack shifts), --batchify PATH, --out DIR, --build-only (build every \
+                configuration asked for, even one the CPU cannot run, and stop)",
         run: bench_autodiff::run,
     },
     Command {
