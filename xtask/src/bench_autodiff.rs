@@ -1053,6 +1053,19 @@ pub fn run_with(opts: &Opts) -> Result<BenchOutcome, String> {
     if let Some(l) = &opts.lanes {
         let _ = write!(command, " --lanes {}", l.iter().map(|c| c.name).collect::<Vec<_>>().join(","));
     }
+    let defaults = parse_opts(&(if opts.smoke { vec!["--smoke".to_string()] } else { Vec::new() }))?;
+    if opts.side != defaults.side {
+        let _ = write!(command, " --side {}", opts.side);
+    }
+    if opts.reps != defaults.reps {
+        let _ = write!(command, " --reps {}", opts.reps);
+    }
+    if let Some(b) = &opts.batchify {
+        let _ = write!(command, " --batchify {}", util::rel(b).display());
+    }
+    if opts.out != defaults.out {
+        let _ = write!(command, " --out {}", util::rel(&opts.out).display());
+    }
     let md = format!(
         "# bench-autodiff\n\n`{command}` ({points} points per function, {} rounds, functions {}, configurations {}, \
          driver ran {elapsed:.1}s, load average {load})\n\n{table}",
