@@ -1,6 +1,6 @@
 //! `cargo xtask bench-autodiff [--smoke] [--functions mandel,dense,particle]
 //! [--lanes avx2x4,avx2x8,avx512x8] [--side N] [--reps R] [--batchify PATH]
-//! [--out DIR] [--build-only]`: derivatives of three scalar functions of doubles on N×N
+//! [--out DIR] [--build-only] [--veclib libmvec]`: derivatives of three scalar functions of doubles on N×N
 //! points each, computed by Enzyme and batchify in both orders
 //! (docs/benchmarks.md, "Derivatives: Enzyme and batchify, in both
 //! orders"), for the functions asked for (`--functions`, by default all of
@@ -67,7 +67,9 @@
 //! 5. `batchify --no-fallback --variant _ZGV?NLv..._fwddiffeF --variant
 //!    _ZGV?NLv..._diffeF` per configuration and function on Enzyme's output
 //!    (the derivative functions are internal; so are their clones, called
-//!    by the wrappers of the same module);
+//!    by the wrappers of the same module), with `--veclib V` if asked
+//!    (`--veclib libmvec`: glibc's vector `log`, `cosh`, ... in batchify
+//!    of Enzyme only, at most 4 ulp off);
 //! 6. `llvm-dis`, and `fast` flags replaced by `reassoc nnan ninf nsz arcp
 //!    afn` (no `contract`; see below);
 //! 7. `clang-22 -O2 -mavx2` of that module (each function is compiled for
@@ -268,6 +270,11 @@ pub struct Opts {
     /// Build every configuration asked for, also those this CPU cannot run,
     /// and stop before running the driver (`--build-only`).
     pub build_only: bool,
+    /// `--veclib` of the batchify run on Enzyme's output (batchify of
+    /// Enzyme only: `--for-autodiff` clones must not call glibc's vector
+    /// functions, which Enzyme cannot differentiate); `None`: exact libm
+    /// calls, one per lane.
+    pub veclib: Option<String>,
 }
 
 /// The items of a comma-separated `list` of `option`, found by `name` in
@@ -306,6 +313,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
         out: util::target_dir().join("bench-autodiff"),
         smoke: false,
         build_only: false,
+        veclib: None,
     };
     let (mut side_set, mut reps_set) = (false, false);
     let mut it = args.iter();
@@ -314,6 +322,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
         match a.as_str() {
             "--smoke" => o.smoke = true,
             "--build-only" => o.build_only = true,
+            "--veclib" => o.veclib = Some(value("none, libmvec or sleef")?),
             "--side" => {
                 o.side = value("a number")?.parse().map_err(|_| "bad --side")?;
                 side_set = true;
@@ -399,6 +408,8 @@ struct Tools {
     llvm_dis: PathBuf,
     enzyme: PathBuf,
     batchify: PathBuf,
+    /// `--veclib` of the second batchify run (on Enzyme's output).
+    veclib: Option<String>,
 }
 
 /// Why the benchmark cannot run here, if it cannot; else the LLVM tools and
@@ -639,6 +650,9 @@ fn build(t: &Tools, funcs: &[Function], configs: &[Config], dir: &Path) -> Resul
     )?;
     let mut kernels = Command::new(&t.batchify);
     kernels.arg(f("enzyme.bc")).args(["--no-fallback", "--report"]);
+    if let Some(v) = &t.veclib {
+        kernels.args(["--veclib", v]);
+    }
     for c in configs {
         for func in funcs {
             kernels.args(["--variant", &c.fwd_clone(func), "--variant", &c.rev_clone(func)]);
@@ -953,6 +967,7 @@ pub fn run_with(opts: &Opts) -> Result<BenchOutcome, String> {
         llvm_dis: env.llvm_bin("llvm-dis"),
         enzyme,
         batchify,
+        veclib: opts.veclib.clone(),
     };
     let dir = opts.out.join("build");
     let _ = std::fs::remove_dir_all(&dir);
@@ -1063,6 +1078,9 @@ pub fn run_with(opts: &Opts) -> Result<BenchOutcome, String> {
     if let Some(b) = &opts.batchify {
         let _ = write!(command, " --batchify {}", util::rel(b).display());
     }
+    if let Some(v) = &opts.veclib {
+        let _ = write!(command, " --veclib {v}");
+    }
     if opts.out != defaults.out {
         let _ = write!(command, " --out {}", util::rel(&opts.out).display());
     }
@@ -1101,6 +1119,8 @@ mod tests {
         assert_eq!(tags, ["mandel", "particle"]);
         assert!(parse_opts(&["--functions".into(), "conv".into()]).is_err());
         assert!(parse_opts(&["--build-only".into()]).unwrap().build_only);
+        let o = parse_opts(&["--veclib".into(), "libmvec".into()]).unwrap();
+        assert_eq!(o.veclib.as_deref(), Some("libmvec"));
     }
 
     #[test]

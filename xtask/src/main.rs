@@ -111,7 +111,8 @@ const COMMANDS: &[Command] = &[
                 can run) in one driver; checked against scalar Enzyme, timed interleaved, table printed and written \
                 to target/bench-autodiff/results.md; --smoke: 64x64 points, 1 round; other options: --side N, \
                 --reps R (8: 2 rounds at each of 4 stack shifts), --batchify PATH, --out DIR, --build-only (build every \
-                configuration asked for, even one the CPU cannot run, and stop)",
+                configuration asked for, even one the CPU cannot run, and stop), --veclib libmvec (glibc's vector \
+                math in batchify of Enzyme)",
         run: bench_autodiff::run,
     },
     Command {
