@@ -104,12 +104,15 @@ const COMMANDS: &[Command] = &[
     Command {
         name: "bench-autodiff",
         usage: "[--smoke] [...]",
-        about: "derivatives of the smooth Mandelbrot measure on 1000x1000 points: scalar Enzyme, Enzyme of \
-                batchify's clone, batchify's clones of Enzyme's derivatives, and the primal, at AVX2 x4, AVX2 x8 \
-                and AVX-512 x8 (--lanes avx2x4,avx2x8,avx512x8; default: all the CPU can run) in one driver; \
-                checked against scalar Enzyme, timed interleaved, table printed and written to \
-                target/bench-autodiff/results.md; --smoke: 64x64 points, 1 round; other options: --side N, --reps R (12: \
-                3 rounds at each of 4 stack shifts), --batchify PATH, --out DIR",
+        about: "derivatives of three functions of doubles on 1000x1000 points each (the smooth Mandelbrot \
+                measure, a dense tanh layer, a particle's bouncing time step; --functions mandel,dense,particle): \
+                scalar Enzyme, Enzyme of batchify's clone, batchify's clones of Enzyme's derivatives, and the \
+                primal, at AVX2 x4, AVX2 x8 and AVX-512 x8 (--lanes avx2x4,avx2x8,avx512x8; default: all the CPU \
+                can run) in one driver; checked against scalar Enzyme, timed interleaved, table printed and written \
+                to target/bench-autodiff/results.md; --smoke: 64x64 points, 1 round; other options: --side N, \
+                --reps R (8: 2 rounds at each of 4 stack shifts), --batchify PATH, --out DIR, --build-only (build every \
+                configuration asked for, even one the CPU cannot run, and stop), --veclib libmvec (glibc's vector \
+                math in batchify of Enzyme)",
         run: bench_autodiff::run,
     },
     Command {
