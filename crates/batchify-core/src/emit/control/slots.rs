@@ -83,13 +83,62 @@ impl<'ctx> Widener<'_, 'ctx> {
         at
     }
 
-    /// Empties the mask slot of `b`; its phi slots read poison again.
+    /// Empties the mask slot of `b`; its phi slots read poison again (in
+    /// `--for-autodiff` clones, varying phis read zero: see
+    /// [`Self::unwritten_phi_value`]).
     pub(super) fn reset_slots(&mut self, b: Block<'ctx>) {
         self.store_mask(self.flow.mask_slots[&b], self.all_false());
         for phi in b.instructions().into_iter().take_while(|i| i.opcode() == LLVMPHI) {
-            let ty = self.mapped_type(phi);
-            self.b.store(constant::poison(ty), self.flow.phi_slots[&phi], 0);
+            let v = self.unwritten_phi_value(phi);
+            self.b.store(v, self.flow.phi_slots[&phi], 0);
         }
+    }
+
+    /// What a phi's slot holds for the lanes no incoming edge wrote:
+    /// poison, or in `--for-autodiff` clones, for varying phis inside
+    /// divergent loops that hold with the trip's mask (`control::loops`),
+    /// a finite value: `0.0` in the lanes that did not begin the trip
+    /// (`uitofp` of the trip's mask, which dominates the loop's body; a
+    /// `zeroinitializer` arm made Enzyme's type analysis fail on
+    /// `tests/autodiff/08_collatz.c`, "Cannot deduce type of phi"), or
+    /// zero for integer vectors. A finished lane held in the loop then
+    /// gets that value at a join of a linearized branch, not the value of
+    /// a side it did not take: with poison, LLVM folds the join's blends
+    /// into one `select` whose other arm is the last side's value for
+    /// every lane, such as a constant `INFINITY`, whose zero adjoint times
+    /// an infinite partial derivative made the held lanes' reverse-mode
+    /// gradients NaN (`tests/autodiff/16_held_branch.c`). Outside such
+    /// loops no lane is held, and the slots read poison as before.
+    fn unwritten_phi_value(&self, phi: Value<'ctx>) -> Value<'ctx> {
+        let ty = self.mapped_type(phi);
+        let trip = self.enclosing_trip_mask(phi.parent_block());
+        let Some(trip) = trip.filter(|_| self.analyses.uniformity.is_varying(phi) && ty.is_vector()) else {
+            return constant::poison(ty);
+        };
+        use crate::llvm::LLVMTypeKind::*;
+        match ty.element().kind() {
+            LLVMHalfTypeKind | LLVMBFloatTypeKind | LLVMFloatTypeKind | LLVMDoubleTypeKind
+                if ty.vector_len() == self.n =>
+            {
+                self.b.cast(LLVMUIToFP, trip, ty)
+            }
+            LLVMIntegerTypeKind => constant::null(ty),
+            _ => constant::poison(ty),
+        }
+    }
+
+    /// The trip mask of the innermost loop around `b` that holds with one
+    /// (`Flow::trip_masks`), if any.
+    fn enclosing_trip_mask(&self, b: Block<'ctx>) -> Option<Value<'ctx>> {
+        let loops = self.analyses.loops;
+        let mut l = loops.innermost.get(&b).copied();
+        while let Some(id) = l {
+            if let Some(&m) = self.flow.trip_masks.get(&loops.loops[id.0].header) {
+                return Some(m);
+            }
+            l = loops.loops[id.0].parent;
+        }
+        None
     }
 
     /// Enters scalar block `b`: its mask and its phis.
