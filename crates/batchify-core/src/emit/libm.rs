@@ -35,6 +35,7 @@ pub(crate) fn rule<'ctx>(w: Widen) -> Rule<'ctx> {
         Widen::NarrowDivision => super::division::float_division as Rule<'ctx>,
         Widen::ExactMath => exact_or_fmod as Rule<'ctx>,
         Widen::ErrnoMath => errno_call as Rule<'ctx>,
+        Widen::AutodiffMath => super::veclib::autodiff_math_call as Rule<'ctx>,
         _ => super::veclib::vecmath_call as Rule<'ctx>,
     }
 }
@@ -132,6 +133,27 @@ fn errno_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'
         _ => return None,
     };
     let calls = if w.flow.full { domain } else { w.b.binop(LLVMAnd, domain, w.flow.mask) };
+    let r = real_calls_in(w, i, &args, value, calls);
+    w.stats.per_lane_calls.push(format!(
+        "call to `{}`: vector code; the call itself runs only in lanes whose input may set errno",
+        i.called_value().name()
+    ));
+    Some(r)
+}
+
+/// `value` with lane `k` replaced, for each `k` (in lane order) whose bit of
+/// the `<N x i1>` mask `calls` is set, by the real scalar call `i` on lane
+/// `k` of `args` (behind a branch on the bit, all of it behind one any-lane
+/// test), which sets `errno` as the scalar call does.
+pub(super) fn real_calls_in<'ctx>(
+    w: &mut Widener<'_, 'ctx>,
+    i: Value<'ctx>,
+    args: &[Value<'ctx>],
+    value: Value<'ctx>,
+    calls: Value<'ctx>,
+) -> Value<'ctx> {
+    let n = w.n;
+    let vty = value.ty();
     let any = w.any(calls);
     let from = w.b.current_block();
     let run = w.clone.append_block("errno.calls");
@@ -167,11 +189,7 @@ fn errno_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'
     let r = w.b.phi(vty);
     r.add_incoming(acc, run_end);
     r.add_incoming(value, from);
-    w.stats.per_lane_calls.push(format!(
-        "call to `{}`: vector code; the call itself runs only in lanes whose input may set errno",
-        i.called_value().name()
-    ));
-    Some(r)
+    r
 }
 
 /// glibc's x86-64 `fmin`/`fmax` (`sysdeps/x86_64/fpu/s_fmin.S`, checked

@@ -39,14 +39,23 @@ pub const LIBMVEC_MAX_ULPS: u32 = match VecLib::Libmvec.max_ulps() {
 
 /// The recipe for a call [`calls::vecmath_call`] recognises.
 pub(crate) fn vecmath_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
-    if let Some(r) = library_call(w, i) {
-        return Some(r);
+    // `--for-autodiff` clones keep the intrinsic: Enzyme differentiates it,
+    // and `driver::lower_vector_math` calls the library after Enzyme.
+    if !w.for_autodiff {
+        if let Some(r) = library_call(w, i) {
+            return Some(r);
+        }
     }
     // Otherwise as without this module: an intrinsic keeps its lane-wise
     // vector form (all of these are overloaded on the return type only and
-    // take no immediate argument), a libm call runs per lane.
+    // take no immediate argument), a libm call runs per lane. In
+    // `--for-autodiff` clones, the operands of one with a restricted domain
+    // are 1 in inactive lanes, as for any lane-wise intrinsic.
     let base = calls::called_intrinsic(i)?;
-    let args: Vec<Value> = (0..i.num_arg_operands()).map(|k| w.varying_value(i.operand(k))).collect();
+    let mut args: Vec<Value> = (0..i.num_arg_operands()).map(|k| w.varying_value(i.operand(k))).collect();
+    if super::inactive::restricted_domain(&base) {
+        args = args.into_iter().map(|a| super::inactive::one_in_inactive_lanes(w, a)).collect();
+    }
     let decl = w.module.intrinsic(&base, &[i.ty().vector_of(w.n)])?;
     let r = w.b.call(decl.function_type(), decl, &args);
     crate::llvm::copy_flags(i, r);
@@ -107,5 +116,75 @@ fn library_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value
         w.stats.veclib_calls.push(line);
     }
     w.stats.veclib_max_ulps = Some(bound);
+    Some(r)
+}
+
+/// A libm call in a `--for-autodiff` clone ([`calls::autodiff_math_call`]:
+/// `log`, `exp`, `sin`, ...): one call of the vector intrinsic, which
+/// Enzyme differentiates as a whole and LLVM's backend lowers to one call
+/// of the same libm function per lane (bit-identical values).
+///
+/// `errno`: a call that writes no memory needs nothing more. A call that
+/// may set `errno` (clang's default `-fmath-errno`) keeps the scalar code's
+/// `errno` as `emit::libm`'s `sqrt` does: the real scalar call runs, in
+/// lane order, for each active lane whose input is in the function's
+/// [`calls::ErrnoInputs`] (a superset of the inputs on which glibc sets
+/// `errno`), and gives that lane its result; every other lane's input sets
+/// no `errno` in the scalar code either. The intrinsic, which LLVM assumes
+/// leaves `errno` alone, never sees such an input: its operand is 1 (in no
+/// set) in those lanes and in inactive ones, so even its lowering's libm
+/// calls set no `errno`, and its derivative in the lanes the real call
+/// replaces is finite (a zero adjoint times it stays zero in Enzyme's
+/// reverse pass).
+pub(crate) fn autodiff_math_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
+    use crate::llvm::LLVMOpcode::{LLVMOr, LLVMUIToFP, LLVMXor};
+    use crate::llvm::LLVMRealPredicate::{LLVMRealUGE, LLVMRealUGT, LLVMRealULE};
+    let f = calls::autodiff_math_call(i)?;
+    let vty = i.ty().vector_of(w.n);
+    let args: Vec<Value> = (0..f.arity).map(|k| w.varying_value(i.operand(k))).collect();
+    let decl = w.module.intrinsic(f.intrinsic, &[vty])?;
+    let Some(set) = f.errno else {
+        let args: Vec<Value> = if super::inactive::restricted_domain(f.intrinsic) {
+            args.iter().map(|a| super::inactive::one_in_inactive_lanes(w, *a)).collect()
+        } else {
+            args
+        };
+        let r = w.b.call(decl.function_type(), decl, &args);
+        crate::llvm::copy_flags(i, r);
+        return Some(r);
+    };
+    let x = args[0];
+    let splat = |v: f64| constant::vector(&vec![constant::real(i.ty(), v); w.n as usize]);
+    let abs = |w: &Widener<'_, 'ctx>| {
+        let fabs = w.module.intrinsic("llvm.fabs", &[vty])?;
+        Some(w.b.call(fabs.function_type(), fabs, &[x]))
+    };
+    // Unordered predicates: NaN is in every set.
+    let domain = match set {
+        calls::ErrnoInputs::NotPositive => w.b.fcmp(LLVMRealULE, x, constant::null(vty)),
+        calls::ErrnoInputs::AbsAtLeast(t) => w.b.fcmp(LLVMRealUGE, abs(w)?, splat(t)),
+        calls::ErrnoInputs::AbsAboveOne => w.b.fcmp(LLVMRealUGT, abs(w)?, splat(1.0)),
+        calls::ErrnoInputs::NotFinite => {
+            w.b.fcmp(LLVMRealUGE, abs(w)?, constant::vector(&vec![constant::real_inf(i.ty()); w.n as usize]))
+        }
+    };
+    // 1 where the intrinsic must not compute on `x`: lanes in the set, and
+    // inactive lanes (whatever the mask, not a constant arm: see
+    // `inactive::one_in_inactive_lanes`).
+    let off =
+        if w.flow.full { domain } else { w.b.binop(LLVMOr, domain, w.b.binop(LLVMXor, w.flow.mask, w.all_true())) };
+    let ones = w.b.cast(LLVMUIToFP, off, vty);
+    let safe = w.b.select(off, ones, x);
+    let value = w.b.call(decl.function_type(), decl, &[safe]);
+    crate::llvm::copy_flags(i, value);
+    let calls = if w.flow.full { domain } else { w.b.binop(crate::llvm::LLVMOpcode::LLVMAnd, domain, w.flow.mask) };
+    let r = super::libm::real_calls_in(w, i, &args, value, calls);
+    let line = format!(
+        "call to `{}`: one vector intrinsic; the call itself runs only in lanes whose input may set errno",
+        i.called_value().name()
+    );
+    if !w.stats.per_lane_calls.contains(&line) {
+        w.stats.per_lane_calls.push(line);
+    }
     Some(r)
 }
