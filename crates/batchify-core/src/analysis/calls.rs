@@ -375,6 +375,12 @@ const VECMATH_FAMILIES: &[(&str, u32)] = &[
     ("hypot", 2),
 ];
 
+/// The arity of the vector-math family `base` (`log`, `pow`: the
+/// `double` C name, as in an intrinsic's name `llvm.<base>`), if it is one.
+pub fn vecmath_family_arity(base: &str) -> Option<u32> {
+    VECMATH_FAMILIES.iter().find(|(n, _)| *n == base).map(|&(_, a)| a)
+}
+
 /// Whether `name` is a libm function of a vector-math family (`exp`,
 /// `expf`, `pow`, ...), whatever its call's attributes say.
 pub fn is_vecmath_name(name: &str) -> bool {
@@ -588,7 +594,19 @@ pub fn is_deferrable(i: Value) -> bool {
 /// and its type, if the library has one.
 pub fn veclib_symbol<'ctx>(lib: VecLib, isa: Isa, i: Value<'ctx>) -> Option<(String, Type<'ctx>)> {
     let f = vecmath_call(i)?;
-    let elem = i.ty();
+    veclib_symbol_named(lib, isa, &f.name, f.arity, i.ty())
+}
+
+/// The function of vector math library `lib` on `isa` for the C math
+/// function `name` (`log`, `expf`: a [`VecMathCall`] name) of `arity`
+/// arguments of type `elem`, and its type, if the library has one.
+pub fn veclib_symbol_named<'ctx>(
+    lib: VecLib,
+    isa: Isa,
+    name: &str,
+    arity: u32,
+    elem: Type<'ctx>,
+) -> Option<(String, Type<'ctx>)> {
     let double = elem.kind() == crate::llvm::LLVMTypeKind::LLVMDoubleTypeKind;
     let (letter, float_lanes) = match lib {
         VecLib::None => return None,
@@ -597,9 +615,9 @@ pub fn veclib_symbol<'ctx>(lib: VecLib, isa: Isa, i: Value<'ctx>) -> Option<(Str
         VecLib::Sleef => (isa == Isa::AdvSimd).then_some(('n', 4))?,
     };
     let vlen = if double { float_lanes / 2 } else { float_lanes };
-    let symbol = format!("_ZGV{letter}N{vlen}{}_{}", "v".repeat(f.arity as usize), f.name);
+    let symbol = format!("_ZGV{letter}N{vlen}{}_{name}", "v".repeat(arity as usize));
     let chunk_ty = elem.vector_of(vlen);
-    Some((symbol, Type::function(chunk_ty, &vec![chunk_ty; f.arity as usize])))
+    Some((symbol, Type::function(chunk_ty, &vec![chunk_ty; arity as usize])))
 }
 
 /// The libmvec ISA letter and the number of lanes of its `float` variants
