@@ -1,6 +1,6 @@
 //! The inputs on which glibc's math functions set `errno` lie in the sets
 //! that `--for-autodiff` clones give the real call
-//! (`analysis::calls::errno_inputs`, `emit::veclib::autodiff_math_call`):
+//! (`analysis::calls::errno_inputs`, `emit::libm`'s `autodiff_math_call`):
 //! every other lane computes the function with the vector intrinsic, which
 //! sets no `errno`, so a set that missed an input would lose an `errno`
 //! that the scalar code sets. Checked against the host's libm (glibc 2.36

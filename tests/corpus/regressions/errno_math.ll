@@ -1,6 +1,6 @@
 ; libm calls that may write errno (clang's default -fmath-errno) of the functions
 ; that --for-autodiff clones compute with one vector intrinsic plus the real call
-; in the lanes whose input may set errno (emit/veclib.rs autodiff_math_call), under
+; in the lanes whose input may set errno (emit/libm.rs autodiff_math_call), under
 ; divergent branches and a divergent loop, double and float, with arguments scaled
 ; so that random inputs reach the poles, domain errors, overflows and underflows.
 ; The default mode runs these calls per lane. From errno_math.c below with

@@ -452,12 +452,14 @@ impl ErrnoInputs {
     /// Whether `x` is in the set (the emitted vector test computes the same
     /// predicate on each lane).
     pub fn contains(self, x: f64) -> bool {
-        match self {
-            ErrnoInputs::NotPositive => !(x > 0.0),
-            ErrnoInputs::AbsAtLeast(t) => !(x.abs() < t),
-            ErrnoInputs::AbsAboveOne => !(x.abs() <= 1.0),
-            ErrnoInputs::NotFinite => !x.is_finite(),
-        }
+        // Unordered comparisons, as the clone's `fcmp ule`/`uge`/`ugt`.
+        x.is_nan()
+            || match self {
+                ErrnoInputs::NotPositive => x <= 0.0,
+                ErrnoInputs::AbsAtLeast(t) => x.abs() >= t,
+                ErrnoInputs::AbsAboveOne => x.abs() > 1.0,
+                ErrnoInputs::NotFinite => x.is_infinite(),
+            }
     }
 }
 
