@@ -21,12 +21,12 @@ double vector_math(double x, double y) {
             s = s + 0.3 * (1.0 + atan(s * x));
             n++;
         }
-        r = log(fabs(y + 0.875)) + exp(-x * 300.0) * 1e-300 + n + s;
+        r = log(fabs(y + 1.0)) + exp(-x * 300.0) * 1e-300 + n + s;
     }
     return r;
 }
 
-/* x in [-3, 3), y in [-2, 2): y = -0.875 is on the grid (log(0)), and
+/* x in [-3, 3), y in [-2, 2): point 16 is (-1.5, -1), log(0) there, and
  * exp(-300 x) overflows for x <= -2.37. */
 static void AD_POINT(int k, double *x, double *y) {
     *x = -3.0 + 6.0 * ((k * 29) % 64) / 64.0;
