@@ -40,6 +40,7 @@ int batchify_plugin_mark_cross_lane(LLVMModuleRef module);
 // Implemented in Rust: checks a parameter string; on error writes a
 // malloc'ed message to *error (freed here with free()) and returns 0.
 int batchify_plugin_check_params(const char *params, char **error);
+int batchify_plugin_lower_vector_math(LLVMModuleRef module, const char *lib);
 }
 
 namespace {
@@ -192,6 +193,41 @@ struct MarkCrossLanePass : PassInfoMixin<MarkCrossLanePass> {
   static StringRef name() { return "batchify-mark-cross-lane"; }
 };
 
+// `batchify-lower-vector-math<libmvec>` (or `<sleef>`; no parameter:
+// libmvec): the step after Enzyme for --for-autodiff clones, the vector
+// math intrinsics to the library's calls (docs/autodiff.md). Only where a
+// pipeline names it.
+struct LowerVectorMathPass : PassInfoMixin<LowerVectorMathPass> {
+  std::string Lib;
+
+  explicit LowerVectorMathPass(std::string Lib) : Lib(std::move(Lib)) {}
+
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    return batchify_plugin_lower_vector_math(wrap(&M), Lib.c_str()) ? PreservedAnalyses::none()
+                                                                    : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+  static StringRef name() { return "batchify-lower-vector-math"; }
+};
+
+bool parseLowerVectorMath(StringRef Name, ModulePassManager &MPM) {
+  std::string Lib;
+  if (Name == "batchify-lower-vector-math") {
+    Lib = "libmvec";
+  } else if (Name.consume_front("batchify-lower-vector-math<") && Name.consume_back(">")) {
+    Lib = Name.str();
+  } else {
+    return false;
+  }
+  if (Lib != "libmvec" && Lib != "sleef") {
+    errs() << "batchify: error: batchify-lower-vector-math: unknown vector math library `" << Lib
+           << "` (expected libmvec or sleef)\n";
+    return false;
+  }
+  MPM.addPass(LowerVectorMathPass(Lib));
+  return true;
+}
+
 bool parseBatchifyPipeline(StringRef Name, ModulePassManager &MPM) {
   std::string Params;
   if (Name == "batchify") {
@@ -215,7 +251,7 @@ bool parseBatchifyPipeline(StringRef Name, ModulePassManager &MPM) {
 void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
-        return parseBatchifyPipeline(Name, MPM);
+        return parseLowerVectorMath(Name, MPM) || parseBatchifyPipeline(Name, MPM);
       });
   // Late enough that the scalar bodies are simplified (inlined, mem2reg,
   // SROA, loop rotation), early enough that the loop vectorizer, which

@@ -120,6 +120,31 @@ pub unsafe extern "C" fn batchify_plugin_run(
     }
 }
 
+/// The pass `batchify-lower-vector-math<LIB>`: the module's vector math
+/// intrinsics to calls of `lib`'s vector functions
+/// (`batchify_core::driver::lower_vector_math`, the step after Enzyme);
+/// returns 1 if it changed the module. Unknown library names change
+/// nothing (the pipeline parser refused them already).
+///
+/// # Safety
+/// `module` is a live module the caller owns for the duration of the
+/// call; `lib` is NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn batchify_plugin_lower_vector_math(module: *mut c_void, lib: *const c_char) -> c_int {
+    let lib = c_text(lib);
+    // SAFETY: the host owns the module; ManuallyDrop keeps inkwell from
+    // disposing it.
+    let host = std::mem::ManuallyDrop::new(unsafe { inkwell::module::Module::new(module.cast()) });
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run::lower_vector_math(&host, &lib)));
+    match outcome {
+        Ok(changed) => changed as c_int,
+        Err(_) => {
+            diagnostics::warning(&host, "internal error in batchify-lower-vector-math, module left as it was");
+            1
+        }
+    }
+}
+
 /// Marks the module's cross-lane operations `convergent`
 /// (`batchify_core::analysis::cross_lane::mark_convergent`); returns 1 if
 /// it marked one.

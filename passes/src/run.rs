@@ -135,3 +135,22 @@ fn report_lines<S: AsRef<str>>(lines: &[S]) {
         let _ = err.write_all(format!("batchify: {}\n", line.as_ref()).as_bytes());
     }
 }
+
+/// The pass `batchify-lower-vector-math<lib>` on one module
+/// ([`driver::lower_vector_math`]); returns whether the module changed.
+/// It reports nothing (the CLI's `--lower-vector-math --report` lists the
+/// replacements).
+pub fn lower_vector_math(module: &Module<'_>, lib: &str) -> bool {
+    let Some(lib) = batchify_core::VecLib::parse(lib) else {
+        diagnostics::warning(module, &format!("batchify-lower-vector-math: unknown vector math library `{lib}`"));
+        return false;
+    };
+    let core = batchify_core::llvm::Module::from_inkwell(module);
+    match driver::lower_vector_math(core, lib) {
+        Ok(lowered) => lowered.calls > 0,
+        Err(e) => {
+            diagnostics::error(module, &e.to_string());
+            true
+        }
+    }
+}

@@ -130,6 +130,13 @@ struct Cli {
     /// then calls.
     #[arg(long = "no-callers")]
     no_callers: bool,
+    /// Only replace the module's vector math intrinsics (`llvm.log.v4f64`,
+    /// ...) with calls of the `--veclib` library's vector functions, for
+    /// each function's target: the step after Enzyme for `--for-autodiff`
+    /// clones (docs/autodiff.md). Builds no clone; needs `--veclib
+    /// libmvec` (or `sleef`).
+    #[arg(long = "lower-vector-math", conflicts_with_all = ["functions", "variants", "for_autodiff", "map"])]
+    lower_vector_math: bool,
     /// Build clones that Enzyme can differentiate (docs/autodiff.md): lanes
     /// that left a divergent loop hold their values, no gathers/scatters.
     #[arg(long = "for-autodiff")]
@@ -339,6 +346,9 @@ fn named_specs(cli: &Cli, module: &Module<'_>) -> Result<Option<Vec<CloneSpec>>,
 fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, String> {
     let ctx = Context::create();
     let module = read_module(&ctx, cli.input(), input, sink)?;
+    if cli.lower_vector_math {
+        return lower_vector_math(cli, &module, sink);
+    }
     let selection = match named_specs(cli, &module)? {
         Some(specs) => Selection::Named { specs, only_here: false },
         None => Selection::Requested { isa: None, only_here: false },
@@ -404,6 +414,23 @@ fn run(cli: &Cli, input: &[u8], sink: &mut dyn Sink) -> Result<Vec<String>, Stri
         }
     }
     Ok(out.reports.iter().flat_map(|r| r.lines()).chain(out.notes).collect())
+}
+
+/// `--lower-vector-math`: the module's vector math intrinsics to library
+/// calls ([`driver::lower_vector_math`]); returns the report lines.
+fn lower_vector_math(cli: &Cli, module: &Module<'_>, sink: &mut dyn Sink) -> Result<Vec<String>, String> {
+    if cli.veclib == VecLib::None {
+        return Err("--lower-vector-math needs a vector math library: --veclib libmvec (or sleef)".into());
+    }
+    sink.stage("lowering the vector math intrinsics");
+    let core = batchify_core::llvm::Module::from_inkwell(module);
+    let lowered = driver::lower_vector_math(core, cli.veclib).map_err(|e| e.to_string())?;
+    sink.stage("serializing the module");
+    sink.output(serialize(module, cli.output(), cli.text));
+    let mut lines = vec![format!("lowered {} vector math call(s) to {}", lowered.calls, cli.veclib.name())];
+    lines.extend(lowered.lines);
+    lines.extend(lowered.kept.into_iter().map(|k| format!("kept {k}")));
+    Ok(lines)
 }
 
 /// `path` with every symbolic link at its end followed (at most 40, as the

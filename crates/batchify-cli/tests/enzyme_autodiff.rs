@@ -69,6 +69,66 @@ fn verdict(stdout: &str, name: &str) -> (usize, usize, usize) {
     (field("lanes="), field("derivatives="), field("exact="))
 }
 
+/// One program through the pipeline, in `dir`: with `lower`, the
+/// `--lower-vector-math --veclib libmvec` step after Enzyme, and the
+/// program compiled with `defines`. Returns the verdict's numbers and
+/// the number of vector math calls lowered.
+fn run_program(src: &Path, dir: &Path, plugin: &Path, defines: &[&str], lower: bool) -> ((usize, usize, usize), usize) {
+    let (name, clone) = variant(src);
+    let bc = dir.join(format!("{name}.bc"));
+    let batched = dir.join(format!("{name}.batched.bc"));
+    let differentiated = dir.join(format!("{name}.enzyme.bc"));
+    let exe = dir.join(&name);
+    let include = root().join("tests/autodiff");
+    let mut flags = vec!["-I".to_string(), include.to_string_lossy().into_owned()];
+    flags.extend(defines.iter().map(|d| d.to_string()));
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    enzyme::compile_for_enzyme(src, &flags, &bc);
+    run_checked(
+        Command::new(env!("CARGO_BIN_EXE_batchify"))
+            .arg(&bc)
+            .args(["--for-autodiff", "--no-fallback", "--variant", &clone, "-o"])
+            .arg(&batched),
+    );
+    let ir = run_checked(Command::new("llvm-dis-22").arg(&batched).arg("-o").arg("-"));
+    let body = ir.split(&format!("@{clone}(")).nth(1).and_then(|b| b.split("\n}\n").next()).unwrap_or("");
+    assert!(body.contains("ret "), "{name}: the clone {clone} is defined:\n{ir}");
+    for intrinsic in ["llvm.masked.load", "llvm.masked.store", "llvm.masked.gather", "llvm.masked.scatter"] {
+        assert!(!body.contains(intrinsic), "{name}: the clone calls {intrinsic}:\n{body}");
+    }
+    assert!(!body.contains("@_ZGV"), "{name}: a --for-autodiff clone calls a vector library:\n{body}");
+    enzyme::differentiate(plugin, &batched, &differentiated);
+    let mut lowered = 0;
+    let linked = if lower {
+        let out = dir.join(format!("{name}.lowered.bc"));
+        let report = Command::new(env!("CARGO_BIN_EXE_batchify"))
+            .arg(&differentiated)
+            .args(["--lower-vector-math", "--veclib", "libmvec", "--report", "-o"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&report.stderr);
+        assert!(report.status.success(), "{name}: --lower-vector-math failed:\n{stderr}");
+        lowered = stderr
+            .lines()
+            .find_map(|l| l.strip_prefix("batchify: lowered ")?.split_whitespace().next()?.parse().ok())
+            .unwrap_or_else(|| panic!("{name}: no `lowered` line:\n{stderr}"));
+        let text = run_checked(Command::new("llvm-dis-22").arg(&out).arg("-o").arg("-"));
+        for family in ["log", "exp", "sin", "cos", "tanh"] {
+            assert!(
+                !text.contains(&format!("call <4 x double> @llvm.{family}.v4f64(")),
+                "{name}: llvm.{family}.v4f64 is left:\n{text}"
+            );
+        }
+        out
+    } else {
+        differentiated
+    };
+    run_checked(Command::new("clang-22").args(["-O2", "-mavx2"]).arg(&linked).arg("-o").arg(&exe).arg("-lm"));
+    let out = run_checked(&mut Command::new(&exe));
+    (verdict(&out, &name), lowered)
+}
+
 #[test]
 fn clones_differentiate_like_the_scalar_functions() {
     let test = "enzyme_autodiff::clones_differentiate_like_the_scalar_functions";
@@ -80,30 +140,7 @@ fn clones_differentiate_like_the_scalar_functions() {
     std::fs::create_dir_all(&dir).unwrap();
     let (mut functions, mut lanes, mut derivatives, mut exact) = (0, 0, 0, 0);
     for src in programs() {
-        let (name, clone) = variant(&src);
-        let bc = dir.join(format!("{name}.bc"));
-        let batched = dir.join(format!("{name}.batched.bc"));
-        let differentiated = dir.join(format!("{name}.enzyme.bc"));
-        let exe = dir.join(&name);
-        compile_to_bitcode(&src, &bc);
-        run_checked(
-            Command::new(env!("CARGO_BIN_EXE_batchify"))
-                .arg(&bc)
-                .args(["--for-autodiff", "--no-fallback", "--variant", &clone, "-o"])
-                .arg(&batched),
-        );
-        let ir = run_checked(Command::new("llvm-dis-22").arg(&batched).arg("-o").arg("-"));
-        let body = ir.split(&format!("@{clone}(")).nth(1).and_then(|b| b.split("\n}\n").next()).unwrap_or("");
-        assert!(body.contains("ret "), "{name}: the clone {clone} is defined:\n{ir}");
-        for intrinsic in ["llvm.masked.load", "llvm.masked.store", "llvm.masked.gather", "llvm.masked.scatter"] {
-            assert!(!body.contains(intrinsic), "{name}: the clone calls {intrinsic}:\n{body}");
-        }
-        enzyme::differentiate(&plugin, &batched, &differentiated);
-        run_checked(
-            Command::new("clang-22").args(["-O2", "-mavx2"]).arg(&differentiated).arg("-o").arg(&exe).arg("-lm"),
-        );
-        let out = run_checked(&mut Command::new(&exe));
-        let (l, d, e) = verdict(&out, &name);
+        let ((l, d, e), _) = run_program(&src, &dir, &plugin, &[], false);
         functions += 1;
         lanes += l;
         derivatives += d;
@@ -112,6 +149,41 @@ fn clones_differentiate_like_the_scalar_functions() {
     eprintln!(
         "{test}: {functions} functions, {lanes} lanes, {derivatives} derivatives checked against Enzyme's scalar \
          derivatives ({exact} of {} values bit for bit)",
+        lanes + derivatives
+    );
+}
+
+/// The documented pipeline with the step after Enzyme: the clone's and
+/// Enzyme's vector math intrinsics become libmvec calls
+/// (`--lower-vector-math --veclib libmvec`), so values and derivatives
+/// are libmvec's: each within 1e-12 (relative) of the scalar function's
+/// and Enzyme's scalar derivatives (libmvec's functions are within 4 ulp;
+/// a composition such as `log(log(...))` adds its own conditioning).
+#[test]
+fn libmvec_lowering_after_enzyme() {
+    let test = "enzyme_autodiff::libmvec_lowering_after_enzyme";
+    if !skip::require_cpu(test, "avx2") {
+        return;
+    }
+    let Some(plugin) = enzyme::plugin_or_skip(test, &["clang-22", "opt-22", "llvm-dis-22"]) else { return };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("enzyme-autodiff-libmvec");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut functions, mut lanes, mut derivatives, mut exact, mut lowered) = (0, 0, 0, 0, 0);
+    let mut lowered_programs = 0;
+    for src in programs() {
+        let ((l, d, e), c) = run_program(&src, &dir, &plugin, &["-DAD_PRIMAL_REL=1e-12", "-DAD_REL=1e-12"], true);
+        functions += 1;
+        lanes += l;
+        derivatives += d;
+        exact += e;
+        lowered += c;
+        lowered_programs += usize::from(c > 0);
+    }
+    assert!(lowered_programs >= 2, "only {lowered_programs} programs had vector math to lower");
+    eprintln!(
+        "{test}: {functions} functions ({lowered_programs} with {lowered} vector math calls lowered to libmvec), \
+         {lanes} lanes, {derivatives} derivatives within 1e-12 of Enzyme's scalar derivatives ({exact} of {} \
+         values bit for bit)",
         lanes + derivatives
     );
 }

@@ -123,6 +123,18 @@ pub struct Outcome {
     pub declares_variants: bool,
 }
 
+/// What [`lower_vector_math`] replaced.
+pub use crate::lower_math::Lowered;
+
+/// The step after Enzyme (`docs/autodiff.md`): every call of a vector math
+/// intrinsic (`llvm.log.v4f64`, `llvm.cos.v8f32`, ...) in `module` becomes
+/// calls of `lib`'s vector functions for its function's target
+/// ([`crate::lower_math`]); nothing else changes. `VecLib::None` changes
+/// nothing.
+pub fn lower_vector_math(module: Module, lib: crate::options::VecLib) -> Result<Lowered> {
+    crate::lower_math::lower_vector_math(module, lib)
+}
+
 /// Runs batchify on `module`; `progress` hears of each clone before it is
 /// built (a front end that names the function it was batching when
 /// something went wrong).

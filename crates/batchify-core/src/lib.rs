@@ -26,7 +26,9 @@
 //! [`abi`] (the clone's signature, mask and linear parameters),
 //! [`options`] and [`llvm`] (the IR layer) serve every stage;
 //! [`callee_clones`] is the run's registry of callee clones. The stage
-//! order is checked by `tests/module_layering.rs`.
+//! order is checked by `tests/module_layering.rs`. One module-level step
+//! runs on its own, after Enzyme: [`lower_math`] (vector math intrinsics
+//! to vector library calls, [`driver::lower_vector_math`]).
 #![warn(missing_docs)]
 
 pub mod abi;
@@ -43,6 +45,7 @@ pub mod fallback;
 pub mod finish;
 pub mod legality;
 pub mod llvm;
+pub mod lower_math;
 pub mod map_entry;
 pub mod options;
 pub mod plan;

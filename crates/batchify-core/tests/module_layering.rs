@@ -151,6 +151,8 @@ const STAGES: &[(&str, u32)] = &[
     ("array_form", 14),
     ("callers", 14),
     ("enzyme_batch", 14),
+    // Vector math intrinsics to library calls, after Enzyme.
+    ("lower_math", 14),
     // Maps call the array form's element loads and stores.
     ("map_entry", 15),
     // A map's refill worker is built from the map's request and signature.

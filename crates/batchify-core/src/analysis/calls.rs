@@ -375,6 +375,12 @@ const VECMATH_FAMILIES: &[(&str, u32)] = &[
     ("hypot", 2),
 ];
 
+/// The arity of the vector-math family `base` (`log`, `pow`: the
+/// `double` C name, as in an intrinsic's name `llvm.<base>`), if it is one.
+pub fn vecmath_family_arity(base: &str) -> Option<u32> {
+    VECMATH_FAMILIES.iter().find(|(n, _)| *n == base).map(|&(_, a)| a)
+}
+
 /// Whether `name` is a libm function of a vector-math family (`exp`,
 /// `expf`, `pow`, ...), whatever its call's attributes say.
 pub fn is_vecmath_name(name: &str) -> bool {
@@ -421,6 +427,140 @@ pub fn vecmath_call(call: Value) -> Option<VecMathCall> {
     args_ok.then(|| VecMathCall { name: format!("{base}{suffix}"), arity })
 }
 
+/// The inputs on which glibc's scalar function may set `errno`, as a
+/// superset (see [`autodiff_math_call`]): a lane whose input is outside
+/// the set never sets `errno` (glibc 2.36 sets it only on a domain error,
+/// a pole, an overflow or an underflow; the thresholds below keep a margin
+/// to the first input that overflows or underflows), so it needs no real
+/// call. `tests/errno_sets.rs` checks each set against glibc itself.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ErrnoInputs {
+    /// `x <= 0` or NaN (`log`, `log2`, `log10`: a pole at 0, a domain error
+    /// below).
+    NotPositive,
+    /// `|x| >= t` or NaN (`exp`, `exp2`, `sinh`, `cosh`: overflow above,
+    /// underflow below `-t` for the exponentials).
+    AbsAtLeast(f64),
+    /// `|x| > 1` or NaN (`asin`, `acos`: a domain error).
+    AbsAboveOne,
+    /// `x` infinite or NaN (`sin`, `cos`: a domain error at infinity;
+    /// `tanh`, `atan`, which glibc never lets set `errno`, conservatively).
+    NotFinite,
+}
+
+impl ErrnoInputs {
+    /// Whether `x` is in the set (the emitted vector test computes the same
+    /// predicate on each lane).
+    pub fn contains(self, x: f64) -> bool {
+        // Unordered comparisons, as the clone's `fcmp ule`/`uge`/`ugt`.
+        x.is_nan()
+            || match self {
+                ErrnoInputs::NotPositive => x <= 0.0,
+                ErrnoInputs::AbsAtLeast(t) => x.abs() >= t,
+                ErrnoInputs::AbsAboveOne => x.abs() > 1.0,
+                ErrnoInputs::NotFinite => x.is_infinite(),
+            }
+    }
+}
+
+/// A call that a `--for-autodiff` clone computes with one LLVM vector
+/// intrinsic, which Enzyme 0.0.79 differentiates in vector form (forward
+/// and reverse, checked for each) and which LLVM 22's backend lowers to one
+/// call of the same libm function per lane (`llvm.log.v4f64`: four calls
+/// of `log`), so the values stay bit-identical to the scalar code's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AutodiffMath {
+    /// The intrinsic's base name (`llvm.log`).
+    pub intrinsic: &'static str,
+    /// Number of arguments (1 or 2).
+    pub arity: u32,
+    /// Where the scalar call may write `errno`: the inputs on which it may
+    /// set it, for a libm call that may write memory (clang's default
+    /// `-fmath-errno`); `None` for a call that writes no memory.
+    pub errno: Option<ErrnoInputs>,
+}
+
+/// The functions of [`AutodiffMath`]: C name (`double`), intrinsic, arity.
+/// `tan`, `atan2` and `exp10` have intrinsics that this Enzyme rejects in
+/// vector form ("cannot handle unknown intrinsic"); they stay per lane.
+const AUTODIFF_MATH: &[(&str, &str, u32)] = &[
+    ("log", "llvm.log", 1),
+    ("log2", "llvm.log2", 1),
+    ("log10", "llvm.log10", 1),
+    ("exp", "llvm.exp", 1),
+    ("exp2", "llvm.exp2", 1),
+    ("sin", "llvm.sin", 1),
+    ("cos", "llvm.cos", 1),
+    ("sinh", "llvm.sinh", 1),
+    ("cosh", "llvm.cosh", 1),
+    ("tanh", "llvm.tanh", 1),
+    ("asin", "llvm.asin", 1),
+    ("acos", "llvm.acos", 1),
+    ("atan", "llvm.atan", 1),
+    ("pow", "llvm.pow", 2),
+];
+
+/// The inputs on which libm function `name` (`exp`, `expf`, ...) may set
+/// `errno`, for the unary functions of [`AUTODIFF_MATH`] (`None` for `pow`,
+/// whose set depends on both arguments: a `pow` call that may write memory
+/// stays per lane).
+pub fn errno_inputs(name: &str) -> Option<ErrnoInputs> {
+    let (base, float) = match name.strip_suffix('f') {
+        Some(b) if AUTODIFF_MATH.iter().any(|(n, _, _)| *n == b) => (b, true),
+        _ => (name, false),
+    };
+    // First overflow: exp 709.78 (expf 88.72), exp2 1024 (128), sinh and
+    // cosh 710.48 (89.42); first subnormal result: exp -708.40 (-87.34),
+    // exp2 -1022 (-126).
+    let pick = |d: f64, f: f64| ErrnoInputs::AbsAtLeast(if float { f } else { d });
+    Some(match base {
+        "log" | "log2" | "log10" => ErrnoInputs::NotPositive,
+        "exp" => pick(708.0, 87.0),
+        "exp2" => pick(1021.0, 125.0),
+        "sinh" | "cosh" => pick(709.0, 88.0),
+        "asin" | "acos" => ErrnoInputs::AbsAboveOne,
+        "sin" | "cos" | "tanh" | "atan" => ErrnoInputs::NotFinite,
+        _ => return None,
+    })
+}
+
+/// The [`AutodiffMath`] form of a call of a libm function (a declaration
+/// named as in `<math.h>`, `f` suffix for `float`, with that signature, no
+/// `nobuiltin`): one of [`AUTODIFF_MATH`] that writes no memory, or a
+/// unary one that may write memory (only `errno`: glibc's math functions
+/// write nothing else) with its [`ErrnoInputs`]. Intrinsic calls are not
+/// taken here (they are lane-wise already).
+pub fn autodiff_math_call(call: Value) -> Option<AutodiffMath> {
+    use crate::llvm::LLVMTypeKind::{LLVMDoubleTypeKind, LLVMFloatTypeKind};
+    let callee = call.called_value();
+    if !callee.is_function() || !callee.is_declaration() || callee.intrinsic_id() != 0 {
+        return None;
+    }
+    if call.call_has_fn_attribute("nobuiltin") || callee.has_fn_attribute("nobuiltin") {
+        return None;
+    }
+    let ret = call.ty();
+    let suffix = match ret.kind() {
+        LLVMFloatTypeKind => "f",
+        LLVMDoubleTypeKind => "",
+        _ => return None,
+    };
+    let name = callee.name();
+    let base = if suffix.is_empty() { name.as_str() } else { name.strip_suffix(suffix)? };
+    let &(_, intrinsic, arity) = AUTODIFF_MATH.iter().find(|(n, _, _)| *n == base)?;
+    let fty = call.called_function_type();
+    let params = fty.param_types();
+    if fty.is_var_arg()
+        || fty.return_type() != ret
+        || params.len() != arity as usize
+        || params.iter().any(|p| *p != ret)
+    {
+        return None;
+    }
+    let errno = if is_lane_invariant_call(call) { None } else { Some(errno_inputs(&name)?) };
+    Some(AutodiffMath { intrinsic, arity, errno })
+}
+
 /// Whether the call `i` is `noreturn` (at the call site or its callee).
 pub fn is_noreturn_call(i: Value) -> bool {
     let callee = i.called_value();
@@ -456,7 +596,19 @@ pub fn is_deferrable(i: Value) -> bool {
 /// and its type, if the library has one.
 pub fn veclib_symbol<'ctx>(lib: VecLib, isa: Isa, i: Value<'ctx>) -> Option<(String, Type<'ctx>)> {
     let f = vecmath_call(i)?;
-    let elem = i.ty();
+    veclib_symbol_named(lib, isa, &f.name, f.arity, i.ty())
+}
+
+/// The function of vector math library `lib` on `isa` for the C math
+/// function `name` (`log`, `expf`: a [`VecMathCall`] name) of `arity`
+/// arguments of type `elem`, and its type, if the library has one.
+pub fn veclib_symbol_named<'ctx>(
+    lib: VecLib,
+    isa: Isa,
+    name: &str,
+    arity: u32,
+    elem: Type<'ctx>,
+) -> Option<(String, Type<'ctx>)> {
     let double = elem.kind() == crate::llvm::LLVMTypeKind::LLVMDoubleTypeKind;
     let (letter, float_lanes) = match lib {
         VecLib::None => return None,
@@ -465,9 +617,9 @@ pub fn veclib_symbol<'ctx>(lib: VecLib, isa: Isa, i: Value<'ctx>) -> Option<(Str
         VecLib::Sleef => (isa == Isa::AdvSimd).then_some(('n', 4))?,
     };
     let vlen = if double { float_lanes / 2 } else { float_lanes };
-    let symbol = format!("_ZGV{letter}N{vlen}{}_{}", "v".repeat(f.arity as usize), f.name);
+    let symbol = format!("_ZGV{letter}N{vlen}{}_{name}", "v".repeat(arity as usize));
     let chunk_ty = elem.vector_of(vlen);
-    Some((symbol, Type::function(chunk_ty, &vec![chunk_ty; f.arity as usize])))
+    Some((symbol, Type::function(chunk_ty, &vec![chunk_ty; arity as usize])))
 }
 
 /// The libmvec ISA letter and the number of lanes of its `float` variants

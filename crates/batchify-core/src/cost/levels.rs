@@ -186,7 +186,9 @@ impl<'a, 'b, 'ctx> Walk<'a, 'b, 'ctx> {
                 work.vector.add_scaled(&callee_terms(callee, true, n, &regs).unwrap_or(unknown), 1.0);
             }
             Recipe::Uniform => work.vector.add_scaled(&scalar, 1.0),
-            Recipe::PerLane(_) => work.vector.add_scaled(&scalar, n),
+            // The vector intrinsic of a `--for-autodiff` clone is one call
+            // of the scalar function per lane in the backend.
+            Recipe::PerLane(_) | Recipe::Widened(Widen::AutodiffMath) => work.vector.add_scaled(&scalar, n),
             _ => {}
         }
     }

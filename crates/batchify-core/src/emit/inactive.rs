@@ -12,8 +12,22 @@ use crate::llvm::{Type, Value};
 /// `--for-autodiff` clones.
 pub(super) fn restricted_domain(name: &str) -> bool {
     let stem = name.strip_prefix("llvm.").unwrap_or(name);
-    matches!(stem, "sqrt" | "log" | "log2" | "log10" | "pow" | "exp" | "exp2" | "exp10" | "powi" | "asin" | "acos")
-        || stem.starts_with("experimental.constrained.")
+    matches!(
+        stem,
+        "sqrt"
+            | "log"
+            | "log2"
+            | "log10"
+            | "pow"
+            | "exp"
+            | "exp2"
+            | "exp10"
+            | "powi"
+            | "asin"
+            | "acos"
+            | "sinh"
+            | "cosh"
+    ) || stem.starts_with("experimental.constrained.")
 }
 
 /// In `--for-autodiff` clones under a partial mask: `v` (floating point)

@@ -16,7 +16,9 @@
 //!
 //! Calls of the functions that are not correctly rounded (`exp`, `sin`,
 //! ...) go to [`super::veclib`], which calls a vector math library only
-//! when one was asked for.
+//! when one was asked for; in `--for-autodiff` clones their libm calls
+//! become vector intrinsics here (`autodiff_math_call`), with the real call
+//! where it may set `errno`.
 //!
 //! `llvm.minnum` leaves the order of ±0 open and quietens NaNs differently,
 //! so glibc's `fmin`/`fmax` are spelled out instead.
@@ -35,6 +37,7 @@ pub(crate) fn rule<'ctx>(w: Widen) -> Rule<'ctx> {
         Widen::NarrowDivision => super::division::float_division as Rule<'ctx>,
         Widen::ExactMath => exact_or_fmod as Rule<'ctx>,
         Widen::ErrnoMath => errno_call as Rule<'ctx>,
+        Widen::AutodiffMath => autodiff_math_call as Rule<'ctx>,
         _ => super::veclib::vecmath_call as Rule<'ctx>,
     }
 }
@@ -132,6 +135,27 @@ fn errno_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'
         _ => return None,
     };
     let calls = if w.flow.full { domain } else { w.b.binop(LLVMAnd, domain, w.flow.mask) };
+    let r = real_calls_in(w, i, &args, value, calls);
+    w.stats.per_lane_calls.push(format!(
+        "call to `{}`: vector code; the call itself runs only in lanes whose input may set errno",
+        i.called_value().name()
+    ));
+    Some(r)
+}
+
+/// `value` with lane `k` replaced, for each `k` (in lane order) whose bit of
+/// the `<N x i1>` mask `calls` is set, by the real scalar call `i` on lane
+/// `k` of `args` (behind a branch on the bit, all of it behind one any-lane
+/// test), which sets `errno` as the scalar call does.
+fn real_calls_in<'ctx>(
+    w: &mut Widener<'_, 'ctx>,
+    i: Value<'ctx>,
+    args: &[Value<'ctx>],
+    value: Value<'ctx>,
+    calls: Value<'ctx>,
+) -> Value<'ctx> {
+    let n = w.n;
+    let vty = value.ty();
     let any = w.any(calls);
     let from = w.b.current_block();
     let run = w.clone.append_block("errno.calls");
@@ -167,10 +191,76 @@ fn errno_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'
     let r = w.b.phi(vty);
     r.add_incoming(acc, run_end);
     r.add_incoming(value, from);
-    w.stats.per_lane_calls.push(format!(
-        "call to `{}`: vector code; the call itself runs only in lanes whose input may set errno",
+    r
+}
+
+/// A libm call in a `--for-autodiff` clone ([`calls::autodiff_math_call`]:
+/// `log`, `exp`, `sin`, ...): one call of the vector intrinsic, which
+/// Enzyme differentiates as a whole and LLVM's backend lowers to one call
+/// of the same libm function per lane (bit-identical values).
+///
+/// `errno`: a call that writes no memory needs nothing more. A call that
+/// may set `errno` (clang's default `-fmath-errno`) keeps the scalar code's
+/// `errno` as `emit::libm`'s `sqrt` does: the real scalar call runs, in
+/// lane order, for each active lane whose input is in the function's
+/// [`calls::ErrnoInputs`] (a superset of the inputs on which glibc sets
+/// `errno`), and gives that lane its result; every other lane's input sets
+/// no `errno` in the scalar code either. The intrinsic, which LLVM assumes
+/// leaves `errno` alone, never sees such an input: its operand is 1 (in no
+/// set) in those lanes and in inactive ones, so even its lowering's libm
+/// calls set no `errno`, and its derivative in the lanes the real call
+/// replaces is finite (a zero adjoint times it stays zero in Enzyme's
+/// reverse pass).
+fn autodiff_math_call<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<Value<'ctx>> {
+    use crate::llvm::LLVMOpcode::{LLVMOr, LLVMUIToFP, LLVMXor};
+    use crate::llvm::LLVMRealPredicate::{LLVMRealUGE, LLVMRealUGT, LLVMRealULE};
+    let f = calls::autodiff_math_call(i)?;
+    let vty = i.ty().vector_of(w.n);
+    let args: Vec<Value> = (0..f.arity).map(|k| w.varying_value(i.operand(k))).collect();
+    let decl = w.module.intrinsic(f.intrinsic, &[vty])?;
+    let Some(set) = f.errno else {
+        let args: Vec<Value> = if super::inactive::restricted_domain(f.intrinsic) {
+            args.iter().map(|a| super::inactive::one_in_inactive_lanes(w, *a)).collect()
+        } else {
+            args
+        };
+        let r = w.b.call(decl.function_type(), decl, &args);
+        crate::llvm::copy_flags(i, r);
+        return Some(r);
+    };
+    let x = args[0];
+    let splat = |v: f64| constant::vector(&vec![constant::real(i.ty(), v); w.n as usize]);
+    let abs = |w: &Widener<'_, 'ctx>| {
+        let fabs = w.module.intrinsic("llvm.fabs", &[vty])?;
+        Some(w.b.call(fabs.function_type(), fabs, &[x]))
+    };
+    // Unordered predicates: NaN is in every set.
+    let domain = match set {
+        calls::ErrnoInputs::NotPositive => w.b.fcmp(LLVMRealULE, x, constant::null(vty)),
+        calls::ErrnoInputs::AbsAtLeast(t) => w.b.fcmp(LLVMRealUGE, abs(w)?, splat(t)),
+        calls::ErrnoInputs::AbsAboveOne => w.b.fcmp(LLVMRealUGT, abs(w)?, splat(1.0)),
+        calls::ErrnoInputs::NotFinite => {
+            w.b.fcmp(LLVMRealUGE, abs(w)?, constant::vector(&vec![constant::real_inf(i.ty()); w.n as usize]))
+        }
+    };
+    // 1 where the intrinsic must not compute on `x`: lanes in the set, and
+    // inactive lanes (whatever the mask, not a constant arm: see
+    // `inactive::one_in_inactive_lanes`).
+    let off =
+        if w.flow.full { domain } else { w.b.binop(LLVMOr, domain, w.b.binop(LLVMXor, w.flow.mask, w.all_true())) };
+    let ones = w.b.cast(LLVMUIToFP, off, vty);
+    let safe = w.b.select(off, ones, x);
+    let value = w.b.call(decl.function_type(), decl, &[safe]);
+    crate::llvm::copy_flags(i, value);
+    let calls = if w.flow.full { domain } else { w.b.binop(crate::llvm::LLVMOpcode::LLVMAnd, domain, w.flow.mask) };
+    let r = real_calls_in(w, i, &args, value, calls);
+    let line = format!(
+        "call to `{}`: one vector intrinsic; the call itself runs only in lanes whose input may set errno",
         i.called_value().name()
-    ));
+    );
+    if !w.stats.per_lane_calls.contains(&line) {
+        w.stats.per_lane_calls.push(line);
+    }
     Some(r)
 }
 

@@ -34,9 +34,12 @@ pub(crate) fn rule<'ctx>(w: Widen) -> Rule<'ctx> {
         Widen::Aggregate => super::aggregates::recipe as Rule<'ctx>,
         Widen::PlainVector => super::vector_input::recipe as Rule<'ctx>,
         Widen::Private => super::private::interleaved_form as Rule<'ctx>,
-        Widen::Frem | Widen::NarrowDivision | Widen::ExactMath | Widen::ErrnoMath | Widen::VecMath => {
-            super::libm::rule(w)
-        }
+        Widen::Frem
+        | Widen::NarrowDivision
+        | Widen::ExactMath
+        | Widen::ErrnoMath
+        | Widen::VecMath
+        | Widen::AutodiffMath => super::libm::rule(w),
         Widen::Arithmetic => lane_wise_binop as Rule<'ctx>,
         Widen::GuardedDivision => guarded_division as Rule<'ctx>,
         Widen::Negation => float_negation as Rule<'ctx>,

@@ -66,6 +66,11 @@ pub enum Widen {
     /// A math function with a vector form: libmvec's (`--veclib libmvec`)
     /// or its intrinsic's.
     VecMath,
+    /// In `--for-autodiff` clones, a libm call with an LLVM intrinsic that
+    /// Enzyme differentiates in vector form (`log`, `exp`, `sin`, ...): one
+    /// vector intrinsic call, plus the real call in the lanes whose input
+    /// may set `errno` where the scalar call may write it.
+    AutodiffMath,
     /// Integer and float arithmetic, shifts, bitwise logic.
     Arithmetic,
     /// `udiv`, `sdiv`, `urem`, `srem` (divisor 1 in inactive lanes).
@@ -100,6 +105,7 @@ impl Widen {
             Widen::ExactMath => "exact math",
             Widen::ErrnoMath => "errno math",
             Widen::VecMath => "vector math",
+            Widen::AutodiffMath => "vector math for autodiff",
             Widen::Arithmetic => "arithmetic",
             Widen::GuardedDivision => "guarded division",
             Widen::Negation => "negation",
@@ -439,9 +445,17 @@ fn exact_math_rule<'ctx>(inputs: &Inputs<'_, 'ctx>, i: Value<'ctx>) -> Option<Op
             if call_facts::errno_libm_call(i).is_some() {
                 return Some(Some(Widen::ErrnoMath));
             }
+            if inputs.for_autodiff && call_facts::autodiff_math_call(i).is_some() {
+                return Some(Some(Widen::AutodiffMath));
+            }
             call_facts::vecmath_call(i)?;
-            let library = call_facts::veclib_symbol(inputs.veclib, inputs.spec.isa, i)
-                .is_some_and(|(symbol, fty)| inputs.module.function(&symbol).is_none_or(|f| f.function_type() == fty));
+            // `--for-autodiff` clones call no vector library (Enzyme has no
+            // derivatives of its functions): their intrinsics are lowered
+            // after Enzyme (`driver::lower_vector_math`).
+            let library = !inputs.for_autodiff
+                && call_facts::veclib_symbol(inputs.veclib, inputs.spec.isa, i).is_some_and(|(symbol, fty)| {
+                    inputs.module.function(&symbol).is_none_or(|f| f.function_type() == fty)
+                });
             let intrinsic = call_facts::called_intrinsic(i).is_some();
             Some((library || intrinsic).then_some(Widen::VecMath))
         }
