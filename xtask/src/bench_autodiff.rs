@@ -69,7 +69,11 @@
 //!    (the derivative functions are internal; so are their clones, called
 //!    by the wrappers of the same module), with `--veclib V` if asked
 //!    (`--veclib libmvec`: glibc's vector `log`, `cosh`, ... in batchify
-//!    of Enzyme only, at most 4 ulp off);
+//!    of Enzyme, at most 4 ulp off), and then, with `--veclib V`,
+//!    `batchify --lower-vector-math --veclib V` on the result: the vector
+//!    math intrinsics of the `--for-autodiff` clones and of Enzyme's
+//!    derivatives of them become the library's calls too (the step after
+//!    Enzyme of docs/autodiff.md);
 //! 6. `llvm-dis`, and `fast` flags replaced by `reassoc nnan ninf nsz arcp
 //!    afn` (no `contract`; see below);
 //! 7. `clang-22 -O2 -mavx2` of that module (each function is compiled for
@@ -109,8 +113,12 @@ use std::process::Command;
 /// (`-mavx2` for the functions' programs; no `-mfma`, see the module doc).
 const BC_FLAGS: &[&str] = &["-O2", "-fno-vectorize", "-fno-unroll-loops", "-Wno-everything"];
 /// The driver's bound for forward derivatives with `--veclib` (else
-/// 1e-12; reverse mode is 1e-9 either way).
+/// 1e-10; reverse mode is 1e-9 either way).
 const VECLIB_REL: &str = "1e-9";
+/// The driver's bound for the primal with `--veclib` (else bit for bit):
+/// the clones' `log`, `tanh`, ... are then up to 4 ulp off, and dense's
+/// output is a sum whose terms partly cancel (5.4e-13 seen on 64×64 points).
+const VECLIB_PRIMAL_REL: &str = "1e-10";
 /// Flags of the final compile, of the kernels and of the driver (functions
 /// with other `target-features` keep theirs).
 const FINAL_FLAGS: &[&str] = &["-O2", "-mavx2"];
@@ -273,10 +281,11 @@ pub struct Opts {
     /// Build every configuration asked for, also those this CPU cannot run,
     /// and stop before running the driver (`--build-only`).
     pub build_only: bool,
-    /// `--veclib` of the batchify run on Enzyme's output (batchify of
-    /// Enzyme only: `--for-autodiff` clones must not call glibc's vector
-    /// functions, which Enzyme cannot differentiate); `None`: exact libm
-    /// calls, one per lane.
+    /// `--veclib` of the batchify run on Enzyme's output, and of the
+    /// `--lower-vector-math` step after it (the `--for-autodiff` clones
+    /// keep vector intrinsics through Enzyme, which Enzyme differentiates,
+    /// and calls of glibc's vector functions only after it); `None`: exact
+    /// libm calls, one per lane.
     pub veclib: Option<String>,
 }
 
@@ -663,6 +672,20 @@ fn build(t: &Tools, funcs: &[Function], configs: &[Config], dir: &Path) -> Resul
     }
     let report = util::output(kernels.arg("-o").arg(f("kernels.bc")), false)?;
     write("batchify-report.txt", &String::from_utf8_lossy(&report.stderr))?;
+    if let Some(v) = t.veclib.as_deref().filter(|v| *v != "none") {
+        // The step after Enzyme: the `--for-autodiff` clones' vector math
+        // intrinsics, and Enzyme's derivatives of them, as library calls.
+        util::output(
+            Command::new(&t.batchify)
+                .arg(f("kernels.bc"))
+                .args(["--lower-vector-math", "--veclib", v])
+                .arg("-o")
+                .arg(f("kernels.lowered.bc")),
+            false,
+        )?;
+        std::fs::rename(f("kernels.lowered.bc"), f("kernels.bc"))
+            .map_err(|e| format!("cannot rename kernels.lowered.bc: {e}"))?;
+    }
     // Enzyme's `fast` flags less `contract` (batchify's clones already
     // carry `reassoc nnan ninf nsz arcp afn`): with AVX-512, which implies
     // FMA, the final compile would fuse multiplies and adds of the
@@ -696,6 +719,8 @@ fn build(t: &Tools, funcs: &[Function], configs: &[Config], dir: &Path) -> Resul
         // partials, 1e-5 against terms near 1), that is up to 1e-11
         // relative (296 of 4M forward values beyond 1e-12 with libmvec).
         driver.arg(format!("-DREL_FWD={VECLIB_REL}"));
+        // The primal of the `--for-autodiff` clones calls the library too.
+        driver.arg(format!("-DREL_PRIMAL={VECLIB_PRIMAL_REL}"));
     }
     util::output(
         driver
