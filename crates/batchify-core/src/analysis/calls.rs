@@ -249,6 +249,20 @@ pub enum ExactLibm {
     Ldexp,
 }
 
+/// The callee of `call` if it may be a C library function: a declaration
+/// (no body in the module), not an intrinsic, and no `nobuiltin` on the
+/// call or the callee. The callers check the name and the signature.
+fn libm_declaration(call: Value) -> Option<Value> {
+    let callee = call.called_value();
+    if !callee.is_function() || !callee.is_declaration() || callee.intrinsic_id() != 0 {
+        return None;
+    }
+    if call.call_has_fn_attribute("nobuiltin") || callee.has_fn_attribute("nobuiltin") {
+        return None;
+    }
+    Some(callee)
+}
+
 /// The exact libm function a call targets, if it is one: a call of a
 /// declaration (no body in the module) named as in C's `<math.h>` or
 /// `<stdlib.h>`, with that function's signature (`f` suffix: `float`,
@@ -257,13 +271,7 @@ pub enum ExactLibm {
 /// `scalbn`) counts only where the call writes no memory (`memory(none)`,
 /// as clang marks it under `-fno-math-errno`): errno is observable.
 pub fn exact_libm_call(call: Value) -> Option<ExactLibm> {
-    let callee = call.called_value();
-    if !callee.is_function() || !callee.is_declaration() || callee.intrinsic_id() != 0 {
-        return None;
-    }
-    if call.call_has_fn_attribute("nobuiltin") || callee.has_fn_attribute("nobuiltin") {
-        return None;
-    }
+    let callee = libm_declaration(call)?;
     let name = callee.name();
     let fty = call.called_function_type();
     let ret = fty.return_type();
@@ -312,13 +320,7 @@ pub fn errno_libm_call(call: Value) -> Option<ExactLibm> {
     if exact_libm_call(call).is_some() {
         return None;
     }
-    let callee = call.called_value();
-    if !callee.is_function() || !callee.is_declaration() || callee.intrinsic_id() != 0 {
-        return None;
-    }
-    if call.call_has_fn_attribute("nobuiltin") || callee.has_fn_attribute("nobuiltin") {
-        return None;
-    }
+    let callee = libm_declaration(call)?;
     let fty = call.called_function_type();
     let (ret, params) = (fty.return_type(), fty.param_types());
     use crate::llvm::LLVMTypeKind::{LLVMDoubleTypeKind, LLVMFloatTypeKind};
@@ -532,13 +534,7 @@ pub fn errno_inputs(name: &str) -> Option<ErrnoInputs> {
 /// taken here (they are lane-wise already).
 pub fn autodiff_math_call(call: Value) -> Option<AutodiffMath> {
     use crate::llvm::LLVMTypeKind::{LLVMDoubleTypeKind, LLVMFloatTypeKind};
-    let callee = call.called_value();
-    if !callee.is_function() || !callee.is_declaration() || callee.intrinsic_id() != 0 {
-        return None;
-    }
-    if call.call_has_fn_attribute("nobuiltin") || callee.has_fn_attribute("nobuiltin") {
-        return None;
-    }
+    let callee = libm_declaration(call)?;
     let ret = call.ty();
     let suffix = match ret.kind() {
         LLVMFloatTypeKind => "f",

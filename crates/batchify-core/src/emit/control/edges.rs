@@ -48,14 +48,10 @@ impl<'ctx> Widener<'_, 'ctx> {
                     // left the loop keep their values from their last trip
                     // (or, where the trip's mask holds them, the values
                     // their last trip computed: `control::loops`).
-                    let (mask, old) = match self.flow.trip_masks.get(&to) {
-                        Some(&trip) => match self.flow.exit_values.get(&phi) {
-                            Some(e) => (trip, e.before_trip),
-                            None => (trip, self.b.load(val.ty(), pslot, 0)),
-                        },
-                        None => (em, self.b.load(val.ty(), pslot, 0)),
-                    };
-                    let blended = self.blend(mask, val, old, phi.ty());
+                    let trip = self.flow.trip_masks.get(&to).copied();
+                    let kept = trip.and(self.flow.exit_values.get(&phi)).map(|e| e.before_trip);
+                    let old = kept.unwrap_or_else(|| self.b.load(val.ty(), pslot, 0));
+                    let blended = self.blend(trip.unwrap_or(em), val, old, phi.ty());
                     self.b.store(blended, pslot, 0);
                 } else if all || header {
                     self.b.store(val, pslot, 0);
