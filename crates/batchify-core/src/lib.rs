@@ -493,7 +493,7 @@ fn vectorize<'ctx>(
         )
     })?;
     let div = Divergence::new(f, &cfg, &loops, &spec.params);
-    let private = analysis::private::PrivateMemory::new(module, &cfg);
+    let private = analysis::private::PrivateMemory::new(module, &cfg, !printer.opts.for_autodiff);
     let shapes = analysis::shape::Shapes::new(module, f, &cfg, &spec.params, &div.uniformity, &private, spec.width);
     if printer.opts.print_analysis {
         let text = analysis::print::render(f, &spec.params, &cfg, &loops, &div.uniformity, &shapes, &div.plan);

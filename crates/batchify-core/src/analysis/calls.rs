@@ -252,7 +252,7 @@ pub enum ExactLibm {
 /// The callee of `call` if it may be a C library function: a declaration
 /// (no body in the module), not an intrinsic, and no `nobuiltin` on the
 /// call or the callee. The callers check the name and the signature.
-fn libm_declaration(call: Value) -> Option<Value> {
+pub fn library_declaration(call: Value) -> Option<Value> {
     let callee = call.called_value();
     if !callee.is_function() || !callee.is_declaration() || callee.intrinsic_id() != 0 {
         return None;
@@ -271,7 +271,7 @@ fn libm_declaration(call: Value) -> Option<Value> {
 /// `scalbn`) counts only where the call writes no memory (`memory(none)`,
 /// as clang marks it under `-fno-math-errno`): errno is observable.
 pub fn exact_libm_call(call: Value) -> Option<ExactLibm> {
-    let callee = libm_declaration(call)?;
+    let callee = library_declaration(call)?;
     let name = callee.name();
     let fty = call.called_function_type();
     let ret = fty.return_type();
@@ -320,7 +320,7 @@ pub fn errno_libm_call(call: Value) -> Option<ExactLibm> {
     if exact_libm_call(call).is_some() {
         return None;
     }
-    let callee = libm_declaration(call)?;
+    let callee = library_declaration(call)?;
     let fty = call.called_function_type();
     let (ret, params) = (fty.return_type(), fty.param_types());
     use crate::llvm::LLVMTypeKind::{LLVMDoubleTypeKind, LLVMFloatTypeKind};
@@ -534,7 +534,7 @@ pub fn errno_inputs(name: &str) -> Option<ErrnoInputs> {
 /// taken here (they are lane-wise already).
 pub fn autodiff_math_call(call: Value) -> Option<AutodiffMath> {
     use crate::llvm::LLVMTypeKind::{LLVMDoubleTypeKind, LLVMFloatTypeKind};
-    let callee = libm_declaration(call)?;
+    let callee = library_declaration(call)?;
     let ret = call.ty();
     let suffix = match ret.kind() {
         LLVMFloatTypeKind => "f",

@@ -12,4 +12,5 @@ pub mod loops;
 pub mod print;
 pub mod private;
 pub mod shape;
+pub mod tape;
 pub mod uniformity;

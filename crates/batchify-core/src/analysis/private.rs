@@ -22,6 +22,7 @@
 //! Part of the analyses: reads the prepared function, changes nothing.
 
 use super::cfg::Cfg;
+use super::tape::is_plain;
 use crate::llvm::LLVMOpcode::*;
 use crate::llvm::{intrinsic_base_name, Module, Type, Value};
 use std::collections::HashMap;
@@ -43,6 +44,24 @@ pub enum Layout<'ctx> {
         /// Bytes between two lanes' copies.
         stride: u64,
     },
+    /// A heap buffer each lane grows with `realloc` ([`super::tape`]), one
+    /// shared buffer in the clone: element `e` of lane `j` at
+    /// `(e·N + j)·size` from the buffer's start.
+    Tape {
+        /// The element type.
+        elem: Type<'ctx>,
+        /// Its allocation size in bytes.
+        size: u64,
+    },
+}
+
+/// What a call does to a tape ([`super::tape`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TapeCall<'ctx> {
+    /// A `realloc` of the tape named by its key: grows the shared buffer.
+    Grow(Value<'ctx>),
+    /// A `free` of the tape: deferred to the clone's return.
+    Free(Value<'ctx>),
 }
 
 /// How an address into interleaved memory indexes its elements.
@@ -60,15 +79,33 @@ pub enum ElementIndex<'ctx> {
 pub struct PrivateMemory<'ctx> {
     layouts: HashMap<Value<'ctx>, Layout<'ctx>>,
     addresses: HashMap<Value<'ctx>, (Value<'ctx>, ElementIndex<'ctx>)>,
+    tapes: Vec<super::tape::Tape<'ctx>>,
+    tape_calls: HashMap<Value<'ctx>, TapeCall<'ctx>>,
 }
 
 /// The largest interleaved allocation, in bytes per lane.
 const MAX_INTERLEAVED_BYTES: u64 = 512;
 
 impl<'ctx> PrivateMemory<'ctx> {
-    /// Lays out the static allocas of the entry block of `f`.
-    pub fn new(module: Module<'ctx>, cfg: &Cfg<'ctx>) -> PrivateMemory<'ctx> {
+    /// Lays out the static allocas of the entry block of `f`, and (with
+    /// `tapes`) finds its tapes ([`super::tape`]).
+    pub fn new(module: Module<'ctx>, cfg: &Cfg<'ctx>, tapes: bool) -> PrivateMemory<'ctx> {
         let mut out = PrivateMemory::default();
+        if tapes {
+            for t in super::tape::find(module, cfg) {
+                let indices: Option<Vec<ElementIndex>> =
+                    t.geps.iter().map(|g| element_index(module, *g, g.operand(0), t.elem, t.size)).collect();
+                // An address in other units keeps the lanes' own buffers.
+                let Some(indices) = indices else { continue };
+                out.layouts.insert(t.key, Layout::Tape { elem: t.elem, size: t.size });
+                for (p, idx) in t.geps.iter().zip(indices) {
+                    out.addresses.insert(*p, (t.key, idx));
+                }
+                out.tape_calls.extend(t.grows.iter().map(|g| (*g, TapeCall::Grow(t.key))));
+                out.tape_calls.extend(t.frees.iter().map(|f| (*f, TapeCall::Free(t.key))));
+                out.tapes.push(t);
+            }
+        }
         let Some(entry) = cfg.rpo.first() else { return out };
         for a in entry.instructions() {
             if a.opcode() != LLVMAlloca || !is_static(a) {
@@ -92,13 +129,24 @@ impl<'ctx> PrivateMemory<'ctx> {
         out
     }
 
-    /// The layout of a private allocation.
+    /// The tapes ([`super::tape`]).
+    pub fn tapes(&self) -> &[super::tape::Tape<'ctx>] {
+        &self.tapes
+    }
+
+    /// What call `i` does to a tape, if it is a tape's `realloc` or `free`.
+    pub fn tape_call(&self, i: Value<'ctx>) -> Option<TapeCall<'ctx>> {
+        self.tape_calls.get(&i).copied()
+    }
+
+    /// The layout of a private allocation (or a tape, by its key).
     pub fn layout(&self, alloca: Value<'ctx>) -> Option<Layout<'ctx>> {
         self.layouts.get(&alloca).copied()
     }
 
     /// For an address into interleaved memory (the `alloca` itself or a
-    /// `getelementptr` on it): the allocation and the element index.
+    /// `getelementptr` on it, or on a tape): the allocation (or the tape's
+    /// key) and the element index.
     pub fn interleaved_address(&self, p: Value<'ctx>) -> Option<(Value<'ctx>, ElementIndex<'ctx>)> {
         if let Some(Layout::Interleaved { .. }) = self.layout(p) {
             return Some((p, ElementIndex::Constant(0)));
@@ -126,16 +174,6 @@ impl<'ctx> PrivateMemory<'ctx> {
 /// Whether an `alloca` allocates a fixed amount (a constant element count).
 pub fn is_static(a: Value) -> bool {
     a.opcode() == LLVMAlloca && a.operand(0).const_int_value().is_some()
-}
-
-/// Plain vector elements: integers of 8 to 64 bits, `float`, `double`, pointers.
-fn is_plain(t: Type) -> bool {
-    use crate::llvm::LLVMTypeKind::*;
-    match t.kind() {
-        LLVMIntegerTypeKind => matches!(t.int_width(), 8 | 16 | 32 | 64),
-        LLVMFloatTypeKind | LLVMDoubleTypeKind | LLVMPointerTypeKind => true,
-        _ => false,
-    }
 }
 
 type Addresses<'ctx> = Vec<(Value<'ctx>, ElementIndex<'ctx>)>;

@@ -277,7 +277,7 @@ impl<'ctx> Solver<'_, 'ctx> {
             LLVMAlloca => match self.private.layout(i) {
                 Some(Layout::Interleaved { size, .. }) => State::Known(Stride { step: size as i64, check: None }),
                 Some(Layout::PerLane { stride }) => State::Known(Stride { step: stride as i64, check: None }),
-                None => State::Varying,
+                Some(Layout::Tape { .. }) | None => State::Varying,
             },
             LLVMGetElementPtr => match self.private.interleaved_address(i) {
                 Some((a, idx)) => self.interleaved(a, idx),
@@ -295,7 +295,9 @@ impl<'ctx> Solver<'_, 'ctx> {
     /// is at `(e·N + j)·size`, so lanes are `size` apart plus `N·size`
     /// times the index's stride.
     fn interleaved(&self, a: Value<'ctx>, idx: ElementIndex<'ctx>) -> State<'ctx> {
-        let Some(Layout::Interleaved { size, .. }) = self.private.layout(a) else { return State::Varying };
+        let (Some(Layout::Interleaved { size, .. }) | Some(Layout::Tape { size, .. })) = self.private.layout(a) else {
+            return State::Varying;
+        };
         let base = Stride { step: size as i64, check: None };
         let ElementIndex::Value(v) = idx else { return State::Known(base) };
         match self.state(v) {

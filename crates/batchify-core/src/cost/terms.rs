@@ -264,7 +264,15 @@ pub fn vector_terms(recipe: &Recipe, i: Value, n: f64, regs: &dyn Fn(Type) -> f6
         // reaches it, and ends the program: an any-lane test and the
         // lowest lane are what the clone pays when no lane does.
         Recipe::Deferred => Terms::of(Term::MaskOp, 2.0),
-        Recipe::Dropped | Recipe::Control => Terms::default(),
+        // One test of the capacity (and a reduction of the lanes' sizes);
+        // the `realloc` itself runs once for all lanes, as rarely as in one.
+        Recipe::Tape(crate::plan::TapeOp::Grow) => {
+            let mut t = Terms::of(Term::VectorCall, 1.0);
+            t.add(Term::UniformOp, 4.0);
+            t.add(Term::VectorOp, n.log2().ceil() + 1.0);
+            t
+        }
+        Recipe::Tape(crate::plan::TapeOp::Free) | Recipe::Dropped | Recipe::Control => Terms::default(),
         Recipe::Call(_) => Terms::of(Term::VectorCall, 1.0),
         // A reduction tree or a permute: about log2(N) vector steps.
         Recipe::CrossLane(_) => Terms::of(Term::VectorOp, (n.log2().ceil() + 1.0) * regs(ty)),

@@ -50,6 +50,7 @@ pub mod private;
 pub mod recipes;
 pub mod state;
 pub mod tables;
+pub mod tape;
 pub mod veclib;
 pub mod vector_input;
 pub mod widen;

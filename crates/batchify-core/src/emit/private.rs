@@ -25,6 +25,7 @@ pub(super) fn alloca<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<
             let i8t = Type::int(ctx, 8);
             (w.aux.alloca(i8t.array_of(n * stride as u32)), i8t, stride)
         }
+        Layout::Tape { .. } => return None,
     };
     all.set_alignment(i.alignment().max(1));
     all.set_name(&format!("{}.lanes", i.name()));
@@ -32,7 +33,7 @@ pub(super) fn alloca<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) -> Option<
     let ptrs = w.aux.gep(elem, all, &[constant::vector(&offsets)], Default::default());
     let what = match layout {
         Layout::Interleaved { .. } => "interleaved",
-        Layout::PerLane { .. } => "per lane",
+        Layout::PerLane { .. } | Layout::Tape { .. } => "per lane",
     };
     w.stats.memory_what.push(format!("private memory, {what}: `{}`", i.print().trim()));
     Some(ptrs)
@@ -74,12 +75,13 @@ pub(super) fn interleaved_form<'ctx>(w: &mut Widener<'_, 'ctx>, i: Value<'ctx>) 
 /// Each lane's address of element `idx`: lane `j` of the allocation plus
 /// `idx·N` elements.
 fn address<'ctx>(w: &mut Widener<'_, 'ctx>, a: Value<'ctx>, idx: ElementIndex<'ctx>) -> Value<'ctx> {
-    let Some(Layout::Interleaved { elem, .. }) = w.analyses.private.layout(a) else {
-        unreachable!("interleaved addresses are into interleaved allocations")
+    let (elem, base) = match w.analyses.private.layout(a) {
+        Some(Layout::Interleaved { elem, .. }) => (elem, w.varying_value(a)),
+        Some(Layout::Tape { elem, .. }) => (elem, super::tape::lane_base(w, a, elem)),
+        _ => unreachable!("interleaved addresses are into interleaved allocations or tapes"),
     };
     let i64t = Type::int(w.ctx(), 64);
     let n = w.n as u64;
-    let base = w.varying_value(a);
     let scaled = match idx {
         ElementIndex::Constant(c) => constant::int(i64t, c * n),
         ElementIndex::Value(v) => {

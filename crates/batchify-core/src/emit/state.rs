@@ -136,6 +136,17 @@ pub(crate) struct Values<'ctx> {
     /// Interleave group leader load to the group's wide load
     /// ([`super::interleave`]).
     pub(crate) interleaved: HashMap<Value<'ctx>, Value<'ctx>>,
+    /// Tape key to the slots of the lanes' shared buffer ([`super::tape`]).
+    pub(crate) tapes: HashMap<Value<'ctx>, TapeSlots<'ctx>>,
+}
+
+/// The two slots of one tape's shared buffer ([`super::tape`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TapeSlots<'ctx> {
+    /// The shared buffer's address (`null` before the first growth).
+    pub(crate) ptr: Value<'ctx>,
+    /// Its capacity in bytes per lane (`i64`).
+    pub(crate) cap: Value<'ctx>,
 }
 
 /// The control rules' state: the current execution mask and the slots

@@ -240,6 +240,12 @@ impl<'ctx> Widener<'_, 'ctx> {
                 self.per_lane(i)
             }
             Recipe::Deferred => self.per_lane(i),
+            Recipe::Tape(crate::plan::TapeOp::Grow) => {
+                self.stats.vectorized += 1;
+                super::tape::grow(self, i)
+            }
+            // Freed when the clone returns.
+            Recipe::Tape(crate::plan::TapeOp::Free) => return Ok(()),
         };
         if !i.ty().is_void() {
             v.set_name(&i.name());

@@ -13,6 +13,7 @@
 //! | [`Recipe::Call`] | one call of the callee's clone or declared variant ([`calls::BatchedCall`]) |
 //! | [`Recipe::PerLane`] | once per active lane, in lane order (a call: one loop over the active lanes) |
 //! | [`Recipe::Deferred`] | a `noreturn` call, deferred to the lowest lane that reaches it |
+//! | [`Recipe::Tape`] | a tape's `realloc` (one growth of the lanes' shared buffer) or `free` (at the return) |
 //! | [`Recipe::Dropped`] | a hint on varying values (`llvm.assume`, lifetime markers), dropped |
 //! | [`Recipe::Control`] | phis and terminators: the control rules (`emit/control.rs`) |
 //!
@@ -31,7 +32,7 @@ use crate::analysis::calls as call_facts;
 use crate::analysis::cfg::Cfg;
 use crate::analysis::divergence::{ControlPlan, LevelPlan};
 use crate::analysis::loops::Loops;
-use crate::analysis::private::PrivateMemory;
+use crate::analysis::private::{PrivateMemory, TapeCall};
 use crate::analysis::shape::Shapes;
 use crate::analysis::uniformity::Uniformity;
 use crate::callee_clones::CalleeClones;
@@ -120,6 +121,17 @@ impl Widen {
     }
 }
 
+/// What a tape's call does in the clone (`emit/tape.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TapeOp {
+    /// `realloc`: grow the shared buffer to `N` times the largest size an
+    /// active lane asks for, if it is smaller.
+    Grow,
+    /// `free`: nothing here; the shared buffer is freed when the clone
+    /// returns.
+    Free,
+}
+
 /// The form one instruction takes in the clone.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Recipe {
@@ -144,6 +156,9 @@ pub enum Recipe {
     /// A cross-lane operation, lowered inline over the block's mask
     /// (`emit::cross_lane`); uniform or varying as its operation says.
     CrossLane(crate::analysis::cross_lane::Op),
+    /// A tape's `realloc` or `free` (`analysis::tape`): one growth of the
+    /// buffer the lanes share, or nothing until the clone returns.
+    Tape(TapeOp),
     /// A hint dropped.
     Dropped,
     /// Phis and terminators.
@@ -324,6 +339,11 @@ fn recipe_of<'ctx>(inputs: &Inputs<'_, 'ctx>, callees: &mut CalleeClones<'ctx>, 
     }
     if let Some(op) = crate::analysis::cross_lane::op_of(i) {
         return Recipe::CrossLane(op);
+    }
+    match inputs.private.tape_call(i) {
+        Some(TapeCall::Grow(_)) => return Recipe::Tape(TapeOp::Grow),
+        Some(TapeCall::Free(_)) => return Recipe::Tape(TapeOp::Free),
+        None => {}
     }
     let varying = |v: Value<'ctx>| inputs.uniformity.is_varying(v);
     if !varying(i) {

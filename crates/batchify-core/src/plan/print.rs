@@ -50,6 +50,8 @@ pub fn describe(r: &Recipe) -> String {
         Recipe::PerLane(None) => "per lane".into(),
         Recipe::Deferred => "deferred noreturn".into(),
         Recipe::CrossLane(op) => format!("cross-lane {op:?}"),
+        Recipe::Tape(crate::plan::TapeOp::Grow) => "tape: grow the lanes' shared buffer".into(),
+        Recipe::Tape(crate::plan::TapeOp::Free) => "tape: free the shared buffer at the return".into(),
         Recipe::Dropped => "dropped".into(),
         Recipe::Control => "control".into(),
     }

@@ -52,6 +52,7 @@ impl<'ctx> Widener<'_, 'ctx> {
         self.b.position_at_end(entry);
         self.map_params(scalar);
         self.create_slots();
+        self.create_tape_slots();
         let m0 = self.entry_mask();
         self.flow.full = self.spec.mask.is_none();
         self.flow.mask = m0;
@@ -86,6 +87,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             self.emit_linear(None)?;
             self.flow.frames.pop();
             self.resolve_doomed();
+            self.free_tapes();
             match self.flow.ret_slot {
                 Some(slot) => {
                     let ty = self.clone.function_type().return_type();

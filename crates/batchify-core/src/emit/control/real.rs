@@ -118,6 +118,7 @@ impl<'ctx> Widener<'_, 'ctx> {
             LLVMRet => {
                 let v = (term.num_operands() > 0).then(|| self.abi_value(term.operand(0)));
                 self.resolve_doomed();
+                self.free_tapes();
                 self.b.ret(v);
                 return Ok(());
             }
