@@ -124,7 +124,7 @@ fn web<'ctx>(
         seen.insert(v);
         // Where the member's pointer comes from.
         let from = |p: Value<'ctx>, edge_from_entry: bool| -> Option<Option<Value<'ctx>>> {
-            if p.is_null_constant() && p.ty().kind() == crate::llvm::LLVMTypeKind::LLVMPointerTypeKind {
+            if p.is_null_constant() {
                 // `null` starts the lane's buffer, once per call.
                 return edge_from_entry.then_some(None);
             }
@@ -150,17 +150,16 @@ fn web<'ctx>(
         for u in v.users() {
             match u.opcode() {
                 LLVMPHI => add(u, &mut members),
-                LLVMCall if is_library_call(u, "realloc") && u.operand(0) == v && u.operand(1) != v => {
-                    add(u, &mut members)
-                }
+                LLVMCall if is_library_call(u, "realloc") && u.operand(0) == v => add(u, &mut members),
                 LLVMCall if is_library_call(u, "free") && u.operand(0) == v => frees.push(u),
                 LLVMGetElementPtr if u.operand(0) == v => geps.push(u),
                 _ => ok = false,
             }
         }
     }
-    if !ok || geps.is_empty() || members.iter().any(|m| m.ty().kind() != crate::llvm::LLVMTypeKind::LLVMPointerTypeKind)
-    {
+    // Every member is a pointer: `realloc` returns one, and a phi that
+    // takes or gives one is one.
+    if !ok || geps.is_empty() {
         return None;
     }
     let elem = element_type(&geps)?;
@@ -168,8 +167,8 @@ fn web<'ctx>(
     if size == 0 {
         return None;
     }
-    grows.dedup();
-    frees.dedup();
+    // Each member is visited once, and a `free` has one operand: no
+    // call is listed twice.
     Some(Tape { key: start, elem, size, grows, frees, geps })
 }
 
