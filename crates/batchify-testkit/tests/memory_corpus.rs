@@ -44,6 +44,18 @@ fn c_unmasked_and_masked() {
     check(&["c"], &[CLevel::O2, CLevel::O0Mem2Reg], &[4, 8, 16], true, Isa::Llvm, 6 * 25);
 }
 
+/// Hand-written IR (`tape_cache.ll`: Enzyme's cache shape, one buffer the
+/// lanes share; `lit-tests/transform/tape.ll` checks that form).
+#[test]
+fn ir_unmasked_and_masked() {
+    for masked in [false, true] {
+        check(&["ll"], &[CLevel::O2], &[4, 8, 16], masked, Isa::Llvm, 3);
+    }
+    if batchify_testkit::skip::require_cpu("memory ir avx2", "avx2") {
+        check(&["ll"], &[CLevel::O2], &[8], true, Isa::Avx2, 1);
+    }
+}
+
 #[test]
 fn rust_unmasked_and_masked() {
     check(&["rs"], &[CLevel::RustO1, CLevel::RustO2], &[4, 8, 16], false, Isa::Llvm, 6 * 6);
